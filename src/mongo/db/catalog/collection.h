@@ -1,0 +1,146 @@
+#pragma once
+// Collection and its indexes: what the command and query layers use to read and write
+// documents. Implemented over the storage engine API (db/storage); the dedup layer later sits
+// between Collection and the record store, so nothing here may assume stored bytes == BSON.
+//
+// Concurrency: callers hold the locks of db/catalog/catalog_lock.h. A Collection* is valid
+// while the caller holds at least a shared catalog lock.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/namespace_string.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/storage/record_id.h"
+
+namespace mongo {
+
+struct Record {
+    RecordId id;
+    BSONObj doc;  // owned, the logical document
+};
+
+// Iterates a collection's documents in RecordId order. Not thread safe.
+class RecordCursor {
+public:
+    virtual ~RecordCursor() = default;
+    virtual std::optional<Record> next() = 0;
+    // Positions on id (or returns nullopt if absent); next() continues after it.
+    virtual std::optional<Record> seekExact(RecordId id) = 0;
+    // Releases storage resources (snapshot, WT cursor) between batches; restore() repositions
+    // after the last returned record. restore() returns false if the collection is gone.
+    virtual void save() = 0;
+    virtual bool restore() = 0;
+};
+
+// One index entry: the key values (a BSONObj with empty field names, e.g. {"": 5, "": "x"})
+// and the record it points at.
+struct IndexKeyEntry {
+    BSONObj key;
+    RecordId loc;
+};
+
+// Iterates one index in key order (then RecordId order). Not thread safe.
+class IndexCursor {
+public:
+    virtual ~IndexCursor() = default;
+    // Positions on the first entry >= key (forward cursor) or <= key (reverse cursor); with
+    // inclusive=false, strictly after/before it. key has as many values as the index has
+    // fields; use MinKey/MaxKey values to fill trailing fields.
+    virtual std::optional<IndexKeyEntry> seek(const BSONObj& key, bool inclusive) = 0;
+    virtual std::optional<IndexKeyEntry> next() = 0;
+    virtual void save() = 0;
+    virtual bool restore() = 0;
+};
+
+struct IndexDescriptor {
+    std::string name;
+    BSONObj keyPattern;  // {a: 1, b: -1}
+    BSONObj infoObj;     // the full spec as listIndexes shows it: {v: 2, key, name, unique, ...}
+    bool unique = false;
+    bool sparse = false;
+    bool isIdIndex() const { return name == "_id_"; }
+};
+
+class IndexCatalog {
+public:
+    virtual ~IndexCatalog() = default;
+    virtual std::vector<const IndexDescriptor*> getAllIndexes() const = 0;
+    virtual const IndexDescriptor* findIndexByName(const std::string& name) const = 0;
+    virtual const IndexDescriptor* findIndexByKeyPattern(const BSONObj& keyPattern) const = 0;
+    // Validates spec (CannotCreateIndex / InvalidIndexSpecificationOption / IndexOptionsConflict /
+    // IndexKeySpecsConflict as MongoDB), builds it over existing documents (DuplicateKey if a
+    // unique index does not hold), and persists it. Returns false if an identical index existed.
+    virtual bool createIndex(OperationContext* opCtx, const BSONObj& spec) = 0;
+    virtual void dropIndex(OperationContext* opCtx, const std::string& name) = 0;
+    virtual std::unique_ptr<IndexCursor> newCursor(OperationContext* opCtx, const IndexDescriptor* desc,
+                                                   bool forward) const = 0;
+    // True once some document produced more than one key (an array along the key's path).
+    virtual bool isMultikey(OperationContext* opCtx, const IndexDescriptor* desc) const = 0;
+    virtual long long indexSize(OperationContext* opCtx, const IndexDescriptor* desc) const = 0;
+    // Number of entries, for validate.
+    virtual long long numKeys(OperationContext* opCtx, const IndexDescriptor* desc) const = 0;
+};
+
+struct CollectionOptions {
+    BSONObj raw;  // the create options as given (shown by listCollections "options")
+    bool capped = false;
+    long long cappedSize = 0;
+    long long cappedMaxDocs = 0;
+    bool dedup = true;  // create: {dedup: false} opts out of deduplication
+    BSONObj validator;
+    std::string validationLevel = "strict";
+    std::string validationAction = "error";
+    static StatusWith<CollectionOptions> parse(const BSONObj& createCmd);  // from a create command
+};
+
+class Collection {
+public:
+    virtual ~Collection() = default;
+    virtual const NamespaceString& ns() const = 0;
+    virtual const std::string& uuid() const = 0;  // 16 random bytes, as hex
+    virtual const CollectionOptions& options() const = 0;
+    virtual IndexCatalog* getIndexCatalog() const = 0;
+
+    // Inserts doc (which must already have _id first) and its index keys. Throws DuplicateKey
+    // (11000) with MongoDB's message, keyPattern and keyValue on unique index violations.
+    // REQUIRES: inside a WriteUnitOfWork.
+    virtual RecordId insertDocument(OperationContext* opCtx, const BSONObj& doc) = 0;
+    // Replaces the document at id; index keys are updated.
+    virtual void updateDocument(OperationContext* opCtx, RecordId id, const BSONObj& oldDoc,
+                                const BSONObj& newDoc) = 0;
+    virtual void deleteDocument(OperationContext* opCtx, RecordId id) = 0;
+    virtual std::optional<BSONObj> findDoc(OperationContext* opCtx, RecordId id) const = 0;
+    virtual std::unique_ptr<RecordCursor> getCursor(OperationContext* opCtx, bool forward = true) const = 0;
+    // Removes every document and index entry.
+    virtual void truncate(OperationContext* opCtx) = 0;
+
+    virtual long long numRecords(OperationContext* opCtx) const = 0;
+    virtual long long dataSize(OperationContext* opCtx) const = 0;     // logical BSON bytes
+    virtual long long storageSize(OperationContext* opCtx) const = 0;  // bytes on disk (table files)
+};
+
+// The set of databases and collections, persisted by the storage engine.
+class CollectionCatalog {
+public:
+    virtual ~CollectionCatalog() = default;
+    static CollectionCatalog* get();  // the process-wide instance (set at startup)
+    static void set(CollectionCatalog* catalog);
+
+    virtual Collection* lookupCollection(OperationContext* opCtx, const NamespaceString& nss) const = 0;
+    // Creates the collection and its _id index. NamespaceExists if it exists.
+    virtual Collection* createCollection(OperationContext* opCtx, const NamespaceString& nss,
+                                         const CollectionOptions& options) = 0;
+    virtual void dropCollection(OperationContext* opCtx, const NamespaceString& nss) = 0;
+    virtual void dropDatabase(OperationContext* opCtx, const std::string& db) = 0;
+    virtual void renameCollection(OperationContext* opCtx, const NamespaceString& from,
+                                  const NamespaceString& to, bool dropTarget) = 0;
+    virtual std::vector<std::string> listDatabases(OperationContext* opCtx) const = 0;
+    virtual std::vector<NamespaceString> listCollections(OperationContext* opCtx, const std::string& db) const = 0;
+    // Bytes on disk of everything in db (collections + indexes).
+    virtual long long databaseSizeOnDisk(OperationContext* opCtx, const std::string& db) const = 0;
+};
+
+}  // namespace mongo

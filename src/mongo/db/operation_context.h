@@ -1,0 +1,88 @@
+#pragma once
+// Client: one connection's state. OperationContext: one command's state, passed first to
+// every call below the command layer (MongoDB's convention).
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/storage/recovery_unit.h"
+
+namespace mongo {
+
+class Client {
+public:
+    Client(int64_t connectionId, std::string remote) : _id(connectionId), _remote(std::move(remote)) {}
+    int64_t id() const { return _id; }
+    const std::string& remote() const { return _remote; }
+    std::string desc() const { return "conn" + std::to_string(_id); }
+
+    // client metadata sent with the first hello ({driver, os, application, ...}).
+    BSONObj metadata;
+    // Compressors negotiated for this connection (filled by hello).
+    std::vector<std::string> compressors;
+
+private:
+    int64_t _id;
+    std::string _remote;
+};
+
+class OperationContext {
+public:
+    OperationContext(Client* client, std::unique_ptr<RecoveryUnit> ru)
+        : _client(client), _ru(std::move(ru)), _opId(nextOpId()) {}
+    virtual ~OperationContext() = default;
+
+    Client* getClient() const { return _client; }
+    RecoveryUnit* recoveryUnit() const { return _ru.get(); }
+    int64_t opId() const { return _opId; }
+
+    // maxTimeMS: 0 means no deadline.
+    void setDeadlineAfterMillis(int64_t ms) {
+        _deadline = ms > 0 ? std::chrono::steady_clock::now() + std::chrono::milliseconds(ms)
+                           : std::chrono::steady_clock::time_point::max();
+    }
+    bool hasDeadline() const { return _deadline != std::chrono::steady_clock::time_point::max(); }
+    void markKilled() { _killed = true; }
+    // Throws MaxTimeMSExpired / Interrupted / InterruptedAtShutdown. Call in long loops.
+    void checkForInterrupt() const;
+
+    // Logical session of the command (lsid), empty if none.
+    BSONObj lsid;
+
+private:
+    static int64_t nextOpId() {
+        static std::atomic<int64_t> next{1};
+        return next++;
+    }
+    Client* _client;
+    std::unique_ptr<RecoveryUnit> _ru;
+    int64_t _opId;
+    std::chrono::steady_clock::time_point _deadline = std::chrono::steady_clock::time_point::max();
+    std::atomic<bool> _killed{false};
+};
+
+// Set when the server begins shutting down; long operations stop with InterruptedAtShutdown.
+bool globalInShutdown();
+void setGlobalInShutdown();
+
+// RAII unit of work: aborts unless commit() was called.
+class WriteUnitOfWork {
+public:
+    explicit WriteUnitOfWork(OperationContext* opCtx) : _ru(opCtx->recoveryUnit()) { _ru->beginUnitOfWork(); }
+    ~WriteUnitOfWork() {
+        if (!_committed) _ru->abortUnitOfWork();
+    }
+    void commit() {
+        _ru->commitUnitOfWork();
+        _committed = true;
+    }
+
+private:
+    RecoveryUnit* _ru;
+    bool _committed = false;
+};
+
+}  // namespace mongo

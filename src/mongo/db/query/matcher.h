@@ -1,0 +1,41 @@
+#pragma once
+// The query language's filter: parses a filter document ({a: {$gt: 1}, $or: [...]}) and tests
+// documents against it with MongoDB's semantics (implicit array traversal along dotted paths,
+// cross-type comparison rules: {$gt: 5} only matches numbers, etc.).
+// Thread safety: a parsed Matcher is immutable; matches() may be called concurrently.
+#include <memory>
+#include <string>
+
+#include "mongo/bson/bsonobj.h"
+
+namespace mongo {
+
+class MatchExpression;  // internal tree (matcher.cpp and friends)
+
+// Filled by matches() when requested: the index of the array element that satisfied the
+// query, for the positional projection "a.$" and the update operator "a.$".
+struct MatchDetails {
+    bool requestElemMatchKey = false;
+    bool hasElemMatchKey = false;
+    std::string elemMatchKey;  // e.g. "2"
+};
+
+class Matcher {
+public:
+    // Throws DBException with MongoDB's codes: BadValue (2) for unknown operators
+    // ("unknown operator: $foo") and bad arguments, FailedToParse (9), InvalidRegex (51091), ...
+    explicit Matcher(const BSONObj& filter);
+    ~Matcher();
+    Matcher(Matcher&&) noexcept;
+    Matcher& operator=(Matcher&&) noexcept;
+
+    bool matches(const BSONObj& doc, MatchDetails* details = nullptr) const;
+    const BSONObj& filter() const { return _filter; }
+    bool matchesEverything() const;  // empty filter
+
+private:
+    BSONObj _filter;
+    std::unique_ptr<MatchExpression> _root;
+};
+
+}  // namespace mongo

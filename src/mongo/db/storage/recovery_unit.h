@@ -1,0 +1,51 @@
+#pragma once
+// RecoveryUnit: one operation's view of the storage engine: a snapshot for reads and a
+// transaction for writes (for WiredTiger: one WT_SESSION and its transaction).
+// Not thread safe: belongs to one OperationContext.
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace mongo {
+
+class RecoveryUnit {
+public:
+    virtual ~RecoveryUnit() = default;
+
+    // Writes between begin and commit are atomic. Nesting is counted: only the outermost
+    // commit commits. REQUIRES: not inside a unit of work for the first begin.
+    virtual void beginUnitOfWork() = 0;
+    virtual void commitUnitOfWork() = 0;
+    virtual void abortUnitOfWork() = 0;
+    virtual bool inUnitOfWork() const = 0;
+
+    // Ends the read snapshot so the next read sees newer data (between getMore batches).
+    // REQUIRES: not in a unit of work.
+    virtual void abandonSnapshot() = 0;
+
+    // j:true: the next commit is made durable in the journal before it returns.
+    virtual void setDurableCommit(bool durable) = 0;
+
+    // Callbacks run after the outermost commit / abort, in registration order.
+    void onCommit(std::function<void()> f) { _onCommit.push_back(std::move(f)); }
+    void onRollback(std::function<void()> f) { _onRollback.push_back(std::move(f)); }
+
+protected:
+    void runCommitHandlers() {
+        auto fs = std::move(_onCommit);
+        _onCommit.clear();
+        _onRollback.clear();
+        for (auto& f : fs) f();
+    }
+    void runRollbackHandlers() {
+        auto fs = std::move(_onRollback);
+        _onCommit.clear();
+        _onRollback.clear();
+        for (auto it = fs.rbegin(); it != fs.rend(); ++it) (*it)();
+    }
+
+private:
+    std::vector<std::function<void()>> _onCommit, _onRollback;
+};
+
+}  // namespace mongo
