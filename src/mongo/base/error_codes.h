@@ -195,7 +195,12 @@ namespace mongo {
     X(NotImplemented, 238)                         \
     X(APIStrictError, 323)                         \
     X(InvalidIndexSpecificationOption, 197)        \
-    X(InvalidSessionId, 50768)
+    X(InvalidSessionId, 50768)                     \
+    X(IllegalOpMsgFlag, 223)                       \
+    X(TooManyDocumentSequences, 233)               \
+    X(ChecksumMismatch, 288)                       \
+    X(UnsupportedOpQueryCommand, 352)              \
+    X(SocketException, 9001)
 
 enum class ErrorCodes : int {
 #define MONGO_EC_ENUM(name, num) name = num,
