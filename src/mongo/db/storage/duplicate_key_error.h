@@ -1,0 +1,26 @@
+#pragma once
+// The DuplicateKey (11000) error with the details MongoDB reports in writeErrors and
+// error replies: keyPattern and keyValue.
+#include <string>
+
+#include "mongo/base/status.h"
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/namespace_string.h"
+
+namespace mongo {
+
+class DuplicateKeyException : public DBException {
+public:
+    DuplicateKeyException(const NamespaceString& nss, const std::string& indexName, BSONObj keyPattern,
+                          BSONObj keyValue);
+    const BSONObj& keyPattern() const { return _keyPattern; }
+    const BSONObj& keyValue() const { return _keyValue; }  // {a: 1} (field names from the pattern)
+
+private:
+    BSONObj _keyPattern, _keyValue;
+};
+
+// "E11000 duplicate key error collection: db.c index: a_1 dup key: { a: 1 }"
+std::string duplicateKeyMessage(const NamespaceString& nss, const std::string& indexName, const BSONObj& keyValue);
+
+}  // namespace mongo
