@@ -195,6 +195,7 @@ namespace mongo {
     X(NotImplemented, 238)                         \
     X(APIStrictError, 323)                         \
     X(InvalidIndexSpecificationOption, 197)        \
+    X(FailPointSetFailed, 266)                     \
     X(InvalidSessionId, 50768)                     \
     X(IllegalOpMsgFlag, 223)                       \
     X(TooManyDocumentSequences, 233)               \
