@@ -23,6 +23,8 @@ public:
     BSONObj metadata;
     // Compressors negotiated for this connection (filled by hello).
     std::vector<std::string> compressors;
+    // Set by the connection's first hello/isMaster: client metadata may only come with it.
+    bool seenHello = false;
 
 private:
     int64_t _id;
