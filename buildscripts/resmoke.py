@@ -1,0 +1,666 @@
+#!/usr/bin/env python3
+"""Black-box test runner for our mongod (a small cousin of MongoDB's resmoke).
+
+For every suite that needs a server it starts a fresh mongod on a free port with a
+temporary dbpath, waits until it answers `ping`, runs the suite's tests, stops it with
+SIGTERM and checks that it shut down cleanly.  Output is one `PASS`/`FAIL`/`SKIP` line per
+test and, as the very last line, `N passed, N failed` (`, N skipped` when any were skipped).
+The exit code is non-zero when anything failed or when no test ran at all.
+
+Suites (run in this order by default):
+  unit          build/install/bin/mongo_unittests (googletest; no server)
+  core          jstests/core/*.js, each run by mongosh connected to the suite's server
+  <name>        any other jstests/<name>/ holding *.js files; jstests/noPassthrough runs with
+                --nodb (tests start their own servers, see MONGOD_BIN / TEST_PORT_BASE).  A
+                directory may hold `suite.json`: {"nodb": bool, "mongodArgs": [..], "timeout": s}
+  pymongo       pytest tests/pymongo, MONGODB_URI pointing at the suite's server
+  c_client      build/install/bin/c_client_crud <uri>, once plain and once with zstd
+
+Every test process gets these environment variables:
+  MONGODB_URI     connection string of the suite's server (absent for --nodb suites)
+  MONGOD_BIN      absolute path of the mongod under test
+  TEST_PORT_BASE  first of 20 free ports a test may use for servers it starts itself
+  MONGOSH, PYTHON tools from build.env
+Logs of each suite (mongod's output and each failing test's output) go to build/test-logs/<suite>/.
+"""
+
+import argparse
+import concurrent.futures
+import fnmatch
+import json
+import os
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import xml.etree.ElementTree as ET
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN_DIR = os.path.join(REPO, "build", "install", "bin")
+LOG_ROOT = os.path.join(REPO, "build", "test-logs")
+PORTS_PER_TEST_RANGE = 20
+BUILTIN_SUITES = ["unit", "core", "pymongo", "c_client"]
+JS_SUITE_SKIP_DIRS = {"lib", "core"}
+
+
+# --------------------------------------------------------------------------------------
+# Small utilities
+
+
+def read_build_env():
+    """build.env is written by buildscripts/setup.sh: KEY=VALUE lines."""
+    env = {}
+    path = os.path.join(REPO, "build.env")
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if "=" in line and not line.startswith("#"):
+                    k, v = line.split("=", 1)
+                    env[k] = v
+    return env
+
+
+def tail(path, lines=40):
+    try:
+        with open(path, "rb") as f:
+            data = f.read()[-200000:]
+    except OSError:
+        return "(no log at %s)" % path
+    text = data.decode("utf-8", "replace").splitlines()
+    return "\n".join(text[-lines:])
+
+
+def port_is_free(port):
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+
+_port_lock = threading.Lock()
+_next_port = [20000 + (os.getpid() % 200) * 100]
+
+
+def allocate_ports(count):
+    """Returns the first of `count` consecutive ports that are free right now.
+
+    Ports are handed out monotonically within this process so concurrent suites and the
+    port ranges given to tests never overlap."""
+    with _port_lock:
+        while True:
+            base = _next_port[0]
+            _next_port[0] += count
+            if _next_port[0] > 60000:
+                _next_port[0] = 20000
+            if all(port_is_free(p) for p in range(base, base + count)):
+                return base
+
+
+def encode_cstring(s):
+    return s.encode() + b"\x00"
+
+
+def encode_bson(doc):
+    """Minimal BSON encoder for the readiness probe: str, int and nested dict values."""
+    body = b""
+    for k, v in doc.items():
+        if isinstance(v, bool):
+            body += b"\x08" + encode_cstring(k) + (b"\x01" if v else b"\x00")
+        elif isinstance(v, int):
+            body += b"\x10" + encode_cstring(k) + struct.pack("<i", v)
+        elif isinstance(v, str):
+            raw = v.encode()
+            body += b"\x02" + encode_cstring(k) + struct.pack("<i", len(raw) + 1) + raw + b"\x00"
+        elif isinstance(v, dict):
+            body += b"\x03" + encode_cstring(k) + encode_bson(v)
+        else:
+            raise TypeError("unsupported type in probe document")
+    return struct.pack("<i", len(body) + 5) + body + b"\x00"
+
+
+def ping(port, timeout=2.0):
+    """Sends OP_MSG {ping: 1, $db: "admin"}; True when a reply with ok: 1 comes back."""
+    msg_body = struct.pack("<I", 0) + b"\x00" + encode_bson({"ping": 1, "$db": "admin"})
+    header = struct.pack("<iiii", 16 + len(msg_body), 1, 0, 2013)
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+            s.sendall(header + msg_body)
+            hdr = b""
+            while len(hdr) < 16:
+                chunk = s.recv(16 - len(hdr))
+                if not chunk:
+                    return False
+                hdr += chunk
+            length, _, _, opcode = struct.unpack("<iiii", hdr)
+            if length < 16 or length > 48 * 1024 * 1024:
+                return False
+            rest = b""
+            while len(rest) < length - 16:
+                chunk = s.recv(length - 16 - len(rest))
+                if not chunk:
+                    return False
+                rest += chunk
+            if opcode == 2012:  # OP_COMPRESSED: the server never compresses unasked
+                return False
+            # OP_MSG: flags(4) kind(1) document.  Look for "ok" as a double 1.0 or int 1.
+            return (b"\x01ok\x00" + struct.pack("<d", 1.0)) in rest or \
+                (b"\x10ok\x00" + struct.pack("<i", 1)) in rest
+    except OSError:
+        return False
+
+
+# --------------------------------------------------------------------------------------
+# Reporting
+
+
+class Reporter:
+    """Collects results from (possibly concurrent) tests and prints one line per test."""
+
+    def __init__(self, verbose):
+        self.lock = threading.Lock()
+        self.passed = 0
+        self.failed = 0
+        self.skipped = 0
+        self.failures = []
+        self.verbose = verbose
+
+    def result(self, name, status, seconds=None, detail=None):
+        with self.lock:
+            timing = " (%.1fs)" % seconds if seconds is not None else ""
+            if status == "PASS":
+                self.passed += 1
+            elif status == "SKIP":
+                self.skipped += 1
+            else:
+                status = "FAIL"
+                self.failed += 1
+                self.failures.append(name)
+            line = "%s %s%s" % (status, name, timing)
+            if status == "SKIP" and detail:
+                line += " -- " + detail.strip().splitlines()[0][:200]
+            print(line, flush=True)
+            if status == "FAIL" and detail:
+                print(indent(detail), flush=True)
+            elif self.verbose and detail and status == "PASS":
+                print(indent(detail), flush=True)
+
+    def note(self, text):
+        with self.lock:
+            print(text, flush=True)
+
+    def summary_line(self):
+        line = "%d passed, %d failed" % (self.passed, self.failed)
+        if self.skipped:
+            line += ", %d skipped" % self.skipped
+        return line
+
+
+def indent(text, prefix="    | "):
+    return "\n".join(prefix + l for l in text.rstrip().splitlines())
+
+
+# --------------------------------------------------------------------------------------
+# mongod fixture
+
+
+class MongodFixture:
+    """One mongod process on a free port and a fresh temporary dbpath.
+
+    start() raises RuntimeError with a readable reason if the server does not come up;
+    stop() returns None on a clean shutdown or a description of what went wrong."""
+
+    def __init__(self, mongod_bin, suite, extra_args, log_dir, startup_timeout=60):
+        self.mongod_bin = mongod_bin
+        self.suite = suite
+        self.extra_args = list(extra_args)
+        self.log_path = os.path.join(log_dir, "mongod.log")
+        self.startup_timeout = startup_timeout
+        self.proc = None
+        self.port = None
+        self.dbpath = None
+        self.log_file = None
+
+    @property
+    def uri(self):
+        return "mongodb://127.0.0.1:%d/?directConnection=true" % self.port
+
+    def start(self):
+        if not os.path.isfile(self.mongod_bin) or not os.access(self.mongod_bin, os.X_OK):
+            raise RuntimeError("mongod binary not found at %s (build it with `scons -j2`)" % self.mongod_bin)
+        self.port = allocate_ports(1)
+        self.dbpath = tempfile.mkdtemp(prefix="resmoke-%s-" % self.suite)
+        args = [self.mongod_bin, "--port", str(self.port), "--bind_ip", "127.0.0.1",
+                "--dbpath", self.dbpath, "--setParameter", "enableTestCommands=1"] + self.extra_args
+        self.log_file = open(self.log_path, "wb")
+        self.log_file.write(("# %s\n" % " ".join(args)).encode())
+        self.log_file.flush()
+        self.proc = subprocess.Popen(args, stdout=self.log_file, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, cwd=REPO)
+        deadline = time.time() + self.startup_timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("mongod exited with code %s during startup; log tail:\n%s"
+                                   % (self.proc.returncode, tail(self.log_path)))
+            if ping(self.port):
+                return
+            time.sleep(0.2)
+        self.kill()
+        raise RuntimeError("mongod did not answer ping within %ds; log tail:\n%s"
+                           % (self.startup_timeout, tail(self.log_path)))
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self):
+        if self.alive():
+            self.proc.kill()
+            self.proc.wait()
+
+    def stop(self, timeout=60):
+        if self.proc is None:
+            return None
+        problem = None
+        if self.proc.poll() is not None:
+            problem = "mongod died during the suite (exit code %s)" % self.proc.returncode
+        else:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                code = self.proc.wait(timeout=timeout)
+                if code != 0:
+                    problem = "mongod exited with code %d after SIGTERM" % code
+            except subprocess.TimeoutExpired:
+                self.kill()
+                problem = "mongod did not exit within %ds of SIGTERM; killed" % timeout
+        if self.log_file:
+            self.log_file.close()
+        if self.dbpath:
+            shutil.rmtree(self.dbpath, ignore_errors=True)
+        return problem
+
+
+# --------------------------------------------------------------------------------------
+# Running one test process
+
+
+def run_process(args, env, timeout, log_path, cwd=REPO):
+    """Runs a test command; returns (exit code or None on timeout, output, seconds)."""
+    start = time.time()
+    with open(log_path, "wb") as out:
+        out.write(("# %s\n" % " ".join(args)).encode())
+        out.flush()
+        try:
+            proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=cwd,
+                                    stdin=subprocess.DEVNULL, start_new_session=True)
+        except OSError as e:
+            return -1, "could not start %s: %s" % (args[0], e), time.time() - start
+        try:
+            code = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            # The test may have started servers of its own: end its whole process group.
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            proc.wait()
+            code = None
+    with open(log_path, "rb") as f:
+        output = f.read().decode("utf-8", "replace")
+    return code, output, time.time() - start
+
+
+def tail_text(text, lines=80):
+    return "\n".join(text.rstrip().splitlines()[-lines:])
+
+
+# --------------------------------------------------------------------------------------
+# Suites
+
+
+class Context:
+    def __init__(self, opts, reporter, benv):
+        self.opts = opts
+        self.reporter = reporter
+        self.benv = benv
+        self.mongod = os.path.abspath(opts.mongod)
+        self.mongosh = opts.mongosh or benv.get("MONGOSH") or shutil.which("mongosh") or ""
+        self.python = benv.get("PYTHON") or sys.executable
+
+    def base_env(self):
+        env = dict(os.environ)
+        env["MONGOD_BIN"] = self.mongod
+        env["MONGOSH"] = self.mongosh
+        env["PYTHON"] = self.python
+        env["TEST_PORT_BASE"] = str(allocate_ports(PORTS_PER_TEST_RANGE))
+        env["TEST_PORT_COUNT"] = str(PORTS_PER_TEST_RANGE)
+        # mongosh: no telemetry, no update checks, no history in $HOME.
+        env["MONGOSH_NO_TELEMETRY"] = "1"
+        env["DO_NOT_TRACK"] = "1"
+        env.setdefault("MONGOSH_NO_UPDATE_CHECK", "1")
+        return env
+
+
+def matches_filter(relpath, filters):
+    if not filters:
+        return True
+    base = os.path.basename(relpath)
+    for f in filters:
+        if f in relpath or fnmatch.fnmatch(relpath, f) or fnmatch.fnmatch(base, f):
+            return True
+        if os.path.abspath(f) == os.path.join(REPO, relpath):
+            return True
+    return False
+
+
+def suite_log_dir(suite):
+    d = os.path.join(LOG_ROOT, suite)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def with_server(ctx, suite, extra_args, log_dir, body):
+    """Starts a mongod for `suite`, runs body(fixture), stops it and reports its shutdown."""
+    rep = ctx.reporter
+    fixture = MongodFixture(ctx.mongod, suite, extra_args, log_dir)
+    try:
+        fixture.start()
+    except RuntimeError as e:
+        rep.result("%s/mongod_startup" % suite, "FAIL", detail=str(e))
+        return
+    rep.note("[%s] mongod on port %d, log %s" % (suite, fixture.port, os.path.relpath(fixture.log_path, REPO)))
+    failed_before = rep.failed
+    try:
+        body(fixture)
+    finally:
+        problem = fixture.stop()
+    if problem:
+        rep.result("%s/mongod_shutdown" % suite, "FAIL",
+                   detail=problem + "\nmongod log tail:\n" + tail(fixture.log_path))
+    elif rep.failed > failed_before:
+        rep.note("[%s] mongod log tail (%s):\n%s" % (suite, os.path.relpath(fixture.log_path, REPO),
+                                                     indent(tail(fixture.log_path))))
+
+
+def run_unit(ctx):
+    rep = ctx.reporter
+    log_dir = suite_log_dir("unit")
+    binary = os.path.join(BIN_DIR, "mongo_unittests")
+    if not os.path.isfile(binary):
+        rep.result("unit/mongo_unittests", "FAIL", detail="%s not found (build it with `scons -j2`)" % binary)
+        return
+    xml_path = os.path.join(log_dir, "unit.xml")
+    args = [binary, "--gtest_brief=1", "--gtest_output=xml:" + xml_path]
+    if ctx.opts.tests:
+        args.append("--gtest_filter=" + ":".join("*%s*" % t for t in ctx.opts.tests))
+    env = ctx.base_env()
+    code, output, secs = run_process(args, env, ctx.opts.unit_timeout, os.path.join(log_dir, "unit.log"))
+    counted = 0
+    failed_before = rep.failed
+    if os.path.exists(xml_path):
+        try:
+            root = ET.parse(xml_path).getroot()
+            for tc in root.iter("testcase"):
+                name = "unit/%s.%s" % (tc.get("classname"), tc.get("name"))
+                t = float(tc.get("time") or 0)
+                failures = tc.findall("failure")
+                if tc.get("result") == "skipped" or tc.get("status") == "notrun" or tc.find("skipped") is not None:
+                    rep.result(name, "SKIP", t)
+                elif failures:
+                    rep.result(name, "FAIL", t, "\n".join((f.get("message") or "") for f in failures))
+                else:
+                    rep.result(name, "PASS", t)
+                counted += 1
+        except ET.ParseError as e:
+            rep.result("unit/xml_report", "FAIL", detail="unreadable gtest XML: %s" % e)
+    if code is None:
+        rep.result("unit/mongo_unittests", "FAIL", secs, "timed out after %ds\n%s" % (ctx.opts.unit_timeout, tail_text(output)))
+    elif counted == 0 and code != 0:
+        rep.result("unit/mongo_unittests", "FAIL", secs,
+                   "exited with code %s and wrote no results (crash?)\n%s" % (code, tail_text(output)))
+    elif code != 0 and rep.failed == failed_before:
+        rep.result("unit/mongo_unittests", "FAIL", secs, "exited with code %s\n%s" % (code, tail_text(output)))
+
+
+def js_suite_config(suite_dir, name):
+    cfg = {"nodb": name == "noPassthrough", "mongodArgs": [], "timeout": None}
+    path = os.path.join(suite_dir, "suite.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            cfg.update(json.load(f))
+    return cfg
+
+
+def run_js_suite(ctx, name):
+    rep = ctx.reporter
+    suite_dir = os.path.join(REPO, "jstests", name)
+    cfg = js_suite_config(suite_dir, name)
+    files = sorted(f for f in os.listdir(suite_dir) if f.endswith(".js"))
+    files = [f for f in files if matches_filter(os.path.join("jstests", name, f), ctx.opts.tests)]
+    if not files:
+        return
+    log_dir = suite_log_dir(name)
+    if not ctx.mongosh or not os.path.exists(ctx.mongosh):
+        rep.result("%s/mongosh" % name, "FAIL",
+                   detail="mongosh not found (%r); run buildscripts/setup.sh" % ctx.mongosh)
+        return
+    timeout = cfg.get("timeout") or ctx.opts.test_timeout
+
+    def run_file(fixture, fname):
+        path = os.path.join("jstests", name, fname)
+        env = ctx.base_env()
+        args = [ctx.mongosh, "--quiet", "--norc"]
+        if fixture is None:
+            args.append("--nodb")
+        else:
+            env["MONGODB_URI"] = fixture.uri
+            args.append(fixture.uri)
+        args.append(path)
+        code, output, secs = run_process(args, env, timeout, os.path.join(log_dir, fname + ".log"))
+        if code == 0:
+            rep.result("%s/%s" % (name, fname), "PASS", secs, output if ctx.opts.verbose else None)
+        elif code is None:
+            rep.result("%s/%s" % (name, fname), "FAIL", secs, "timed out after %ds\n%s" % (timeout, tail_text(output)))
+        else:
+            rep.result("%s/%s" % (name, fname), "FAIL", secs, "exit code %s\n%s" % (code, tail_text(output)))
+        if fixture is not None and not fixture.alive():
+            raise RuntimeError("mongod is no longer running after %s" % path)
+
+    def run_all(fixture):
+        jobs = max(1, ctx.opts.jobs)
+        if jobs == 1:
+            for i, f in enumerate(files):
+                try:
+                    run_file(fixture, f)
+                except RuntimeError as e:
+                    rep.note("[%s] %s; remaining tests not run" % (name, e))
+                    for rest in files[i + 1:]:
+                        rep.result("%s/%s" % (name, rest), "FAIL", detail="not run: mongod died")
+                    return
+        else:
+            with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+                for fut in [pool.submit(run_file, fixture, f) for f in files]:
+                    try:
+                        fut.result()
+                    except RuntimeError as e:
+                        rep.note("[%s] %s" % (name, e))
+
+    if cfg.get("nodb"):
+        if not os.path.isfile(ctx.mongod):
+            rep.result("%s/mongod_binary" % name, "FAIL",
+                       detail="mongod binary not found at %s (build it with `scons -j2`)" % ctx.mongod)
+            return
+        run_all(None)
+    else:
+        with_server(ctx, name, cfg.get("mongodArgs", []), log_dir, run_all)
+
+
+def run_pymongo(ctx):
+    rep = ctx.reporter
+    test_dir = os.path.join(REPO, "tests", "pymongo")
+    files = sorted(f for f in os.listdir(test_dir) if f.startswith("test_") and f.endswith(".py")) \
+        if os.path.isdir(test_dir) else []
+    files = [f for f in files if matches_filter(os.path.join("tests", "pymongo", f), ctx.opts.tests)]
+    if not files:
+        return
+    log_dir = suite_log_dir("pymongo")
+    if not os.path.exists(ctx.python):
+        rep.result("pymongo/python", "FAIL", detail="python %r not found; run buildscripts/setup.sh" % ctx.python)
+        return
+
+    def body(fixture):
+        xml_path = os.path.join(log_dir, "pytest.xml")
+        env = ctx.base_env()
+        env["MONGODB_URI"] = fixture.uri
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        args = [ctx.python, "-m", "pytest", "-q", "-rN", "-p", "no:cacheprovider", "--junitxml=" + xml_path,
+                "-o", "junit_family=xunit2"] + [os.path.join("tests", "pymongo", f) for f in files]
+        code, output, secs = run_process(args, env, ctx.opts.pytest_timeout, os.path.join(log_dir, "pytest.log"))
+        counted = 0
+        if os.path.exists(xml_path):
+            try:
+                root = ET.parse(xml_path).getroot()
+                for tc in root.iter("testcase"):
+                    cls = (tc.get("classname") or "").replace("tests.pymongo.", "")
+                    name = "pymongo/%s::%s" % (cls, tc.get("name"))
+                    t = float(tc.get("time") or 0)
+                    bad = tc.findall("failure") + tc.findall("error")
+                    skipped = tc.find("skipped")
+                    if bad:
+                        detail = "\n".join(((b.get("message") or "") + "\n" + (b.text or "")) for b in bad)
+                        rep.result(name, "FAIL", t, tail_text(detail, 60))
+                    elif skipped is not None:
+                        rep.result(name, "SKIP", t, skipped.get("message") or "")
+                    else:
+                        rep.result(name, "PASS", t)
+                    counted += 1
+            except ET.ParseError as e:
+                rep.result("pymongo/junit_xml", "FAIL", detail="unreadable junit XML: %s" % e)
+        if code is None:
+            rep.result("pymongo/pytest", "FAIL", secs, "timed out after %ds\n%s" % (ctx.opts.pytest_timeout, tail_text(output)))
+        elif code not in (0, 1, 5) or (code != 0 and counted == 0):
+            rep.result("pymongo/pytest", "FAIL", secs, "pytest exited with code %s\n%s" % (code, tail_text(output)))
+
+    with_server(ctx, "pymongo", [], log_dir, body)
+
+
+def run_c_client(ctx):
+    rep = ctx.reporter
+    variants = [("plain", ""), ("zstd", "compressors=zstd")]
+    variants = [v for v in variants if matches_filter("c_client/" + v[0], ctx.opts.tests)
+                or matches_filter("src/mongo/client/c_client_crud_main.c", ctx.opts.tests)]
+    if not variants:
+        return
+    log_dir = suite_log_dir("c_client")
+    binary = os.path.join(BIN_DIR, "c_client_crud")
+    if not os.path.isfile(binary):
+        rep.result("c_client/c_client_crud", "FAIL", detail="%s not found (build it with `scons -j2`)" % binary)
+        return
+
+    def body(fixture):
+        for label, query in variants:
+            uri = fixture.uri + ("&" + query if query else "")
+            env = ctx.base_env()
+            env["MONGODB_URI"] = uri
+            code, output, secs = run_process([binary, uri], env, ctx.opts.test_timeout,
+                                             os.path.join(log_dir, label + ".log"))
+            status = "PASS" if code == 0 else "FAIL"
+            why = None if code == 0 else ("timed out" if code is None else "exit code %s" % code) + "\n" + tail_text(output)
+            rep.result("c_client/%s" % label, status, secs, why if status == "FAIL" else (output if ctx.opts.verbose else None))
+
+    with_server(ctx, "c_client", [], log_dir, body)
+
+
+def discover_js_suites():
+    root = os.path.join(REPO, "jstests")
+    if not os.path.isdir(root):
+        return []
+    out = []
+    for d in sorted(os.listdir(root)):
+        p = os.path.join(root, d)
+        if d in JS_SUITE_SKIP_DIRS or not os.path.isdir(p):
+            continue
+        if any(f.endswith(".js") for f in os.listdir(p)):
+            out.append(d)
+    return out
+
+
+def all_suites():
+    extra = discover_js_suites()
+    return ["unit", "core"] + extra + ["pymongo", "c_client"]
+
+
+def main():
+    benv = read_build_env()
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("tests", nargs="*",
+                    help="only run tests whose path contains / matches one of these (e.g. jstests/core/indexes.js, "
+                         "test_crud, 'agg*'); for the unit suite they become a gtest filter")
+    ap.add_argument("--suites", default="all",
+                    help="comma-separated suites (default: all = %s)" % ",".join(all_suites()))
+    ap.add_argument("--mongod", default=os.path.join(BIN_DIR, "mongod"), help="mongod binary to test")
+    ap.add_argument("--mongosh", default=None, help="mongosh binary (default: MONGOSH from build.env)")
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="tests to run at once within a js suite")
+    ap.add_argument("--test-timeout", type=int, default=300, help="seconds for one js/c test")
+    ap.add_argument("--pytest-timeout", type=int, default=1800, help="seconds for the whole pytest run")
+    ap.add_argument("--unit-timeout", type=int, default=1800, help="seconds for mongo_unittests")
+    ap.add_argument("-v", "--verbose", action="store_true", help="also print the output of passing tests")
+    ap.add_argument("--list", action="store_true", help="list the suites and exit")
+    opts = ap.parse_args()
+
+    known = all_suites()
+    if opts.list:
+        print("\n".join(known))
+        return 0
+    if opts.suites == "all":
+        suites = known
+    else:
+        suites = [s.strip() for s in opts.suites.split(",") if s.strip()]
+        unknown = [s for s in suites if s not in known]
+        if unknown:
+            print("unknown suite(s): %s (known: %s)" % (", ".join(unknown), ", ".join(known)), file=sys.stderr)
+            print("0 passed, 1 failed")
+            return 2
+    # A file filter with the default suite list should not drag in every unit test.
+    if opts.tests and opts.suites == "all":
+        suites = [s for s in suites if s != "unit"]
+
+    os.makedirs(LOG_ROOT, exist_ok=True)
+    rep = Reporter(opts.verbose)
+    ctx = Context(opts, rep, benv)
+    if not os.path.isfile(ctx.mongod):
+        rep.note("warning: mongod binary not found at %s; suites that need it will fail" % ctx.mongod)
+    started = time.time()
+    runners = {"unit": run_unit, "pymongo": run_pymongo, "c_client": run_c_client}
+    for s in suites:
+        rep.note("=== suite %s ===" % s)
+        try:
+            runners.get(s, lambda c, s=s: run_js_suite(c, s))(ctx)
+        except Exception as e:  # a bug in the runner must still be a visible failure
+            rep.result("%s/runner" % s, "FAIL", detail="%s: %s" % (type(e).__name__, e))
+
+    if rep.failures:
+        print("\nFailed tests:")
+        for f in rep.failures:
+            print("  " + f)
+    print("Ran in %.0fs; logs in %s" % (time.time() - started, os.path.relpath(LOG_ROOT, REPO)))
+    total_ran = rep.passed + rep.failed
+    if total_ran == 0:
+        print("no test ran")
+    print(rep.summary_line(), flush=True)
+    return 1 if rep.failed or total_ran == 0 else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)
