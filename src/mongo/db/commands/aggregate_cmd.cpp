@@ -1,0 +1,45 @@
+// aggregate: runs a pipeline over a collection scan (or an index scan chosen from a leading
+// $match) and returns a cursor.
+#include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/commands/aggregate_cursor_source.h"
+#include "mongo/db/commands/command.h"
+#include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/query/cursor_manager.h"
+#include "mongo/db/query/find_request.h"
+
+namespace mongo {
+
+void noteCommandOnlyForOpCounters();
+
+namespace {
+
+class AggregateCmd : public Command {
+public:
+    AggregateCmd() : Command("aggregate") {}
+    std::string help() const override { return "run an aggregation pipeline"; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        AggregateRequest ar = parseAggregateRequest(req);
+        CatalogReadLock lock;
+        auto source = std::make_unique<AggregateCursorSource>(opCtx, ar);
+        if (ar.explain) {
+            source->appendExplain(result);
+            return;
+        }
+        auto cursor = std::make_unique<ClientCursor>();
+        cursor->nss = ar.nss;
+        cursor->lsid = opCtx->lsid;
+        cursor->source = std::move(source);
+        BSONArrayBuilder docs;
+        bool exhausted = fillBatch(opCtx, *cursor, ar.batchSize, docs);
+        long long id = 0;
+        if (!exhausted) {
+            cursor->source->save();
+            id = CursorManager::get().registerCursor(std::move(cursor));
+        }
+        appendCursorReply(result, "firstBatch", docs.arr(), id, ar.nss.ns());
+    }
+};
+AggregateCmd aggregateCmd;
+
+}  // namespace
+}  // namespace mongo

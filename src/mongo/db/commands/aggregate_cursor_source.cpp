@@ -1,0 +1,116 @@
+#include "mongo/db/commands/aggregate_cursor_source.h"
+
+#include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/query/find_request.h"
+#include "mongo/db/service_context.h"
+
+namespace mongo {
+
+AggregateRequest parseAggregateRequest(const OpMsgRequest& req) {
+    AggregateRequest ar;
+    BSONElement first = req.body.firstElement();
+    if (first.isNumber() && first.numberDouble() == 1) {
+        ar.collectionless = true;
+        ar.nss = NamespaceString(req.db(), "$cmd.aggregate");
+    } else if (first.type() == String) {
+        ar.nss = commandTargetNamespace(req);
+    } else {
+        uasserted(ErrorCodes::FailedToParse,
+                  "Invalid command format: the 'aggregate' field must specify a collection name or 1");
+    }
+    checkKnownFields(req, {"pipeline", "cursor", "explain", "allowDiskUse", "hint", "collation", "let",
+                           "bypassDocumentValidation", "readConcern", "writeConcern", "fromMongos",
+                           "needsMerge", "isMapReduceCommand", "$_isMapReduceCommand"});
+    BSONElement p = req.body["pipeline"];
+    if (p.eoo()) uasserted(ErrorCodes::Location40414, "BSON field 'aggregate.pipeline' is missing but a required field");
+    if (p.type() != Array)
+        uasserted(ErrorCodes::TypeMismatch, "BSON field 'aggregate.pipeline' is the wrong type '" + typeName(p.type()) +
+                                                "', expected type 'array'");
+    for (BSONElement s : p.Obj()) {
+        if (s.type() != Object)
+            uasserted(ErrorCodes::TypeMismatch, "Each element of the 'pipeline' array must be an object");
+        ar.stages.push_back(s.Obj().getOwned());
+    }
+    ar.explain = !req.body["explain"].eoo() && parseBoolArg(req.body["explain"], "aggregate");
+    BSONElement cursor = req.body["cursor"];
+    if (cursor.eoo() && !ar.explain)
+        uasserted(ErrorCodes::FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
+    if (!cursor.eoo()) {
+        BSONObj c = parseObjectArg(cursor, "aggregate");
+        if (!c["batchSize"].eoo()) {
+            ar.batchSize = parseIntegerArg(c["batchSize"], "aggregate.cursor");
+            if (ar.batchSize < 0)
+                uasserted(51024, "BSON field 'batchSize' value must be >= 0, actual value '" + std::to_string(ar.batchSize) + "'");
+        }
+    }
+    ar.hint = parseHint(req.body["hint"]);
+    ar.allowDiskUse = !req.body["allowDiskUse"].eoo() && req.body["allowDiskUse"].trueValue();
+    return ar;
+}
+
+AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const AggregateRequest& ar)
+    : _client(opCtx->getClient()), _nss(ar.nss) {
+    PipelineContext ctx;
+    ctx.db = ar.nss.db();
+    ctx.allowDiskUse = ar.allowDiskUse;
+    Client* client = _client;
+    std::string db = ar.nss.db();
+    ctx.openCollection = [client, db, this](const std::string& coll) -> std::function<std::optional<BSONObj>()> {
+        NamespaceString fnss(db, coll);
+        auto tmp = makeOperationContext(client);
+        const Collection* c = CollectionCatalog::get()->lookupCollection(tmp.get(), fnss);
+        auto exec = std::make_shared<PlanExecutor>(client, c, fnss, QueryRequest{});
+        return [exec, this]() { return exec->getNext(_interruptCtx); };
+    };
+    ctx.checkForInterrupt = [this]() {
+        if (_interruptCtx) _interruptCtx->checkForInterrupt();
+    };
+    _pipeline = std::make_unique<Pipeline>(ar.stages, std::move(ctx));
+    if (!ar.collectionless) {
+        QueryRequest qr;
+        qr.filter = _pipeline->leadingMatchFilter().getOwned();
+        qr.hint = ar.hint;
+        const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, ar.nss);
+        _exec = std::make_unique<PlanExecutor>(_client, coll, ar.nss, qr);
+        PlanExecutor* exec = _exec.get();
+        _pipeline->setSource([exec, this]() { return exec->getNext(_interruptCtx); });
+    } else {
+        _pipeline->setSource([]() -> std::optional<BSONObj> { return std::nullopt; });
+    }
+}
+
+std::optional<BSONObj> AggregateCursorSource::next(const OperationContext* interruptCtx) {
+    _interruptCtx = interruptCtx;
+    return _pipeline->getNext();
+}
+
+void AggregateCursorSource::save() {
+    if (_exec) _exec->saveState();
+}
+
+void AggregateCursorSource::restore() {
+    if (_exec) _exec->restoreState(CollectionCatalog::get()->lookupCollection(_exec->storageContext(), _nss));
+}
+
+void AggregateCursorSource::appendExplain(BSONObjBuilder& result) const {
+    result.append("explainVersion", "1");
+    BSONArrayBuilder stages;
+    if (_exec) {
+        BSONObjBuilder qp;
+        qp.append("namespace", _nss.ns());
+        qp.append("indexFilterSet", false);
+        qp.append("parsedQuery", _pipeline->leadingMatchFilter());
+        qp.append("winningPlan", _exec->winningPlan());
+        BSONArrayBuilder rejected;
+        qp.append("rejectedPlans", rejected.arr());
+        BSONObjBuilder cursorStage;
+        BSONObjBuilder inner;
+        inner.append("queryPlanner", qp.obj());
+        cursorStage.append("$cursor", inner.obj());
+        stages.append(cursorStage.obj());
+    }
+    for (auto& s : _pipeline->serialize()) stages.append(s);
+    result.append("stages", stages.arr());
+}
+
+}  // namespace mongo

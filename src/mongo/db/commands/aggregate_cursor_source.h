@@ -1,0 +1,44 @@
+#pragma once
+// The aggregate command's request and its cursor: a Pipeline fed by a PlanExecutor.
+#include <memory>
+
+#include "mongo/db/pipeline/pipeline.h"
+#include "mongo/db/query/cursor_manager.h"
+#include "mongo/db/query/plan_executor.h"
+#include "mongo/rpc/op_msg_request.h"
+
+namespace mongo {
+
+struct AggregateRequest {
+    NamespaceString nss;
+    bool collectionless = false;  // {aggregate: 1}
+    std::vector<BSONObj> stages;
+    long long batchSize = 101;
+    bool explain = false;
+    BSONObj hint;
+    bool allowDiskUse = false;
+};
+
+// Throws FailedToParse (9) when 'cursor' is missing without explain, TypeMismatch for a bad
+// pipeline, InvalidNamespace for a bad collection name.
+AggregateRequest parseAggregateRequest(const OpMsgRequest& req);
+
+class AggregateCursorSource : public CursorSource {
+public:
+    // REQUIRES: shared catalog lock (during construction and every batch).
+    AggregateCursorSource(OperationContext* opCtx, const AggregateRequest& ar);
+    std::optional<BSONObj> next(const OperationContext* interruptCtx) override;
+    void save() override;
+    void restore() override;
+    // {explainVersion, stages: [{$cursor: {queryPlanner}}, ...]}
+    void appendExplain(BSONObjBuilder& result) const;
+
+private:
+    Client* _client;
+    NamespaceString _nss;
+    std::unique_ptr<PlanExecutor> _exec;  // null for collectionless pipelines
+    std::unique_ptr<Pipeline> _pipeline;
+    const OperationContext* _interruptCtx = nullptr;
+};
+
+}  // namespace mongo

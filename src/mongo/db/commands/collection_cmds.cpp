@@ -1,0 +1,178 @@
+// create, drop, renameCollection, listCollections, dropDatabase, listDatabases.
+#include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/commands/command.h"
+#include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/query/cursor_manager.h"
+#include "mongo/db/query/matcher.h"
+
+namespace mongo {
+namespace {
+
+class CreateCmd : public Command {
+public:
+    CreateCmd() : Command("create") {}
+    std::string help() const override { return "create a collection"; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        NamespaceString nss = commandTargetNamespace(req);
+        if (!req.body["viewOn"].eoo() || !req.body["pipeline"].eoo())
+            uasserted(ErrorCodes::CommandNotSupported, "views are not supported by this server");
+        if (!req.body["timeseries"].eoo())
+            uasserted(ErrorCodes::CommandNotSupported, "time-series collections are not supported by this server");
+        CollectionOptions opts = uassertStatusOK(CollectionOptions::parse(req.body));
+        CatalogDDLLock lock;
+        if (CollectionCatalog::get()->lookupCollection(opCtx, nss))
+            uasserted(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.");
+        CollectionCatalog::get()->createCollection(opCtx, nss, opts);
+    }
+};
+CreateCmd createCmd;
+
+class DropCmd : public Command {
+public:
+    DropCmd() : Command("drop") {}
+    std::string help() const override { return "drop a collection"; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        NamespaceString nss = commandTargetNamespace(req);
+        CatalogDDLLock lock;
+        Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+        if (!coll) return;  // MongoDB 7.0: dropping a missing collection succeeds
+        int nIndexes = static_cast<int>(coll->getIndexCatalog()->getAllIndexes().size());
+        CollectionCatalog::get()->dropCollection(opCtx, nss);
+        result.append("nIndexesWas", nIndexes);
+        result.append("ns", nss.ns());
+    }
+};
+DropCmd dropCmd;
+
+class DropDatabaseCmd : public Command {
+public:
+    DropDatabaseCmd() : Command("dropDatabase") {}
+    std::string help() const override { return "drop a database"; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        std::string db = req.db();
+        if (db == "admin" || db == "config" || db == "local")
+            uasserted(ErrorCodes::IllegalOperation, "Dropping the '" + db + "' database is prohibited.");
+        CatalogDDLLock lock;
+        CollectionCatalog::get()->dropDatabase(opCtx, db);
+        result.append("dropped", db);
+    }
+};
+DropDatabaseCmd dropDatabaseCmd;
+
+class RenameCollectionCmd : public Command {
+public:
+    RenameCollectionCmd() : Command("renameCollection") {}
+    std::string help() const override { return "rename a collection"; }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        BSONElement from = req.body.firstElement(), to = req.body["to"];
+        if (from.type() != String || to.type() != String)
+            uasserted(ErrorCodes::TypeMismatch, "renameCollection and to must be strings");
+        NamespaceString src = NamespaceString::parse(from.valueStringData());
+        NamespaceString dst = NamespaceString::parse(to.valueStringData());
+        for (auto* n : {&src, &dst}) {
+            if (n->coll().empty()) uasserted(ErrorCodes::InvalidNamespace, "Invalid namespace specified '" + n->ns() + "'");
+            uassertStatusOK(NamespaceString::validateDbName(n->db()));
+            uassertStatusOK(NamespaceString::validateCollectionName(n->coll()));
+        }
+        bool dropTarget = !req.body["dropTarget"].eoo() && req.body["dropTarget"].trueValue();
+        CatalogDDLLock lock;
+        if (src == dst) uasserted(ErrorCodes::IllegalOperation, "Can't rename a collection to itself");
+        if (!CollectionCatalog::get()->lookupCollection(opCtx, src))
+            uasserted(ErrorCodes::NamespaceNotFound, "Source collection " + src.ns() + " does not exist");
+        if (CollectionCatalog::get()->lookupCollection(opCtx, dst) && !dropTarget)
+            uasserted(ErrorCodes::NamespaceExists, "target namespace exists");
+        CollectionCatalog::get()->renameCollection(opCtx, src, dst, dropTarget);
+    }
+};
+RenameCollectionCmd renameCollectionCmd;
+
+BSONObj idIndexSpec() {
+    BSONObjBuilder b;
+    b.append("v", 2);
+    BSONObjBuilder k;
+    k.append("_id", 1);
+    b.append("key", k.obj());
+    b.append("name", "_id_");
+    return b.obj();
+}
+
+class ListCollectionsCmd : public Command {
+public:
+    ListCollectionsCmd() : Command("listCollections") {}
+    std::string help() const override { return "list the collections of a database"; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        checkKnownFields(req, {"filter", "nameOnly", "authorizedCollections", "cursor", "includePendingDrops"});
+        BSONObj filter = parseObjectArg(req.body["filter"], "listCollections");
+        bool nameOnly = !req.body["nameOnly"].eoo() && parseBoolArg(req.body["nameOnly"], "listCollections");
+        Matcher matcher(filter);
+        CatalogReadLock lock;
+        BSONArrayBuilder docs;
+        auto* cat = CollectionCatalog::get();
+        for (const NamespaceString& nss : cat->listCollections(opCtx, req.db())) {
+            Collection* c = cat->lookupCollection(opCtx, nss);
+            if (!c) continue;
+            BSONObjBuilder d;
+            d.append("name", nss.coll());
+            d.append("type", "collection");
+            if (!nameOnly) {
+                BSONObjBuilder opts;
+                for (BSONElement e : c->options().raw)
+                    if (!isGenericArgument(e.fieldNameStringData()) && e.fieldNameStringData() != "create")
+                        opts.append(e);
+                d.append("options", opts.obj());
+                BSONObjBuilder info;
+                info.append("readOnly", false);
+                std::string hex = c->uuid();
+                unsigned char bytes[16] = {};
+                for (size_t i = 0; i < 16 && 2 * i + 1 < hex.size(); i++)
+                    bytes[i] = static_cast<unsigned char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
+                info.appendBinData("uuid", 16, 4, bytes);
+                d.append("info", info.obj());
+                d.append("idIndex", idIndexSpec());
+            }
+            BSONObj doc = d.obj();
+            if (matcher.matches(doc)) docs.append(doc);
+        }
+        appendCursorReply(result, "firstBatch", docs.arr(), 0, req.db() + ".$cmd.listCollections");
+    }
+};
+ListCollectionsCmd listCollectionsCmd;
+
+class ListDatabasesCmd : public Command {
+public:
+    ListDatabasesCmd() : Command("listDatabases") {}
+    std::string help() const override { return "list databases and their sizes"; }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        checkKnownFields(req, {"filter", "nameOnly", "authorizedDatabases"});
+        BSONObj filter = parseObjectArg(req.body["filter"], "listDatabases");
+        bool nameOnly = !req.body["nameOnly"].eoo() && parseBoolArg(req.body["nameOnly"], "listDatabases");
+        Matcher matcher(filter);
+        CatalogReadLock lock;
+        auto* cat = CollectionCatalog::get();
+        BSONArrayBuilder dbs;
+        long long total = 0;
+        for (const std::string& db : cat->listDatabases(opCtx)) {
+            BSONObjBuilder d;
+            d.append("name", db);
+            if (!nameOnly) {
+                long long size = cat->databaseSizeOnDisk(opCtx, db);
+                total += size;
+                d.append("sizeOnDisk", size);
+                d.append("empty", cat->listCollections(opCtx, db).empty());
+            }
+            BSONObj doc = d.obj();
+            if (matcher.matches(doc)) dbs.append(doc);
+        }
+        result.append("databases", dbs.arr());
+        if (!nameOnly) {
+            result.append("totalSize", total);
+            result.append("totalSizeMb", total / (1024 * 1024));
+        }
+    }
+};
+ListDatabasesCmd listDatabasesCmd;
+
+}  // namespace
+}  // namespace mongo

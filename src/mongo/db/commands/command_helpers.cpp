@@ -1,0 +1,98 @@
+#include "mongo/db/commands/command_helpers.h"
+
+#include <cmath>
+#include <set>
+
+namespace mongo {
+
+bool isGenericArgument(std::string_view f) {
+    static const std::set<std::string_view> kGeneric = {
+        "$db", "lsid", "$clusterTime", "$readPreference", "txnNumber", "autocommit",
+        "startTransaction", "readConcern", "writeConcern", "maxTimeMS", "comment", "apiVersion",
+        "apiStrict", "apiDeprecationErrors", "$audit", "$client", "$configServerState",
+        "$gleStats", "$oplogQueryData", "$replData", "$queryOptions", "databaseVersion",
+        "shardVersion", "clientOperationKey", "mayBypassWriteBlocking", "$configTime",
+        "$topologyTime", "allowImplicitCollectionCreation", "help", "recordPreImages",
+        "readPreference", "$readPreference", "maxTimeMSOpOnly", "tracking_info"};
+    return kGeneric.count(f) > 0;
+}
+
+void checkKnownFields(const OpMsgRequest& req, std::initializer_list<std::string_view> known) {
+    bool first = true;
+    for (BSONElement e : req.body) {
+        if (first) {
+            first = false;
+            continue;
+        }
+        std::string_view f = e.fieldNameStringData();
+        if (isGenericArgument(f)) continue;
+        bool ok = false;
+        for (auto k : known)
+            if (k == f) ok = true;
+        if (!ok)
+            uasserted(ErrorCodes::Location40415,
+                      "BSON field '" + req.commandName() + "." + std::string(f) + "' is an unknown field.");
+    }
+}
+
+NamespaceString commandTargetNamespace(const OpMsgRequest& req) {
+    BSONElement first = req.body.firstElement();
+    if (first.type() != String)
+        uasserted(ErrorCodes::InvalidNamespace,
+                  "collection name has invalid type " + typeName(first.type()));
+    std::string db = req.db();
+    uassertStatusOK(NamespaceString::validateDbName(db));
+    std::string coll = first.str();
+    if (coll.empty()) uasserted(ErrorCodes::InvalidNamespace, "Invalid namespace specified '" + db + ".'");
+    uassertStatusOK(NamespaceString::validateCollectionName(coll));
+    return NamespaceString(db, coll);
+}
+
+long long parseIntegerArg(const BSONElement& e, const char* cmd) {
+    long long v;
+    if (!e.isNumber())
+        uasserted(ErrorCodes::TypeMismatch, std::string("BSON field '") + cmd + "." + std::string(e.fieldNameStringData()) +
+                                                "' is the wrong type '" + typeName(e.type()) +
+                                                "', expected types '[long, int, decimal, double]'");
+    if (!e.isIntegral64(&v))
+        uasserted(ErrorCodes::BadValue, "Expected an integer: " + e.toString());
+    return v;
+}
+
+bool parseBoolArg(const BSONElement& e, const char* cmd) {
+    if (e.type() != Bool && !e.isNumber() && !e.isNull())
+        uasserted(ErrorCodes::TypeMismatch, std::string("BSON field '") + cmd + "." + std::string(e.fieldNameStringData()) +
+                                                "' is the wrong type '" + typeName(e.type()) +
+                                                "', expected types '[bool, long, int, decimal, double]'");
+    return e.trueValue();
+}
+
+BSONObj parseObjectArg(const BSONElement& e, const char* cmd) {
+    if (e.eoo()) return BSONObj();
+    if (e.type() != Object)
+        uasserted(ErrorCodes::TypeMismatch, std::string("BSON field '") + cmd + "." + std::string(e.fieldNameStringData()) +
+                                                "' is the wrong type '" + typeName(e.type()) +
+                                                "', expected type 'object'");
+    return e.Obj();
+}
+
+bool parseWriteConcernIsDurable(const BSONObj& cmd) {
+    BSONElement wc = cmd["writeConcern"];
+    if (wc.eoo() || wc.isNull()) return false;
+    if (wc.type() != Object)
+        uasserted(ErrorCodes::TypeMismatch, "writeConcern must be an object");
+    BSONObj o = wc.Obj();
+    BSONElement w = o["w"];
+    if (w.isNumber()) {
+        if (w.numberLong() < 0) uasserted(ErrorCodes::FailedToParse, "w has to be a non-negative number");
+        if (w.numberLong() > 1)
+            uasserted(ErrorCodes::BadValue, "cannot use 'w' > 1 on a standalone");
+    } else if (!w.eoo() && w.type() != String && !w.isABSONObj()) {
+        uasserted(ErrorCodes::FailedToParse, "w has to be a number, string, or object");
+    }
+    BSONElement j = o["j"];
+    BSONElement fsync = o["fsync"];
+    return (!j.eoo() && j.trueValue()) || (!fsync.eoo() && fsync.trueValue());
+}
+
+}  // namespace mongo

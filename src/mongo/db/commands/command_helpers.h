@@ -1,0 +1,34 @@
+#pragma once
+// Small helpers shared by command implementations: argument parsing with MongoDB's errors.
+#include <string>
+#include <initializer_list>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/namespace_string.h"
+#include "mongo/rpc/op_msg_request.h"
+
+namespace mongo {
+
+// Fields every command accepts (driver-added generic arguments).
+bool isGenericArgument(std::string_view field);
+
+// Throws Location40415 "BSON field '<cmd>.<field>' is an unknown field." for a field that is
+// neither in known nor a generic argument.
+void checkKnownFields(const OpMsgRequest& req, std::initializer_list<std::string_view> known);
+
+// The namespace named by the command's first element: {find: "coll", $db: "db"}.
+// Throws InvalidNamespace (73) for a missing/non-string/invalid collection name.
+NamespaceString commandTargetNamespace(const OpMsgRequest& req);
+
+// Integer argument (any numeric type, must be integral), with MongoDB's TypeMismatch errors.
+long long parseIntegerArg(const BSONElement& e, const char* cmd);
+// Boolean argument (bool or number).
+bool parseBoolArg(const BSONElement& e, const char* cmd);
+// Object argument, TypeMismatch if not an object. Missing -> empty.
+BSONObj parseObjectArg(const BSONElement& e, const char* cmd);
+
+// writeConcern {w, j, wtimeout}: validates (BadValue for w > 1 on a standalone, bad types)
+// and returns whether the writes must be durable before acknowledging (j: true).
+bool parseWriteConcernIsDurable(const BSONObj& cmd);
+
+}  // namespace mongo

@@ -1,0 +1,74 @@
+// findAndModify: atomically update or remove one document and return it.
+#include "mongo/db/commands/command.h"
+#include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/ops/write_ops.h"
+#include "mongo/db/query/find_request.h"
+#include "mongo/db/query/projection.h"
+
+namespace mongo {
+
+void noteWriteForOpCounters(const char* op, long long n);
+
+namespace {
+
+class FindAndModifyCmd : public Command {
+public:
+    FindAndModifyCmd() : Command("findAndModify", {"findandmodify"}) {}
+    std::string help() const override { return "update or remove one document and return it"; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        NamespaceString nss = commandTargetNamespace(req);
+        const BSONObj& cmd = req.body;
+        checkKnownFields(req, {"query", "sort", "remove", "update", "new", "fields", "upsert", "bypassDocumentValidation",
+                               "collation", "arrayFilters", "hint", "let", "stmtId"});
+        BSONObj query = parseObjectArg(cmd["query"], "findAndModify");
+        BSONObj sort = parseObjectArg(cmd["sort"], "findAndModify");
+        BSONObj fields = parseObjectArg(cmd["fields"], "findAndModify");
+        bool remove = !cmd["remove"].eoo() && parseBoolArg(cmd["remove"], "findAndModify");
+        bool returnNew = !cmd["new"].eoo() && parseBoolArg(cmd["new"], "findAndModify");
+        bool upsert = !cmd["upsert"].eoo() && parseBoolArg(cmd["upsert"], "findAndModify");
+        BSONElement update = cmd["update"];
+        if (remove && !update.eoo()) uasserted(ErrorCodes::FailedToParse, "Cannot specify both an update and remove=true");
+        if (!remove && update.eoo()) uasserted(ErrorCodes::FailedToParse, "Either an update or remove=true must be specified");
+        if (remove && upsert) uasserted(ErrorCodes::FailedToParse, "Cannot specify both upsert=true and remove=true ");
+        if (remove && returnNew)
+            uasserted(ErrorCodes::FailedToParse,
+                      "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+        if (parseWriteConcernIsDurable(cmd)) opCtx->recoveryUnit()->setDurableCommit(true);
+        std::unique_ptr<Projection> proj;
+        if (!fields.isEmpty()) proj = std::make_unique<Projection>(fields);
+        auto project = [&](const BSONObj& d) { return proj ? proj->apply(d) : d; };
+
+        BSONObjBuilder lastError;
+        std::optional<BSONObj> value;
+        if (remove) {
+            noteWriteForOpCounters("delete", 1);
+            BSONObj deleted;
+            long long n = performDelete(opCtx, nss, query, true, parseHint(cmd["hint"]), sort, &deleted);
+            lastError.append("n", static_cast<int>(n));
+            if (n) value = project(deleted);
+        } else {
+            noteWriteForOpCounters("update", 1);
+            UpdateStatement s;
+            s.q = query;
+            s.u = update;
+            s.upsert = upsert;
+            s.sort = sort;
+            s.hint = parseHint(cmd["hint"]);
+            if (cmd["arrayFilters"].type() == Array)
+                for (BSONElement af : cmd["arrayFilters"].Obj()) s.arrayFilters.push_back(af.Obj());
+            UpdateResult r = performUpdate(opCtx, nss, s, true);
+            lastError.append("n", static_cast<int>(r.nMatched + (r.upsertedId ? 1 : 0)));
+            lastError.append("updatedExisting", r.nMatched > 0);
+            if (r.upsertedId) lastError.append("upserted", r.upsertedId->firstElement().wrap("upserted").firstElement());
+            if (r.nMatched) value = project(returnNew ? r.postImage : r.preImage);
+            else if (r.upsertedId && returnNew) value = project(r.postImage);
+        }
+        result.append("lastErrorObject", lastError.obj());
+        if (value) result.append("value", *value);
+        else result.appendNull("value");
+    }
+};
+FindAndModifyCmd findAndModifyCmd;
+
+}  // namespace
+}  // namespace mongo

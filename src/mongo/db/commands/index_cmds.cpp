@@ -1,0 +1,109 @@
+// createIndexes, listIndexes, dropIndexes.
+#include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/commands/command.h"
+#include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/query/cursor_manager.h"
+
+namespace mongo {
+namespace {
+
+class CreateIndexesCmd : public Command {
+public:
+    CreateIndexesCmd() : Command("createIndexes") {}
+    std::string help() const override { return "create indexes on a collection"; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        NamespaceString nss = commandTargetNamespace(req);
+        checkKnownFields(req, {"indexes", "commitQuorum", "ignoreUnknownIndexOptions", "isTimeseriesNamespace"});
+        BSONElement indexes = req.body["indexes"];
+        if (indexes.eoo()) uasserted(ErrorCodes::Location40414, "BSON field 'createIndexes.indexes' is missing but a required field");
+        if (indexes.type() != Array)
+            uasserted(ErrorCodes::TypeMismatch, "BSON field 'createIndexes.indexes' is the wrong type '" +
+                                                    typeName(indexes.type()) + "', expected type 'array'");
+        std::vector<BSONObj> specs;
+        for (BSONElement e : indexes.Obj()) {
+            if (e.type() != Object) uasserted(ErrorCodes::TypeMismatch, "The elements of 'indexes' must be objects");
+            specs.push_back(e.Obj());
+        }
+        if (specs.empty()) uasserted(ErrorCodes::BadValue, "Must specify at least one index to create");
+        CatalogDDLLock lock;
+        auto* cat = CollectionCatalog::get();
+        Collection* coll = cat->lookupCollection(opCtx, nss);
+        bool created = false;
+        if (!coll) {
+            coll = cat->createCollection(opCtx, nss, CollectionOptions());
+            created = true;
+        }
+        int before = static_cast<int>(coll->getIndexCatalog()->getAllIndexes().size());
+        int newOnes = 0;
+        for (auto& spec : specs)
+            if (coll->getIndexCatalog()->createIndex(opCtx, spec)) newOnes++;
+        int after = static_cast<int>(coll->getIndexCatalog()->getAllIndexes().size());
+        result.append("numIndexesBefore", before);
+        result.append("numIndexesAfter", after);
+        if (newOnes == 0) result.append("note", "all indexes already exist");
+        result.append("createdCollectionAutomatically", created);
+    }
+};
+CreateIndexesCmd createIndexesCmd;
+
+class ListIndexesCmd : public Command {
+public:
+    ListIndexesCmd() : Command("listIndexes") {}
+    std::string help() const override { return "list the indexes of a collection"; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        NamespaceString nss = commandTargetNamespace(req);
+        CatalogReadLock lock;
+        Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+        if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "ns does not exist: " + nss.ns());
+        BSONArrayBuilder docs;
+        for (const IndexDescriptor* d : coll->getIndexCatalog()->getAllIndexes()) docs.append(d->infoObj);
+        appendCursorReply(result, "firstBatch", docs.arr(), 0, nss.db() + ".$cmd.listIndexes." + nss.coll());
+    }
+};
+ListIndexesCmd listIndexesCmd;
+
+class DropIndexesCmd : public Command {
+public:
+    DropIndexesCmd() : Command("dropIndexes", {"deleteIndexes"}) {}
+    std::string help() const override { return "drop indexes of a collection"; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        NamespaceString nss = commandTargetNamespace(req);
+        BSONElement index = req.body["index"];
+        if (index.eoo()) uasserted(ErrorCodes::Location40414, "BSON field 'dropIndexes.index' is missing but a required field");
+        CatalogDDLLock lock;
+        Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+        if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "ns not found " + nss.ns());
+        IndexCatalog* ic = coll->getIndexCatalog();
+        int was = static_cast<int>(ic->getAllIndexes().size());
+        std::vector<std::string> names;
+        if (index.type() == String && index.str() == "*") {
+            for (const IndexDescriptor* d : ic->getAllIndexes())
+                if (!d->isIdIndex()) names.push_back(d->name);
+            result.append("msg", "non-_id indexes dropped for collection");
+        } else if (index.type() == String) {
+            names.push_back(index.str());
+        } else if (index.type() == Array) {
+            for (BSONElement e : index.Obj()) {
+                if (e.type() != String) uasserted(ErrorCodes::TypeMismatch, "dropIndexes index names must be strings");
+                names.push_back(e.str());
+            }
+        } else if (index.type() == Object) {
+            const IndexDescriptor* d = ic->findIndexByKeyPattern(index.Obj());
+            if (!d) uasserted(ErrorCodes::IndexNotFound, "can't find index with key: " + index.Obj().jsonString());
+            names.push_back(d->name);
+        } else {
+            uasserted(ErrorCodes::TypeMismatch, "dropIndexes 'index' must be a string, array or object");
+        }
+        // Check all first: MongoDB drops none if one is missing.
+        for (auto& n : names) {
+            if (n == "_id_") uasserted(ErrorCodes::InvalidOptions, "cannot drop _id index");
+            if (!ic->findIndexByName(n)) uasserted(ErrorCodes::IndexNotFound, "index not found with name [" + n + "]");
+        }
+        for (auto& n : names) ic->dropIndex(opCtx, n);
+        result.append("nIndexesWas", was);
+    }
+};
+DropIndexesCmd dropIndexesCmd;
+
+}  // namespace
+}  // namespace mongo

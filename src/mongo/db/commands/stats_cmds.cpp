@@ -1,0 +1,134 @@
+// collStats, dbStats, validate, fsync, shutdown.
+#include <sys/statvfs.h>
+
+#include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/commands/command.h"
+#include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/service_context.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+
+const std::string& dbPathForStats();
+
+namespace {
+
+long long scaleArg(const OpMsgRequest& req) {
+    BSONElement s = req.body["scale"];
+    if (s.eoo()) return 1;
+    long long v = parseIntegerArg(s, req.commandName().c_str());
+    if (v < 1) uasserted(ErrorCodes::BadValue, "scale has to be >= 1");
+    return v;
+}
+
+class CollStatsCmd : public Command {
+public:
+    CollStatsCmd() : Command("collStats", {"collstats"}) {}
+    std::string help() const override { return "statistics of a collection"; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        NamespaceString nss = commandTargetNamespace(req);
+        long long scale = scaleArg(req);
+        CatalogReadLock lock;
+        Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+        if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "Collection [" + nss.ns() + "] not found.");
+        long long count = coll->numRecords(opCtx), size = coll->dataSize(opCtx), storage = coll->storageSize(opCtx);
+        result.append("ns", nss.ns());
+        result.append("size", size / scale);
+        result.append("count", count);
+        if (count) result.append("avgObjSize", size / count);
+        result.append("storageSize", storage / scale);
+        result.append("freeStorageSize", 0);
+        result.append("capped", coll->options().capped);
+        IndexCatalog* ic = coll->getIndexCatalog();
+        auto idx = ic->getAllIndexes();
+        result.append("nindexes", static_cast<int>(idx.size()));
+        BSONArrayBuilder builds;
+        result.append("indexBuilds", builds.arr());
+        long long totalIndex = 0;
+        BSONObjBuilder sizes;
+        for (const IndexDescriptor* d : idx) {
+            long long s = ic->indexSize(opCtx, d);
+            totalIndex += s;
+            sizes.append(d->name, s / scale);
+        }
+        result.append("totalIndexSize", totalIndex / scale);
+        result.append("totalSize", (storage + totalIndex) / scale);
+        result.append("indexSizes", sizes.obj());
+        result.append("scaleFactor", scale);
+    }
+};
+CollStatsCmd collStatsCmd;
+
+class DbStatsCmd : public Command {
+public:
+    DbStatsCmd() : Command("dbStats", {"dbstats"}) {}
+    std::string help() const override { return "statistics of a database"; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        std::string db = req.db();
+        long long scale = scaleArg(req);
+        CatalogReadLock lock;
+        auto* cat = CollectionCatalog::get();
+        long long objects = 0, dataSize = 0, storageSize = 0, indexes = 0, indexSize = 0;
+        auto colls = cat->listCollections(opCtx, db);
+        for (auto& nss : colls) {
+            Collection* c = cat->lookupCollection(opCtx, nss);
+            if (!c) continue;
+            objects += c->numRecords(opCtx);
+            dataSize += c->dataSize(opCtx);
+            storageSize += c->storageSize(opCtx);
+            for (const IndexDescriptor* d : c->getIndexCatalog()->getAllIndexes()) {
+                indexes++;
+                indexSize += c->getIndexCatalog()->indexSize(opCtx, d);
+            }
+        }
+        result.append("db", db);
+        result.append("collections", static_cast<long long>(colls.size()));
+        result.append("views", 0);
+        result.append("objects", objects);
+        result.append("avgObjSize", objects ? static_cast<double>(dataSize) / objects : 0.0);
+        result.append("dataSize", static_cast<double>(dataSize / scale));
+        result.append("storageSize", static_cast<double>(storageSize / scale));
+        result.append("indexes", indexes);
+        result.append("indexSize", static_cast<double>(indexSize / scale));
+        result.append("totalSize", static_cast<double>((storageSize + indexSize) / scale));
+        result.append("scaleFactor", scale);
+        struct statvfs fs;
+        if (statvfs(dbPathForStats().c_str(), &fs) == 0) {
+            double total = static_cast<double>(fs.f_blocks) * fs.f_frsize;
+            double avail = static_cast<double>(fs.f_bavail) * fs.f_frsize;
+            result.append("fsUsedSize", (total - avail) / scale);
+            result.append("fsTotalSize", total / scale);
+        }
+    }
+};
+DbStatsCmd dbStatsCmd;
+
+class FsyncCmd : public Command {
+public:
+    FsyncCmd() : Command("fsync") {}
+    std::string help() const override { return "flush all pending writes to the data files"; }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        if (!req.body["lock"].eoo() && req.body["lock"].trueValue())
+            uasserted(ErrorCodes::CommandNotSupported, "fsync with lock: true is not supported by this server");
+        CollectionWriteLock lock;  // no writes in flight while the checkpoint is taken
+        fsyncAllFiles();
+        result.append("numFiles", 1);
+    }
+};
+FsyncCmd fsyncCmd;
+
+class ShutdownCmd : public Command {
+public:
+    ShutdownCmd() : Command("shutdown") {}
+    std::string help() const override { return "shut the server down cleanly"; }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        LOGV2(4695400, Command, "Terminating via shutdown command", logv2::attrs("force", req.body["force"].trueValue()));
+        requestShutdown();
+    }
+};
+ShutdownCmd shutdownCmd;
+
+}  // namespace
+}  // namespace mongo

@@ -1,0 +1,291 @@
+#include "mongo/db/ops/write_ops.h"
+
+#include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/pipeline/pipeline.h"
+#include "mongo/db/query/matcher.h"
+#include "mongo/db/query/plan_executor.h"
+#include "mongo/db/storage/duplicate_key_error.h"
+#include "mongo/db/update/storage_validation.h"
+#include "mongo/db/update/update_driver.h"
+
+namespace mongo {
+
+Collection* getOrCreateCollectionForWrite(OperationContext* opCtx, const NamespaceString& nss,
+                                          std::unique_ptr<CollectionWriteLock>* lock) {
+    uassertStatusOK(NamespaceString::validateCollectionName(nss.coll()));
+    while (true) {
+        *lock = std::make_unique<CollectionWriteLock>();
+        if (Collection* c = CollectionCatalog::get()->lookupCollection(opCtx, nss)) return c;
+        lock->reset();
+        {
+            CatalogDDLLock ddl;
+            if (!CollectionCatalog::get()->lookupCollection(opCtx, nss)) {
+                CollectionOptions opts;
+                CollectionCatalog::get()->createCollection(opCtx, nss, opts);
+            }
+        }
+    }
+}
+
+BSONObj prepareDocumentForInsert(const BSONObj& doc) {
+    if (doc.objsize() > BSONObjMaxUserSize)
+        uasserted(ErrorCodes::BSONObjectTooLarge, "object to insert too large. size in bytes: " +
+                                                      std::to_string(doc.objsize()) + ", max size: " +
+                                                      std::to_string(BSONObjMaxUserSize));
+    BSONElement id = doc["_id"];
+    BSONObj out;
+    if (id.eoo()) {
+        BSONObjBuilder b;
+        b.append("_id", OID::gen());
+        b.appendElements(doc);
+        out = b.obj();
+    } else if (doc.firstElementFieldName() != "_id") {
+        BSONObjBuilder b;
+        b.append(id);
+        for (BSONElement e : doc)
+            if (e.fieldNameStringData() != "_id") b.append(e);
+        out = b.obj();
+    } else {
+        out = doc.getOwned();
+    }
+    uassertStatusOK(validateStorageDocument(out));
+    if (out.objsize() > BSONObjMaxUserSize + 16 * 1024)
+        uasserted(ErrorCodes::BSONObjectTooLarge, "object to insert too large");
+    return out;
+}
+
+WriteError makeWriteError(int index, const DBException& e) {
+    WriteError we{index, e.toStatus(), BSONObj()};
+    if (auto* dup = dynamic_cast<const DuplicateKeyException*>(&e)) {
+        BSONObjBuilder b;
+        b.append("keyPattern", dup->keyPattern());
+        b.append("keyValue", dup->keyValue());
+        we.extra = b.obj();
+    }
+    return we;
+}
+
+BSONObj writeErrorToBSON(const WriteError& e) {
+    BSONObjBuilder b;
+    b.append("index", e.index);
+    b.append("code", e.status.code());
+    b.appendElements(e.extra);
+    b.append("errmsg", e.status.reason());
+    return b.obj();
+}
+
+long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, const std::vector<BSONObj>& docs,
+                          bool ordered, std::vector<WriteError>* errors) {
+    if (docs.empty()) return 0;
+    // Check the documents before taking locks: a bad one is a per-document error.
+    std::vector<std::optional<BSONObj>> prepared(docs.size());
+    for (size_t i = 0; i < docs.size(); i++) {
+        try {
+            prepared[i] = prepareDocumentForInsert(docs[i]);
+        } catch (const DBException& e) {
+            errors->push_back(makeWriteError(static_cast<int>(i), e));
+            if (ordered) {
+                prepared.resize(i);
+                break;
+            }
+        }
+    }
+    std::unique_ptr<CollectionWriteLock> lock;
+    Collection* coll = getOrCreateCollectionForWrite(opCtx, nss, &lock);
+    long long n = 0;
+    // Batches of documents share one unit of work; on any error the batch is retried one
+    // document at a time so that exactly the failing documents are reported.
+    constexpr size_t kBatch = 64;
+    size_t i = 0;
+    while (i < prepared.size()) {
+        opCtx->checkForInterrupt();
+        size_t end = std::min(prepared.size(), i + kBatch);
+        bool batchOk = true;
+        if (end - i > 1) {
+            try {
+                WriteUnitOfWork wuow(opCtx);
+                long long k = 0;
+                for (size_t j = i; j < end; j++)
+                    if (prepared[j]) {
+                        coll->insertDocument(opCtx, *prepared[j]);
+                        k++;
+                    }
+                wuow.commit();
+                n += k;
+            } catch (const DBException&) {
+                batchOk = false;
+            }
+        } else {
+            batchOk = false;
+        }
+        if (!batchOk) {
+            for (size_t j = i; j < end; j++) {
+                if (!prepared[j]) continue;
+                try {
+                    WriteUnitOfWork wuow(opCtx);
+                    coll->insertDocument(opCtx, *prepared[j]);
+                    wuow.commit();
+                    n++;
+                } catch (const DBException& e) {
+                    errors->push_back(makeWriteError(static_cast<int>(j), e));
+                    if (ordered) return n;
+                }
+            }
+        }
+        i = end;
+    }
+    std::sort(errors->begin(), errors->end(), [](const WriteError& a, const WriteError& b) { return a.index < b.index; });
+    return n;
+}
+
+namespace {
+
+// Applies a pipeline-style update ([{$set: ...}, ...]) to one document.
+BSONObj applyPipelineUpdate(const BSONObj& doc, const BSONObj& stagesArr) {
+    std::vector<BSONObj> stages;
+    for (BSONElement s : stagesArr) {
+        if (s.type() != Object) uasserted(ErrorCodes::TypeMismatch, "Each element of the 'pipeline' array must be an object");
+        std::string_view name = s.Obj().firstElementFieldName();
+        if (name != "$addFields" && name != "$set" && name != "$project" && name != "$unset" &&
+            name != "$replaceRoot" && name != "$replaceWith")
+            uasserted(ErrorCodes::InvalidOptions, "Invalid pipeline stage for update: " + std::string(name));
+        stages.push_back(s.Obj());
+    }
+    Pipeline p(stages, PipelineContext{});
+    bool given = false;
+    p.setSource([&]() -> std::optional<BSONObj> {
+        if (given) return std::nullopt;
+        given = true;
+        return doc;
+    });
+    auto out = p.getNext();
+    if (!out) uasserted(ErrorCodes::BadValue, "pipeline update produced no document");
+    BSONElement oldId = doc["_id"], newId = (*out)["_id"];
+    if (newId.eoo() && !oldId.eoo()) {
+        BSONObjBuilder b;
+        b.append(oldId);
+        b.appendElements(*out);
+        return b.obj();
+    }
+    if (!oldId.eoo() && oldId.woCompare(newId) != 0)
+        uasserted(ErrorCodes::ImmutableField,
+                  "Performing an update on the path '_id' would modify the immutable field '_id'");
+    return prepareDocumentForInsert(*out);
+}
+
+// Record ids of the documents matching q, in plan order (all of them first, so that updates
+// which move documents within an index are never seen twice).
+std::vector<RecordId> findMatching(OperationContext* opCtx, const Collection* coll, const NamespaceString& nss,
+                                   const BSONObj& q, const BSONObj& hint, const BSONObj& sort, bool justOne) {
+    QueryRequest qr;
+    qr.filter = q;
+    qr.hint = hint;
+    qr.sort = sort;
+    if (justOne) qr.limit = 1;
+    PlanExecutor exec(opCtx->getClient(), coll, nss, qr);
+    std::vector<RecordId> ids;
+    RecordId id;
+    while (exec.getNext(opCtx, &id)) ids.push_back(id);
+    return ids;
+}
+
+}  // namespace
+
+UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, const UpdateStatement& stmt,
+                           bool wantImages) {
+    bool isPipeline = stmt.u.type() == Array;
+    if (!isPipeline && stmt.u.type() != Object)
+        uasserted(ErrorCodes::FailedToParse, "Update argument must be either an object or an array");
+    std::optional<UpdateDriver> driver;
+    if (!isPipeline) driver.emplace(stmt.u.Obj(), stmt.arrayFilters);
+    if (stmt.multi && driver && driver->isReplacement() && !stmt.u.Obj().isEmpty())
+        uasserted(ErrorCodes::FailedToParse, "multi update is not supported for replacement-style update");
+    Matcher matcher(stmt.q);
+
+    std::unique_ptr<CollectionWriteLock> lock;
+    Collection* coll;
+    if (stmt.upsert) {
+        coll = getOrCreateCollectionForWrite(opCtx, nss, &lock);
+    } else {
+        lock = std::make_unique<CollectionWriteLock>();
+        coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+    }
+    UpdateResult res;
+    if (coll) {
+        auto ids = findMatching(opCtx, coll, nss, stmt.q, stmt.hint, stmt.sort, !stmt.multi);
+        for (RecordId id : ids) {
+            opCtx->checkForInterrupt();
+            WriteUnitOfWork wuow(opCtx);
+            auto doc = coll->findDoc(opCtx, id);
+            MatchDetails md;
+            md.requestElemMatchKey = true;
+            if (!doc || !matcher.matches(*doc, &md)) continue;  // changed since it was found
+            bool changed = true;
+            BSONObj newDoc;
+            if (isPipeline) {
+                newDoc = applyPipelineUpdate(*doc, stmt.u.Obj());
+                changed = !newDoc.binaryEqual(*doc);
+            } else {
+                newDoc = driver->apply(*doc, md.hasElemMatchKey ? md.elemMatchKey : std::string(), false, &changed);
+            }
+            res.nMatched++;
+            if (changed) {
+                if (newDoc.objsize() > BSONObjMaxUserSize)
+                    uasserted(ErrorCodes::BSONObjectTooLarge, "Resulting document after update is larger than 16777216");
+                uassertStatusOK(validateStorageDocument(newDoc));
+                coll->updateDocument(opCtx, id, *doc, newDoc);
+                res.nModified++;
+            }
+            wuow.commit();
+            if (wantImages && res.nMatched == 1) {
+                res.preImage = *doc;
+                res.postImage = newDoc;
+            }
+            if (!stmt.multi) break;
+        }
+    }
+    if (res.nMatched == 0 && stmt.upsert) {
+        BSONObj newDoc;
+        if (isPipeline) {
+            newDoc = applyPipelineUpdate(UpdateDriver::seedUpsertDocument(stmt.q), stmt.u.Obj());
+        } else if (driver->isReplacement()) {
+            BSONObj seed = UpdateDriver::seedUpsertDocument(stmt.q);
+            bool changed;
+            BSONObj repl = driver->apply(seed.hasField("_id") ? seed["_id"].wrap() : BSONObj(), "", true, &changed);
+            newDoc = repl;
+        } else {
+            bool changed;
+            newDoc = driver->apply(UpdateDriver::seedUpsertDocument(stmt.q), "", true, &changed);
+        }
+        newDoc = prepareDocumentForInsert(newDoc);
+        WriteUnitOfWork wuow(opCtx);
+        coll->insertDocument(opCtx, newDoc);
+        wuow.commit();
+        res.upsertedId = newDoc["_id"].wrap("_id");
+        if (wantImages) res.postImage = newDoc;
+    }
+    return res;
+}
+
+long long performDelete(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q, bool justOne,
+                        const BSONObj& hint, const BSONObj& sort, BSONObj* deletedDoc) {
+    Matcher matcher(q);
+    CollectionWriteLock lock;
+    Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+    if (!coll) return 0;
+    long long n = 0;
+    for (RecordId id : findMatching(opCtx, coll, nss, q, hint, sort, justOne)) {
+        opCtx->checkForInterrupt();
+        WriteUnitOfWork wuow(opCtx);
+        auto doc = coll->findDoc(opCtx, id);
+        if (!doc || !matcher.matches(*doc)) continue;
+        coll->deleteDocument(opCtx, id);
+        wuow.commit();
+        if (deletedDoc && n == 0) *deletedDoc = *doc;
+        n++;
+        if (justOne) break;
+    }
+    return n;
+}
+
+}  // namespace mongo

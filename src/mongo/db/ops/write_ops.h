@@ -1,0 +1,65 @@
+#pragma once
+// The write path shared by insert/update/delete/findAndModify: implicit collection creation,
+// _id generation, document checks, index maintenance through Collection, per-statement
+// errors. Each statement is its own unit of work (as MongoDB outside transactions).
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection.h"
+
+namespace mongo {
+
+struct WriteError {
+    int index;
+    Status status;
+    BSONObj extra;  // keyPattern / keyValue for duplicate keys
+};
+
+struct UpdateStatement {
+    BSONObj q;
+    BSONElement u;  // object (replacement/operators) or array (pipeline)
+    bool upsert = false;
+    bool multi = false;
+    std::vector<BSONObj> arrayFilters;
+    BSONObj hint;
+    BSONObj sort;  // findAndModify only
+};
+
+struct UpdateResult {
+    long long nMatched = 0;
+    long long nModified = 0;
+    std::optional<BSONObj> upsertedId;  // {_id: value}
+    BSONObj preImage, postImage;        // of the first document (findAndModify)
+};
+
+// Returns the collection, creating it first if needed. The caller must NOT hold catalog or
+// write locks; on return the caller's CollectionWriteLock (passed in) is held.
+class CollectionWriteLock;
+Collection* getOrCreateCollectionForWrite(OperationContext* opCtx, const NamespaceString& nss,
+                                          std::unique_ptr<CollectionWriteLock>* lock);
+
+// The document as it will be stored: _id first (generated ObjectId if absent); throws for
+// invalid documents (size, _id type, field names).
+BSONObj prepareDocumentForInsert(const BSONObj& doc);
+
+// Inserts docs; stops at the first error when ordered. Returns the number inserted.
+long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, const std::vector<BSONObj>& docs,
+                          bool ordered, std::vector<WriteError>* errors);
+
+// One update statement. Throws DBException on error.
+UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, const UpdateStatement& stmt,
+                           bool wantImages);
+
+// One delete statement (limit 0 = all, 1 = first). Returns the number deleted; *deletedDoc gets
+// the first deleted document when requested. sort only for findAndModify.
+long long performDelete(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q, bool justOne,
+                        const BSONObj& hint, const BSONObj& sort, BSONObj* deletedDoc);
+
+// writeErrors entry as MongoDB reports it: {index, code, codeName?, errmsg, keyPattern, keyValue}.
+BSONObj writeErrorToBSON(const WriteError& e);
+// Extra fields of a duplicate key error (keyPattern/keyValue) from the exception.
+WriteError makeWriteError(int index, const DBException& e);
+
+}  // namespace mongo

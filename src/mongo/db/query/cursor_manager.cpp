@@ -1,0 +1,148 @@
+#include "mongo/db/query/cursor_manager.h"
+
+#include <random>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/operation_context.h"
+
+namespace mongo {
+
+CursorManager& CursorManager::get() {
+    static CursorManager m;
+    return m;
+}
+
+long long CursorManager::registerCursor(std::unique_ptr<ClientCursor> c) {
+    static std::mt19937_64 rng{std::random_device{}()};
+    std::lock_guard<std::mutex> lk(_mutex);
+    long long id;
+    do {
+        id = static_cast<long long>(rng() & 0x3fffffffffffffffULL);
+    } while (id == 0 || _cursors.count(id) || _inUse.count(id));
+    c->id = id;
+    c->lastUsed = std::chrono::steady_clock::now();
+    _cursors[id] = std::move(c);
+    return id;
+}
+
+std::unique_ptr<ClientCursor> CursorManager::checkOut(long long id) {
+    std::lock_guard<std::mutex> lk(_mutex);
+    auto it = _cursors.find(id);
+    if (it == _cursors.end()) return nullptr;
+    auto c = std::move(it->second);
+    _cursors.erase(it);
+    _inUse[id] = true;
+    return c;
+}
+
+void CursorManager::checkIn(std::unique_ptr<ClientCursor> c) {
+    std::lock_guard<std::mutex> lk(_mutex);
+    long long id = c->id;
+    bool killed = _inUse.count(id) && !_inUse[id];
+    _inUse.erase(id);
+    if (killed) return;  // killCursors arrived while it was in use
+    c->lastUsed = std::chrono::steady_clock::now();
+    _cursors[id] = std::move(c);
+}
+
+void CursorManager::forget(long long id) {
+    std::lock_guard<std::mutex> lk(_mutex);
+    _inUse.erase(id);
+}
+
+bool CursorManager::kill(long long id) {
+    std::unique_ptr<ClientCursor> victim;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        auto it = _cursors.find(id);
+        if (it != _cursors.end()) {
+            victim = std::move(it->second);
+            _cursors.erase(it);
+        } else if (_inUse.count(id)) {
+            _inUse[id] = false;  // killed when checked in
+            return true;
+        } else {
+            return false;
+        }
+    }
+    return true;  // victim destroyed outside the lock
+}
+
+bool CursorManager::exists(long long id) {
+    std::lock_guard<std::mutex> lk(_mutex);
+    return _cursors.count(id) || _inUse.count(id);
+}
+
+void CursorManager::killAll() {
+    std::map<long long, std::unique_ptr<ClientCursor>> victims;
+    std::lock_guard<std::mutex> lk(_mutex);
+    victims.swap(_cursors);
+    for (auto& [id, live] : _inUse) live = false;
+}
+
+int CursorManager::reapIdle(std::chrono::milliseconds timeout) {
+    std::vector<std::unique_ptr<ClientCursor>> victims;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        auto now = std::chrono::steady_clock::now();
+        for (auto it = _cursors.begin(); it != _cursors.end();) {
+            if (!it->second->noTimeout && now - it->second->lastUsed > timeout) {
+                victims.push_back(std::move(it->second));
+                it = _cursors.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        _timedOut += victims.size();
+    }
+    return static_cast<int>(victims.size());
+}
+
+long long CursorManager::openCount() {
+    std::lock_guard<std::mutex> lk(_mutex);
+    return _cursors.size() + _inUse.size();
+}
+
+bool fillBatch(const OperationContext* opCtx, ClientCursor& cursor, long long batchSize, BSONArrayBuilder& docs) {
+    constexpr int kMaxBatchBytes = 16 * 1024 * 1024;
+    long long n = 0;
+    bool exhausted = false;
+    while (batchSize <= 0 || n < batchSize) {
+        std::optional<BSONObj> d;
+        if (cursor.stash) {
+            d = std::move(cursor.stash);
+            cursor.stash.reset();
+        } else {
+            d = cursor.source->next(opCtx);
+        }
+        if (!d) {
+            exhausted = true;
+            break;
+        }
+        if (n > 0 && docs.len() + d->objsize() > kMaxBatchBytes) {
+            cursor.stash = std::move(d);
+            break;
+        }
+        docs.append(*d);
+        n++;
+    }
+    if (!exhausted && !cursor.stash) {
+        // Peek, so that a cursor whose last document filled the batch reports id 0 now
+        // rather than after one more empty getMore.
+        cursor.stash = cursor.source->next(opCtx);
+        exhausted = !cursor.stash;
+    }
+    cursor.nReturned += n;
+    return exhausted;
+}
+
+void appendCursorReply(BSONObjBuilder& reply, const char* batchName, BSONArray docs, long long id,
+                       const std::string& ns) {
+    BSONObjBuilder& c = reply.subobjStart("cursor");
+    c.append(batchName, docs);
+    c.append("id", id);
+    c.append("ns", ns);
+    c.doneFast();
+}
+
+}  // namespace mongo

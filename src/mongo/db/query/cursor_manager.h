@@ -1,0 +1,77 @@
+#pragma once
+// Open cursors between find/aggregate and their getMores, by id. A cursor not used for
+// cursorTimeoutMillis (10 minutes, as MongoDB) is killed by the reaper.
+// Thread safe: the registry is locked; a cursor is checked out by one command at a time.
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/namespace_string.h"
+
+namespace mongo {
+
+// Produces a cursor's documents. Implemented by find (PlanExecutor) and aggregate (Pipeline).
+class CursorSource {
+public:
+    virtual ~CursorSource() = default;
+    // REQUIRES: restore() was called since the last save(). interruptCtx may be null.
+    virtual std::optional<BSONObj> next(const OperationContext* interruptCtx) = 0;
+    // Between batches (no locks held afterwards).
+    virtual void save() = 0;
+    // Before a getMore batch; the caller holds a shared catalog lock. Throws if the cursor
+    // cannot go on (QueryPlanKilled when its collection was dropped).
+    virtual void restore() = 0;
+};
+
+struct ClientCursor {
+    long long id = 0;
+    NamespaceString nss;
+    std::unique_ptr<CursorSource> source;
+    std::optional<BSONObj> stash;  // a document read but not returned (did not fit the batch)
+    BSONObj lsid;
+    bool tailable = false;
+    bool noTimeout = false;
+    long long nReturned = 0;
+    std::chrono::steady_clock::time_point lastUsed;
+};
+
+class CursorManager {
+public:
+    static CursorManager& get();
+
+    // Registers and returns the new cursor id (never 0).
+    long long registerCursor(std::unique_ptr<ClientCursor> c);
+    // Takes the cursor out for a getMore; nullptr if unknown. Return it with checkIn or drop it.
+    std::unique_ptr<ClientCursor> checkOut(long long id);
+    void checkIn(std::unique_ptr<ClientCursor> c);
+    // A checked-out cursor that is being destroyed (exhausted or failed).
+    void forget(long long id);
+    // Kills a cursor; false if it did not exist (or is in use).
+    bool kill(long long id);
+    // Whether id is registered (in use or not): for killCursors' cursorsAlive/NotFound.
+    bool exists(long long id);
+    void killAll();
+    // Kills idle cursors older than the timeout. Returns how many.
+    int reapIdle(std::chrono::milliseconds timeout);
+    long long openCount();
+    long long timedOutTotal() const { return _timedOut; }
+
+private:
+    std::mutex _mutex;
+    std::map<long long, std::unique_ptr<ClientCursor>> _cursors;  // idle (checked in)
+    std::map<long long, bool> _inUse;
+    long long _timedOut = 0;
+};
+
+// Fills a batch from the cursor: up to batchSize documents (0: no limit) and ~16 MB.
+// Returns true if the cursor is exhausted (then it should be destroyed / not registered).
+bool fillBatch(const OperationContext* opCtx, ClientCursor& cursor, long long batchSize, BSONArrayBuilder& docs);
+// Appends {cursor: {<batchName>: docs, id, ns}} (MongoDB's cursor reply shape).
+void appendCursorReply(BSONObjBuilder& reply, const char* batchName, BSONArray docs, long long id,
+                       const std::string& ns);
+
+}  // namespace mongo

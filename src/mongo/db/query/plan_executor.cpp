@@ -1,0 +1,322 @@
+#include "mongo/db/query/plan_executor.h"
+
+#include <algorithm>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/service_context.h"
+
+namespace mongo {
+
+namespace {
+constexpr size_t kMaxScans = 4096;  // cap on the cartesian product of $in point bounds
+
+int fieldDirection(const BSONElement& e) { return e.isNumber() && e.numberDouble() < 0 ? -1 : 1; }
+
+// Index key values must lie within every field's intervals.
+bool keyInBounds(const BSONObj& key, const std::vector<std::vector<Interval>>& bounds) {
+    size_t i = 0;
+    for (BSONElement v : key) {
+        if (i >= bounds.size()) break;
+        bool in = false;
+        for (auto& iv : bounds[i])
+            if (iv.contains(v)) {
+                in = true;
+                break;
+            }
+        if (!in) return false;
+        i++;
+    }
+    return true;
+}
+}  // namespace
+
+PlanExecutor::PlanExecutor(Client* client, const Collection* coll, const NamespaceString& nss, QueryRequest qr)
+    : _opCtx(makeOperationContext(client)),
+      _coll(coll),
+      _nss(nss),
+      _qr(std::move(qr)),
+      _matcher(_qr.filter) {
+    if (!_qr.projection.isEmpty()) _projection = std::make_unique<Projection>(_qr.projection);
+    if (!_qr.sort.isEmpty() && _qr.sort.firstElementFieldName() != "$natural")
+        _sort = std::make_unique<SortPattern>(_qr.sort);
+    if (coll) _collUuid = coll->uuid();
+    _sol = planQuery(_opCtx.get(), coll, _qr);
+    if (!_sort) _sol.blockingSort = false;
+    if (_sol.kind == QuerySolution::Kind::kEOF) _eof = true;
+    if (_sol.kind == QuerySolution::Kind::kIndexScan) buildScans();
+}
+
+PlanExecutor::~PlanExecutor() {
+    _recCursor.reset();
+    _idxCursor.reset();
+}
+
+void PlanExecutor::buildScans() {
+    // Cartesian product of the point-bounded prefix fields and the first range field; the rest
+    // are MinKey..MaxKey fillers checked by keyInBounds.
+    std::vector<BSONElement> fields;
+    for (BSONElement f : _sol.index->keyPattern) fields.push_back(f);
+    std::vector<std::vector<BSONElement>> los(1), his(1);
+    for (size_t i = 0; i < fields.size(); i++) {
+        const auto& ivs = _sol.bounds[i];
+        bool expand = ivs.size() > 1 && los.size() * ivs.size() <= kMaxScans;
+        std::vector<std::vector<BSONElement>> nlos, nhis;
+        for (size_t c = 0; c < los.size(); c++) {
+            if (ivs.empty()) continue;  // contradictory bounds: no scan at all
+            if (expand) {
+                for (auto& iv : ivs) {
+                    nlos.push_back(los[c]);
+                    nlos.back().push_back(iv.lo());
+                    nhis.push_back(his[c]);
+                    nhis.back().push_back(iv.hi());
+                }
+            } else {
+                nlos.push_back(los[c]);
+                nlos.back().push_back(ivs.front().lo());
+                nhis.push_back(his[c]);
+                nhis.back().push_back(ivs.back().hi());
+            }
+        }
+        los.swap(nlos);
+        his.swap(nhis);
+    }
+    for (size_t c = 0; c < los.size(); c++) {
+        BSONObjBuilder sb, eb;
+        for (size_t i = 0; i < fields.size(); i++) {
+            bool asc = fieldDirection(fields[i]) > 0;
+            sb.appendAs(asc ? los[c][i] : his[c][i], "");
+            eb.appendAs(asc ? his[c][i] : los[c][i], "");
+        }
+        _scans.push_back({sb.obj(), eb.obj()});
+    }
+    const BSONObj& kp = _sol.index->keyPattern;
+    std::sort(_scans.begin(), _scans.end(), [&](const Scan& a, const Scan& b) { return a.start.woCompare(b.start, kp, false) < 0; });
+    if (!_sol.forward) {
+        std::reverse(_scans.begin(), _scans.end());
+        for (auto& s : _scans) std::swap(s.start, s.end);
+    }
+    if (_scans.empty()) _eof = true;
+}
+
+std::optional<Record> PlanExecutor::nextFromIndex() {
+    IndexCatalog* ic = _coll->getIndexCatalog();
+    const BSONObj& kp = _sol.index->keyPattern;
+    bool dedupe = _sol.multikey || _scans.size() > 1;
+    while (_scanIdx < _scans.size()) {
+        if (!_idxCursor) _idxCursor = ic->newCursor(_opCtx.get(), _sol.index, _sol.forward);
+        std::optional<IndexKeyEntry> e;
+        if (!_scanStarted) {
+            e = _idxCursor->seek(_scans[_scanIdx].start, true);
+            _scanStarted = true;
+        } else {
+            e = _idxCursor->next();
+        }
+        if (e) {
+            int c = e->key.woCompare(_scans[_scanIdx].end, kp, false);
+            if (_sol.forward ? c > 0 : c < 0) e.reset();
+        }
+        if (!e) {
+            _scanIdx++;
+            _scanStarted = false;
+            continue;
+        }
+        _stats.keysExamined++;
+        if (!keyInBounds(e->key, _sol.bounds)) continue;
+        if (dedupe && !_seen.insert(e->loc.repr()).second) continue;
+        auto doc = _coll->findDoc(_opCtx.get(), e->loc);
+        if (!doc) continue;  // deleted since the key was read
+        _stats.docsExamined++;
+        return Record{e->loc, *doc};
+    }
+    return std::nullopt;
+}
+
+std::optional<Record> PlanExecutor::nextFromAccessPath() {
+    switch (_sol.kind) {
+        case QuerySolution::Kind::kEOF: return std::nullopt;
+        case QuerySolution::Kind::kCollScan: {
+            if (!_recCursor) _recCursor = _coll->getCursor(_opCtx.get(), _sol.forward);
+            auto r = _recCursor->next();
+            if (r) _stats.docsExamined++;
+            return r;
+        }
+        case QuerySolution::Kind::kIdHack: {
+            if (_idHackDone) return std::nullopt;
+            _idHackDone = true;
+            auto cur = _coll->getIndexCatalog()->newCursor(_opCtx.get(), _sol.index, true);
+            auto e = cur->seek(_sol.bounds[0][0].lohi.firstElement().wrap(""), true);
+            if (!e) return std::nullopt;
+            _stats.keysExamined++;
+            if (e->key.firstElement().woCompare(_sol.bounds[0][0].lo()) != 0) return std::nullopt;
+            auto doc = _coll->findDoc(_opCtx.get(), e->loc);
+            if (!doc) return std::nullopt;
+            _stats.docsExamined++;
+            return Record{e->loc, *doc};
+        }
+        case QuerySolution::Kind::kIndexScan: return nextFromIndex();
+    }
+    return std::nullopt;
+}
+
+std::optional<Record> PlanExecutor::nextFiltered(const OperationContext* interruptCtx) {
+    long long n = 0;
+    while (true) {
+        if (interruptCtx && (++n & 127) == 0) interruptCtx->checkForInterrupt();
+        auto r = nextFromAccessPath();
+        if (!r) return std::nullopt;
+        if (_matcher.matches(r->doc)) return r;
+    }
+}
+
+BSONObj PlanExecutor::project(const BSONObj& doc) const {
+    if (!_projection) return doc;
+    if (_projection->requiresMatchDetails()) {
+        MatchDetails md;
+        md.requestElemMatchKey = true;
+        _matcher.matches(doc, &md);
+        return _projection->apply(doc, &md);
+    }
+    return _projection->apply(doc);
+}
+
+std::optional<BSONObj> PlanExecutor::getNext(const OperationContext* interruptCtx, RecordId* id, BSONObj* raw) {
+    if (_eof) return std::nullopt;
+    if (interruptCtx) interruptCtx->checkForInterrupt();
+    if (_qr.limit > 0 && _stats.nReturned >= _qr.limit) {
+        _eof = true;
+        return std::nullopt;
+    }
+    if (_sol.blockingSort && !_sorted) {
+        while (auto r = nextFiltered(interruptCtx)) _sortedDocs.push_back(std::move(*r));
+        const SortPattern& sp = *_sort;
+        std::stable_sort(_sortedDocs.begin(), _sortedDocs.end(),
+                         [&](const Record& a, const Record& b) { return sp.compare(a.doc, b.doc) < 0; });
+        _sorted = true;
+        _recCursor.reset();
+        _idxCursor.reset();
+    }
+    while (true) {
+        std::optional<Record> r;
+        if (_sol.blockingSort) {
+            if (_sortedPos < _sortedDocs.size()) r = std::move(_sortedDocs[_sortedPos++]);
+        } else {
+            r = nextFiltered(interruptCtx);
+        }
+        if (!r) {
+            _eof = true;
+            return std::nullopt;
+        }
+        if (_skipped < _qr.skip) {
+            _skipped++;
+            continue;
+        }
+        _stats.nReturned++;
+        if (id) *id = r->id;
+        if (raw) *raw = r->doc;
+        return project(r->doc);
+    }
+}
+
+void PlanExecutor::saveState() {
+    if (_recCursor) _recCursor->save();
+    if (_idxCursor) _idxCursor->save();
+    _opCtx->recoveryUnit()->abandonSnapshot();
+}
+
+void PlanExecutor::restoreState(const Collection* coll) {
+    if (_sol.kind == QuerySolution::Kind::kEOF || (_sol.blockingSort && _sorted)) {
+        _coll = coll;
+        return;
+    }
+    if (!coll || coll->uuid() != _collUuid) {
+        _recCursor.reset();
+        _idxCursor.reset();
+        _eof = true;
+        uasserted(175, "collection dropped between getMore calls: " + _nss.ns());
+    }
+    _coll = coll;
+    if (_recCursor && !_recCursor->restore()) uasserted(175, "collection scan lost its position: " + _nss.ns());
+    if (_idxCursor && !_idxCursor->restore()) uasserted(175, "index scan lost its position: " + _nss.ns());
+}
+
+BSONObj PlanExecutor::winningPlan() const {
+    BSONObj plan;
+    auto withFilter = [&](BSONObjBuilder& b) {
+        if (!_qr.filter.isEmpty()) b.append("filter", _qr.filter);
+    };
+    switch (_sol.kind) {
+        case QuerySolution::Kind::kEOF: {
+            BSONObjBuilder b;
+            b.append("stage", "EOF");
+            plan = b.obj();
+            break;
+        }
+        case QuerySolution::Kind::kCollScan: {
+            BSONObjBuilder b;
+            b.append("stage", "COLLSCAN");
+            withFilter(b);
+            b.append("direction", _sol.forward ? "forward" : "backward");
+            plan = b.obj();
+            break;
+        }
+        case QuerySolution::Kind::kIdHack: {
+            BSONObjBuilder b;
+            b.append("stage", "IDHACK");
+            plan = b.obj();
+            break;
+        }
+        case QuerySolution::Kind::kIndexScan: {
+            BSONObjBuilder ix;
+            ix.append("stage", "IXSCAN");
+            ix.append("keyPattern", _sol.index->keyPattern);
+            ix.append("indexName", _sol.index->name);
+            ix.append("isMultiKey", _sol.multikey);
+            ix.append("isUnique", _sol.index->unique);
+            ix.append("isSparse", _sol.index->sparse);
+            ix.append("isPartial", false);
+            ix.append("indexVersion", 2);
+            ix.append("direction", _sol.forward ? "forward" : "backward");
+            ix.append("indexBounds", indexBoundsToBSON(_sol));
+            BSONObjBuilder f;
+            f.append("stage", "FETCH");
+            withFilter(f);
+            f.append("inputStage", ix.obj());
+            plan = f.obj();
+            break;
+        }
+    }
+    if (_sol.blockingSort) {
+        BSONObjBuilder b;
+        b.append("stage", "SORT");
+        b.append("sortPattern", _qr.sort);
+        b.append("memLimit", 104857600);
+        if (_qr.limit > 0) b.append("limitAmount", _qr.limit + _qr.skip);
+        b.append("type", "simple");
+        b.append("inputStage", plan);
+        plan = b.obj();
+    }
+    if (_qr.skip > 0) {
+        BSONObjBuilder b;
+        b.append("stage", "SKIP");
+        b.append("skipAmount", _qr.skip);
+        b.append("inputStage", plan);
+        plan = b.obj();
+    }
+    if (_qr.limit > 0) {
+        BSONObjBuilder b;
+        b.append("stage", "LIMIT");
+        b.append("limitAmount", _qr.limit);
+        b.append("inputStage", plan);
+        plan = b.obj();
+    }
+    if (_projection) {
+        BSONObjBuilder b;
+        b.append("stage", "PROJECTION_DEFAULT");
+        b.append("transformBy", _qr.projection);
+        b.append("inputStage", plan);
+        plan = b.obj();
+    }
+    return plan;
+}
+
+}  // namespace mongo

@@ -1,0 +1,96 @@
+#include "mongo/db/service_entry_point_mongod.h"
+
+#include <chrono>
+
+#include "mongo/db/commands/command.h"
+#include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/service_context.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+
+// Implemented with the fail points (util/fail_point.h) and server status (opcounters).
+std::optional<BSONObj> checkFailCommand(const std::string& cmdName, Client* client);
+void noteCommandForOpCounters(const std::string& cmdName);
+
+BSONObj makeErrorReply(const Status& s) {
+    BSONObjBuilder b;
+    b.append("ok", 0.0);
+    b.append("errmsg", s.reason());
+    b.append("code", s.code());
+    b.append("codeName", s.codeName());
+    return b.obj();
+}
+
+namespace {
+
+constexpr int kSlowMs = 100;
+
+void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBuilder& result) {
+    const BSONObj& body = req.body;
+    if (req.db().empty() && !req.fromLegacyQuery)
+        uasserted(40571, "OP_MSG requests require a $db argument");
+    uassertStatusOK(NamespaceString::validateDbName(req.db()));
+    if (cmd->adminOnly() && req.db() != "admin")
+        uasserted(ErrorCodes::Unauthorized, cmd->name() + " may only be run against the admin database.");
+    if (!body["txnNumber"].eoo() || !body["startTransaction"].eoo() || !body["autocommit"].eoo())
+        uasserted(ErrorCodes::IllegalOperation,
+                  "Transaction numbers are only allowed on a replica set member or mongos");
+
+    auto opCtx = makeOperationContext(client);
+    BSONElement maxTime = body["maxTimeMS"];
+    if (!maxTime.eoo()) {
+        long long ms;
+        if (!maxTime.isNumber() || !maxTime.isIntegral64(&ms) || ms < 0 || ms > INT32_MAX)
+            uasserted(ErrorCodes::BadValue, "maxTimeMS must be a non-negative integer, got " + maxTime.toString(false));
+        opCtx->setDeadlineAfterMillis(ms);
+    }
+    if (body["lsid"].type() == Object) opCtx->lsid = body["lsid"].Obj().getOwned();
+    cmd->run(opCtx.get(), req, result);
+}
+
+}  // namespace
+
+BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgRequest& req) {
+    if (req.body.isEmpty())
+        return makeErrorReply(Status(ErrorCodes::FailedToParse, "Empty command object"));
+    std::string name = req.commandName();
+    Command* cmd = findCommand(name);
+    if (!cmd) return makeErrorReply(Status(ErrorCodes::CommandNotFound, "no such command: '" + name + "'"));
+
+    noteCommandForOpCounters(name);
+    cmd->calls++;
+    if (auto failure = checkFailCommand(name, client)) {
+        cmd->failed++;
+        return *failure;
+    }
+
+    auto start = std::chrono::steady_clock::now();
+    BSONObjBuilder result;
+    Status status;
+    try {
+        runCommand(cmd, client, req, result);
+    } catch (const DBException& e) {
+        status = e.toStatus();
+    } catch (const std::bad_alloc&) {
+        status = Status(ErrorCodes::ExceededMemoryLimit, "out of memory running " + name);
+    } catch (const std::exception& e) {
+        status = Status(ErrorCodes::InternalError, std::string("unexpected error: ") + e.what());
+    }
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    if (ms >= kSlowMs)
+        LOGV2(51803, Command, "Slow query",
+              logv2::attrs("type", "command", "ns", req.db() + ".$cmd", "command", name, "durationMillis",
+                           static_cast<long long>(ms), "ok", status.isOK() ? 1 : 0));
+    if (!status.isOK()) {
+        cmd->failed++;
+        return makeErrorReply(status);
+    }
+    // A command may have set "ok" itself (e.g. to report an error shape with extra fields).
+    if (!result.hasField("ok")) result.append("ok", 1.0);
+    return result.obj();
+}
+
+void ServiceEntryPointMongod::onClientDisconnect(Client* client) {}
+
+}  // namespace mongo
