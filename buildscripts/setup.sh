@@ -40,11 +40,12 @@ if [ ! -f "$WT_PREFIX/.complete" ]; then
   ( cd "$work"
     python3 -m pip download -q --no-deps --no-binary :all: "wiredtiger==$WT_VERSION"
     tar xzf "wiredtiger-$WT_VERSION.tar.gz"
-    src="$(find . -maxdepth 3 -name CMakeLists.txt -path '*wiredtiger*' | head -1 | xargs dirname)"
+    src="wiredtiger-$WT_VERSION"
+    [ -f "$src/CMakeLists.txt" ] || { echo "WiredTiger source tree not found in sdist" >&2; exit 1; }
     mkdir -p "$src/cmake_build" && cd "$src/cmake_build"
     cmake -G Ninja -DCMAKE_BUILD_TYPE=Release -DENABLE_STRICT=0 -DENABLE_PYTHON=0 \
       -DENABLE_SNAPPY=1 -DENABLE_ZSTD=1 -DENABLE_ZLIB=1 -DENABLE_LZ4=1 -DHAVE_UNITTEST=0 \
-      -DCMAKE_INSTALL_PREFIX="$WT_PREFIX" .. >/dev/null
+      -DCMAKE_INSTALL_PREFIX="$WT_PREFIX" .. > cmake.log 2>&1 || { tail -40 cmake.log >&2; exit 1; }
     ninja -j2 >/dev/null
     ninja install >/dev/null )
   rm -rf "$work"
