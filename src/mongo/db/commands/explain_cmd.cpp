@@ -6,14 +6,14 @@
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/commands/aggregate_cursor_source.h"
 #include "mongo/db/commands/command.h"
+#include "mongo/db/commands/build_info.h"
 #include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/server_options.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/query/plan_executor.h"
 
 namespace mongo {
 
-extern const char* const kServerVersion;
-int serverPort();
 
 namespace {
 
@@ -22,7 +22,7 @@ void appendServerInfo(BSONObjBuilder& result) {
     gethostname(host, sizeof host - 1);
     BSONObjBuilder& si = result.subobjStart("serverInfo");
     si.append("host", host);
-    si.append("port", serverPort());
+    si.append("port", serverGlobalParams().port);
     si.append("version", kServerVersion);
     si.append("gitVersion", "0000000000000000000000000000000000000000");
     si.doneFast();

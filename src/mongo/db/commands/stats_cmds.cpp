@@ -4,12 +4,12 @@
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/server_options.h"
 #include "mongo/db/service_context.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
 
-const std::string& dbPathForStats();
 
 namespace {
 
@@ -93,7 +93,7 @@ public:
         result.append("totalSize", static_cast<double>((storageSize + indexSize) / scale));
         result.append("scaleFactor", scale);
         struct statvfs fs;
-        if (statvfs(dbPathForStats().c_str(), &fs) == 0) {
+        if (statvfs(serverGlobalParams().dbPath.c_str(), &fs) == 0) {
             double total = static_cast<double>(fs.f_blocks) * fs.f_frsize;
             double avail = static_cast<double>(fs.f_bavail) * fs.f_frsize;
             result.append("fsUsedSize", (total - avail) / scale);

@@ -1,0 +1,168 @@
+// mongod: options -> logging -> storage engine -> catalog -> listener; waits for a signal or
+// the shutdown command, then shuts down cleanly (listener, cursors, checkpoint, lock file).
+#include <signal.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+#include "mongo/db/catalog/catalog_open.h"
+#include "mongo/db/commands/build_info.h"
+#include "mongo/db/query/cursor_manager.h"
+#include "mongo/db/server_options.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/service_entry_point_mongod.h"
+#include "mongo/db/storage/storage_engine.h"
+#include "mongo/transport/transport_layer.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+namespace {
+
+std::mutex gShutdownMutex;
+std::condition_variable gShutdownCv;
+bool gShutdownRequested = false;
+int gShutdownSignal = 0;
+
+void triggerShutdown(int sig) {
+    std::lock_guard<std::mutex> lk(gShutdownMutex);
+    gShutdownRequested = true;
+    gShutdownSignal = sig;
+    gShutdownCv.notify_all();
+}
+
+// Signals are blocked in every thread and taken synchronously here, so shutdown runs on a
+// normal thread (not in a signal handler).
+void signalThread(sigset_t set) {
+    logv2::setThreadName("signalProcessingThread");
+    int sig = 0;
+    while (sigwait(&set, &sig) == 0) {
+        if (sig == SIGUSR1) continue;  // log rotation is done by the logRotate command
+        LOGV2(23377, Control, "Received signal", logv2::attrs("signal", sig, "error", strsignal(sig)));
+        triggerShutdown(sig);
+        return;
+    }
+}
+
+void cursorReaper() {
+    logv2::setThreadName("clientcursormon");
+    std::unique_lock<std::mutex> lk(gShutdownMutex);
+    while (!gShutdownRequested) {
+        gShutdownCv.wait_for(lk, std::chrono::seconds(4));
+        if (gShutdownRequested) break;
+        lk.unlock();
+        int n = CursorManager::get().reapIdle(std::chrono::minutes(10));
+        if (n) LOGV2(20528, Query, "Cursors timed out", logv2::attrs("numTimedOut", n));
+        lk.lock();
+    }
+}
+
+std::string hostName() {
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    return host;
+}
+
+int runMongod() {
+    const ServerGlobalParams& params = serverGlobalParams();
+    logv2::setThreadName("initandlisten");
+    LOGV2(4615611, Control, "MongoDB starting",
+          logv2::attrs("pid", static_cast<long long>(getpid()), "port", params.port, "dbPath", params.dbPath,
+                       "architecture", "64-bit", "host", hostName()));
+    BSONObjBuilder bi;
+    appendBuildInfo(bi);
+    LOGV2(23403, Control, "Build Info", logv2::attrs("buildInfo", bi.obj()));
+    LOGV2(21951, Control, "Options set by command line", logv2::attrs("options", params.parsedOptions));
+    logv2::startupWarning(22120, "Access control is not enabled for the database. Read and write access to data and "
+                                 "configuration is unrestricted");
+
+    std::unique_ptr<StorageEngine> engine;
+    try {
+        StorageEngineOptions so;
+        so.dbpath = params.dbPath;
+        so.cacheSizeGB = params.wiredTigerCacheSizeGB;
+        so.blockCompressor = params.wiredTigerCollectionBlockCompressor;
+        so.journal = params.journalEnabled;
+        so.syncDelaySecs = static_cast<int>(params.syncPeriodSecs);
+        engine = StorageEngine::open(so);
+    } catch (const DBException& e) {
+        LOGV2_ERROR(20557, Storage, "Failed to start up WiredTiger under any compatibility version",
+                    logv2::attrs("error", e.toStatus().toString()));
+        LOGV2(20565, Control, "Now exiting");
+        return e.code() == static_cast<int>(ErrorCodes::DBPathInUse) ? 100 : 62;
+    }
+    StorageEngine* eng = engine.get();
+    setRecoveryUnitFactory([eng] { return eng->newRecoveryUnit(); });
+    setFsyncHandler([eng] { eng->flushAllFiles(true); });
+    openCollectionCatalog(eng);
+    if (params.dedup.enabled)
+        logv2::startupWarning(7700001, "--dedup is accepted; the deduplicating record store is not active in this build");
+
+    ServiceEntryPointMongod sep;
+    transport::TransportLayer::Options to;
+    if (params.bindIpAll) {
+        to.bindIps = "*";
+    } else {
+        std::string ips;
+        for (auto& ip : params.bindIps) ips += (ips.empty() ? "" : ",") + ip;
+        to.bindIps = ips;
+    }
+    to.port = params.port;
+    to.ipv6 = params.ipv6;
+    to.maxConns = params.maxIncomingConnections;
+    std::string comps;
+    for (auto& c : params.networkCompressors) comps += (comps.empty() ? "" : ",") + c;
+    to.enabledCompressors = comps.empty() ? "disabled" : comps;
+    if (params.unixSocketEnabled) to.unixSocketPath = params.unixSocketPrefix + "/mongodb-" + std::to_string(params.port) + ".sock";
+    transport::TransportLayer tl(to, &sep);
+    Status ls = tl.listen();
+    if (!ls.isOK()) {
+        engine->cleanShutdown();
+        LOGV2(20565, Control, "Now exiting");
+        return 48;  // mongod's exit code when it cannot listen
+    }
+    setShutdownHandler([] { triggerShutdown(0); });
+    tl.start();
+    LOGV2(23016, Network, "Waiting for connections", logv2::attrs("port", tl.port(), "ssl", "off"));
+    std::thread reaper(cursorReaper);
+
+    {
+        std::unique_lock<std::mutex> lk(gShutdownMutex);
+        gShutdownCv.wait(lk, [] { return gShutdownRequested; });
+    }
+    LOGV2(4784900, Control, "Shutting down", logv2::attrs("signal", gShutdownSignal));
+    setGlobalInShutdown();
+    tl.shutdown();
+    reaper.join();
+    CursorManager::get().killAll();
+    closeCollectionCatalog();
+    engine->cleanShutdown();
+    engine.reset();
+    LOGV2(20565, Control, "Now exiting");
+    LOGV2(23138, Control, "Shutting down", logv2::attrs("exitCode", 0));
+    return 0;
+}
+
+}  // namespace
+}  // namespace mongo
+
+int main(int argc, char** argv) {
+    mongo::initializeServerOptionsOrExit(argc, argv);
+    const auto& params = mongo::serverGlobalParams();
+    if (!params.logPath.empty() && !mongo::logv2::setLogFile(params.logPath)) {
+        fprintf(stderr, "Failed to open log file %s\n", params.logPath.c_str());
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    std::thread(mongo::signalThread, set).detach();
+    return mongo::runMongod();
+}
