@@ -36,6 +36,7 @@ namespace mongo {
     X(NonExistentPath, 29)                         \
     X(InvalidPath, 30)                             \
     X(RoleNotFound, 31)                            \
+    X(CannotBackfillArray, 34)                     \
     X(CannotIndexParallelArrays, 171)              \
     X(Interrupted, 11601)                          \
     X(CursorNotFound, 43)                          \
@@ -153,6 +154,7 @@ namespace mongo {
     X(BSONObjectTooLarge, 10334)                   \
     X(Location16755, 16755)                        \
     X(Location17124, 17124)                        \
+    X(Location17419, 17419)                        \
     X(Location40324, 40324)                        \
     X(Location40352, 40352)                        \
     X(Location40353, 40353)                        \
