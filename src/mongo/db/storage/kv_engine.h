@@ -1,0 +1,68 @@
+#pragma once
+// KVEngine: what a storage engine implements (WiredTiger: wiredtiger/wiredtiger_kv_engine.h).
+// It creates, opens and drops tables by ident (record stores and indexes), makes recovery
+// units, and owns durability (journal, checkpoints). It knows nothing of namespaces: the
+// catalog (db/catalog) maps collections and indexes to idents.
+// Thread safety: every method may be called concurrently unless stated otherwise.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/storage/key_string.h"
+#include "mongo/db/storage/record_store.h"
+#include "mongo/db/storage/recovery_unit.h"
+#include "mongo/db/storage/size_storer.h"
+#include "mongo/db/storage/sorted_data_interface.h"
+
+namespace mongo {
+
+struct RecordStoreOptions {
+    std::string blockCompressor;  // "" = the engine's default (none|snappy|zlib|zstd)
+};
+
+struct SortedDataOptions {
+    key_string::Ordering ordering;
+    bool unique = false;  // informational; uniqueness is enforced through insert(dupsAllowed)
+};
+
+class KVEngine {
+public:
+    virtual ~KVEngine() = default;
+
+    virtual std::unique_ptr<RecoveryUnit> newRecoveryUnit() = 0;
+
+    // Creating a table is not transactional: callers drop it if their unit of work aborts.
+    // Throws DBException on failure.
+    virtual void createRecordStore(const std::string& ident, const RecordStoreOptions& options) = 0;
+    virtual std::unique_ptr<RecordStore> getRecordStore(const std::string& ident) = 0;
+    virtual void createSortedDataInterface(const std::string& ident, const SortedDataOptions& options) = 0;
+    virtual std::unique_ptr<SortedDataInterface> getSortedDataInterface(const std::string& ident,
+                                                                        const SortedDataOptions& options) = 0;
+
+    // Removes the table. Never fails: a table still in use (open cursors, a checkpoint) is
+    // queued and dropped as soon as possible, at the latest at the next startup.
+    // REQUIRES: nothing will use the ident again. Callers commit the catalog change first.
+    virtual void dropIdent(const std::string& ident) = 0;
+    virtual bool hasIdent(const std::string& ident) = 0;
+    virtual std::vector<std::string> getAllIdents() = 0;
+    // Bytes on disk of the ident's table (0 if unknown).
+    virtual long long identSize(const std::string& ident) = 0;
+
+    virtual SizeStorer* sizeStorer() = 0;
+
+    // Makes everything committed so far durable: a checkpoint, then (sync) the files flushed.
+    // The fsync command and shutdown call this.
+    virtual void flushAllFiles(bool sync) = 0;
+    // Makes committed writes durable in the journal (j: true). Cheap if nothing is pending.
+    virtual void waitUntilDurable() = 0;
+    // Stops background threads, takes a final checkpoint and closes. Idempotent; nothing may
+    // use the engine afterwards.
+    virtual void cleanShutdown() = 0;
+
+    // For serverStatus ("wiredTiger" section), may be empty.
+    virtual BSONObj serverStatusSection() { return BSONObj(); }
+};
+
+}  // namespace mongo

@@ -1,0 +1,303 @@
+#include "mongo/db/storage/wiredtiger/wiredtiger_kv_engine.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/storage/wiredtiger/wiredtiger_index.h"
+#include "mongo/db/storage/wiredtiger/wiredtiger_record_store.h"
+#include "mongo/db/storage/wiredtiger/wiredtiger_recovery_unit.h"
+#include "mongo/db/storage/wiredtiger/wiredtiger_size_storer.h"
+#include "mongo/db/storage/wiredtiger/wiredtiger_util.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+namespace {
+
+// The directory holding libwiredtiger.so; the compressor extensions are installed beside it.
+std::string wiredTigerLibDir() {
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void*>(&wiredtiger_open), &info) && info.dli_fname) {
+        std::string path = info.dli_fname;
+        auto slash = path.rfind('/');
+        if (slash != std::string::npos) return path.substr(0, slash);
+    }
+    return "";
+}
+
+bool fileExists(const std::string& path) {
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0;
+}
+
+long long defaultCacheSizeMB() {
+    long long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+    long long ramMB = pages > 0 && pageSize > 0 ? pages * pageSize / (1024 * 1024) : 2048;
+    return std::max(256LL, (ramMB - 1024) / 2);
+}
+
+// WiredTiger's messages go to our log (they would otherwise print to stderr).
+int onWTError(WT_EVENT_HANDLER*, WT_SESSION*, int error, const char* message) {
+    LOGV2_ERROR(22435, Storage, "WiredTiger error", logv2::attrs("error", error, "message", message));
+    return 0;
+}
+int onWTMessage(WT_EVENT_HANDLER*, WT_SESSION*, const char* message) {
+    LOGV2(22430, Storage, "WiredTiger message", logv2::attrs("message", message));
+    return 0;
+}
+WT_EVENT_HANDLER gEventHandler = {onWTError, onWTMessage, nullptr, nullptr, nullptr};
+
+}  // namespace
+
+std::string WiredTigerKVEngine::extensionsConfig() const {
+    std::string dir = wiredTigerLibDir();
+    std::string list;
+    for (const char* name : {"snappy", "zlib", "zstd"}) {
+        std::string path = dir + "/libwiredtiger_" + name + ".so";
+        if (!fileExists(path)) {
+            uassert(ErrorCodes::BadValue,
+                    std::string("block compressor ") + name + " is not available (" + path + " missing)",
+                    _options.blockCompressor != name && !(std::string(name) == "snappy" && _options.journal));
+            continue;
+        }
+        if (!list.empty()) list += ",";
+        list += "\"" + path + "\"";
+    }
+    return "extensions=[" + list + "],";
+}
+
+WiredTigerKVEngine::WiredTigerKVEngine(const StorageEngineOptions& options) : _options(options) {
+    const std::string& c = _options.blockCompressor;
+    uassert(ErrorCodes::BadValue, "invalid block compressor: " + c,
+            c == "none" || c == "snappy" || c == "zlib" || c == "zstd");
+    long long cacheMB = _options.cacheSizeGB > 0 ? (long long)(_options.cacheSizeGB * 1024) : defaultCacheSizeMB();
+    cacheMB = std::max(cacheMB, 1LL);
+    if (_options.journal) ::mkdir((_options.dbpath + "/journal").c_str(), 0755);
+
+    std::string config = "create,cache_size=" + std::to_string(cacheMB) + "M,session_max=20000,";
+    config += "eviction=(threads_min=1,threads_max=4),config_base=false,statistics=(fast),";
+    config += "file_manager=(close_idle_time=600,close_scan_interval=10,close_handle_minimum=2000),";
+    config += extensionsConfig();
+    if (_options.journal) {
+        config += "log=(enabled=true,remove=true,path=journal,compressor=snappy),";
+        config += "transaction_sync=(enabled=true,method=none),";
+    } else {
+        config += "log=(enabled=false),";
+    }
+    LOGV2(22315, Storage, "Opening WiredTiger", logv2::attrs("config", config));
+    int ret = wiredtiger_open(_options.dbpath.c_str(), &gEventHandler, config.c_str(), &_conn);
+    if (ret == EBUSY)
+        uasserted(ErrorCodes::DBPathInUse, "Unable to lock the WiredTiger database in " + _options.dbpath +
+                                               ": another mongod may be running on this dbpath");
+    wtCheck(ret, "wiredtiger_open");
+    _sessionCache = std::make_unique<WiredTigerSessionCache>(_conn);
+    _sizeStorer = std::make_unique<WiredTigerSizeStorer>(this);
+    _thread = std::thread([this] { backgroundThread(); });
+}
+
+WiredTigerKVEngine::~WiredTigerKVEngine() { cleanShutdown(); }
+
+std::unique_ptr<RecoveryUnit> WiredTigerKVEngine::newRecoveryUnit() {
+    return std::make_unique<WiredTigerRecoveryUnit>(this);
+}
+
+void WiredTigerKVEngine::createRecordStore(const std::string& ident, const RecordStoreOptions& options) {
+    std::string compressor = options.blockCompressor.empty() ? _options.blockCompressor : options.blockCompressor;
+    uassert(ErrorCodes::BadValue, "invalid block compressor: " + compressor,
+            compressor == "none" || compressor == "snappy" || compressor == "zlib" || compressor == "zstd");
+    std::string config = "type=file,key_format=q,value_format=u,memory_page_max=10m,split_pct=90,"
+                         "leaf_value_max=64MB,checksum=on,block_compressor=" +
+                         (compressor == "none" ? std::string() : compressor);
+    auto session = _sessionCache->getSession();
+    int ret = session->get()->create(session->get(), uriFor(ident).c_str(), config.c_str());
+    _sessionCache->releaseSession(std::move(session));
+    wtCheck(ret, "create " + ident);
+}
+
+std::unique_ptr<RecordStore> WiredTigerKVEngine::getRecordStore(const std::string& ident) {
+    return std::make_unique<WiredTigerRecordStore>(this, ident);
+}
+
+void WiredTigerKVEngine::createSortedDataInterface(const std::string& ident, const SortedDataOptions& options) {
+    std::string config = "type=file,key_format=u,value_format=u,prefix_compression=true,"
+                         "internal_page_max=16k,leaf_page_max=16k,checksum=on,block_compressor=";
+    auto session = _sessionCache->getSession();
+    int ret = session->get()->create(session->get(), uriFor(ident).c_str(), config.c_str());
+    _sessionCache->releaseSession(std::move(session));
+    wtCheck(ret, "create " + ident);
+}
+
+std::unique_ptr<SortedDataInterface> WiredTigerKVEngine::getSortedDataInterface(const std::string& ident,
+                                                                                const SortedDataOptions& options) {
+    return std::make_unique<WiredTigerIndex>(this, ident, options);
+}
+
+bool WiredTigerKVEngine::tryDrop(const std::string& uri) {
+    WT_SESSION* s = nullptr;
+    invariantWTOK(_conn->open_session(_conn, nullptr, nullptr, &s));
+    int ret = s->drop(s, uri.c_str(), "force=true");
+    s->close(s, nullptr);
+    if (ret == EBUSY) return false;
+    if (ret != 0)
+        LOGV2_WARNING(22341, Storage, "Failed to drop table",
+                      logv2::attrs("uri", uri, "error", ret, "message", wiredtiger_strerror(ret)));
+    _sessionCache->clearDropPending(uri);
+    return true;
+}
+
+void WiredTigerKVEngine::dropIdent(const std::string& ident) {
+    std::string uri = uriFor(ident);
+    // The catalog change that forgot this ident must be durable before the table disappears.
+    waitUntilDurable();
+    _sessionCache->markDropPending(uri);
+    if (!tryDrop(uri))
+        LOGV2(22342, Storage, "Table is in use, its drop is queued", logv2::attrs("uri", uri));
+}
+
+size_t WiredTigerKVEngine::numPendingDrops() const { return _sessionCache->pendingDrops().size(); }
+
+void WiredTigerKVEngine::retryPendingDrops() {
+    for (const auto& uri : _sessionCache->pendingDrops()) tryDrop(uri);
+}
+
+bool WiredTigerKVEngine::hasIdent(const std::string& ident) {
+    auto session = _sessionCache->getSession();
+    WT_SESSION* s = session->get();
+    WT_CURSOR* c = nullptr;
+    wtCheck(s->open_cursor(s, "metadata:", nullptr, nullptr, &c), "open metadata");
+    std::string uri = uriFor(ident);
+    c->set_key(c, uri.c_str());
+    int ret = c->search(c);
+    c->close(c);
+    _sessionCache->releaseSession(std::move(session));
+    return ret == 0;
+}
+
+std::vector<std::string> WiredTigerKVEngine::getAllIdents() {
+    std::vector<std::string> out;
+    auto session = _sessionCache->getSession();
+    WT_SESSION* s = session->get();
+    WT_CURSOR* c = nullptr;
+    wtCheck(s->open_cursor(s, "metadata:", nullptr, nullptr, &c), "open metadata");
+    while (c->next(c) == 0) {
+        const char* key;
+        invariantWTOK(c->get_key(c, &key));
+        std::string_view k(key);
+        if (k.rfind("table:", 0) == 0) out.emplace_back(k.substr(6));
+    }
+    c->close(c);
+    _sessionCache->releaseSession(std::move(session));
+    return out;
+}
+
+long long WiredTigerKVEngine::identSize(const std::string& ident) {
+    struct stat st;
+    if (::stat((_options.dbpath + "/" + ident + ".wt").c_str(), &st) != 0) return 0;
+    return (long long)st.st_size;
+}
+
+SizeStorer* WiredTigerKVEngine::sizeStorer() { return _sizeStorer.get(); }
+
+void WiredTigerKVEngine::flushAllFiles(bool sync) {
+    std::lock_guard<std::mutex> lk(_checkpointMutex);
+    if (!_conn) return;
+    auto session = _sessionCache->getSession();
+    int ret = session->get()->checkpoint(session->get(), nullptr);
+    if (ret == 0 && _options.journal && sync) ret = session->get()->log_flush(session->get(), "sync=on");
+    _sessionCache->releaseSession(std::move(session));
+    wtCheck(ret, "checkpoint");
+}
+
+void WiredTigerKVEngine::waitUntilDurable() {
+    if (!_options.journal) {
+        flushAllFiles(true);
+        return;
+    }
+    auto session = _sessionCache->getSession();
+    int ret = session->get()->log_flush(session->get(), "sync=on");
+    _sessionCache->releaseSession(std::move(session));
+    wtCheck(ret, "log_flush");
+}
+
+void WiredTigerKVEngine::backgroundThread() {
+    using Clock = std::chrono::steady_clock;
+    auto interval = std::chrono::milliseconds(std::max(1, std::min(_options.journalCommitIntervalMs, 1000)));
+    auto lastCheckpoint = Clock::now(), lastDropRetry = Clock::now();
+    WT_SESSION* s = nullptr;
+    invariantWTOK(_conn->open_session(_conn, nullptr, nullptr, &s));
+    std::unique_lock<std::mutex> lk(_threadMutex);
+    while (!_stopping) {
+        _threadCv.wait_for(lk, interval);
+        if (_stopping) break;
+        lk.unlock();
+        auto now = Clock::now();
+        if (_options.journal && _commitsSinceFlush.exchange(0) > 0) {
+            int ret = s->log_flush(s, "sync=on");
+            if (ret) LOGV2_WARNING(22419, Storage, "journal flush failed", logv2::attrs("error", ret));
+        }
+        if (now - lastDropRetry >= std::chrono::seconds(1)) {
+            lastDropRetry = now;
+            retryPendingDrops();
+        }
+        if (_options.syncDelaySecs > 0 && now - lastCheckpoint >= std::chrono::seconds(_options.syncDelaySecs)) {
+            lastCheckpoint = now;
+            std::lock_guard<std::mutex> ck(_checkpointMutex);
+            int ret = s->checkpoint(s, nullptr);
+            if (ret) LOGV2_WARNING(22429, Storage, "checkpoint failed", logv2::attrs("error", ret));
+        }
+        lk.lock();
+    }
+    s->close(s, nullptr);
+}
+
+void WiredTigerKVEngine::cleanShutdown() {
+    if (_shutDown) return;
+    _shutDown = true;
+    {
+        std::lock_guard<std::mutex> lk(_threadMutex);
+        _stopping = true;
+    }
+    _threadCv.notify_all();
+    if (_thread.joinable()) _thread.join();
+    retryPendingDrops();
+    _sizeStorer.reset();
+    _sessionCache->closeAll();
+    std::lock_guard<std::mutex> lk(_checkpointMutex);
+    LOGV2(4795902, Storage, "Closing WiredTiger", logv2::attrs("dbpath", _options.dbpath));
+    // Closing the connection takes a final checkpoint of every table.
+    int ret = _conn->close(_conn, nullptr);
+    _conn = nullptr;
+    if (ret) LOGV2_ERROR(4795903, Storage, "WiredTiger close failed", logv2::attrs("error", ret));
+}
+
+BSONObj WiredTigerKVEngine::serverStatusSection() {
+    BSONObjBuilder b;
+    if (!_conn) return b.obj();
+    auto session = _sessionCache->getSession();
+    WT_SESSION* s = session->get();
+    WT_CURSOR* c = nullptr;
+    if (s->open_cursor(s, "statistics:", nullptr, "statistics=(fast)", &c) == 0) {
+        auto stat = [&](int key) -> long long {
+            c->set_key(c, key);
+            if (c->search(c) != 0) return 0;
+            const char* desc;
+            const char* pvalue;
+            int64_t value = 0;
+            c->get_value(c, &desc, &pvalue, &value);
+            return (long long)value;
+        };
+        BSONObjBuilder& cache = b.subobjStart("cache");
+        cache.append("bytes currently in the cache", stat(WT_STAT_CONN_CACHE_BYTES_INUSE));
+        cache.append("maximum bytes configured", stat(WT_STAT_CONN_CACHE_BYTES_MAX));
+        cache.append("tracked dirty bytes in the cache", stat(WT_STAT_CONN_CACHE_BYTES_DIRTY));
+        cache.doneFast();
+        c->close(c);
+    }
+    _sessionCache->releaseSession(std::move(session));
+    return b.obj();
+}
+
+}  // namespace mongo

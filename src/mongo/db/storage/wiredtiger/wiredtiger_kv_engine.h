@@ -1,0 +1,81 @@
+#pragma once
+// WiredTigerKVEngine: the KVEngine over one WiredTiger connection at dbpath.
+//
+// Durability: with the journal, WiredTiger is opened with transaction_sync=(enabled,
+// method=none): every commit writes its log records to the journal file before it returns
+// (so an acknowledged write survives kill -9 of the process), and a background thread fsyncs
+// the journal every journalCommitIntervalMs (MongoDB's 100 ms commit interval bounds what a
+// machine crash may lose). j:true commits wait for an fsync of the journal. A checkpoint runs
+// every syncDelaySecs and at shutdown. Without the journal, only checkpoints are durable and
+// j:true runs a checkpoint.
+//
+// Tables: record stores are "table:<ident>" key_format=q,value_format=u with the configured
+// block compressor; indexes key_format=u,value_format=u with prefix compression.
+// Thread safety: thread safe. REQUIRES: every recovery unit is destroyed before cleanShutdown.
+#include <wiredtiger.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "mongo/db/storage/kv_engine.h"
+#include "mongo/db/storage/storage_engine.h"
+#include "mongo/db/storage/wiredtiger/wiredtiger_session_cache.h"
+
+namespace mongo {
+
+class WiredTigerSizeStorer;
+
+class WiredTigerKVEngine : public KVEngine {
+public:
+    // Opens (creating if needed) the WiredTiger database in options.dbpath. Throws DBException.
+    explicit WiredTigerKVEngine(const StorageEngineOptions& options);
+    ~WiredTigerKVEngine() override;
+
+    std::unique_ptr<RecoveryUnit> newRecoveryUnit() override;
+    void createRecordStore(const std::string& ident, const RecordStoreOptions& options) override;
+    std::unique_ptr<RecordStore> getRecordStore(const std::string& ident) override;
+    void createSortedDataInterface(const std::string& ident, const SortedDataOptions& options) override;
+    std::unique_ptr<SortedDataInterface> getSortedDataInterface(const std::string& ident,
+                                                                const SortedDataOptions& options) override;
+    void dropIdent(const std::string& ident) override;
+    bool hasIdent(const std::string& ident) override;
+    std::vector<std::string> getAllIdents() override;
+    long long identSize(const std::string& ident) override;
+    SizeStorer* sizeStorer() override;
+    void flushAllFiles(bool sync) override;
+    void waitUntilDurable() override;
+    void cleanShutdown() override;
+    BSONObj serverStatusSection() override;
+
+    WiredTigerSessionCache* sessionCache() { return _sessionCache.get(); }
+    // Called by recovery units after each commit (the journal flusher skips idle periods).
+    void noteCommit() { _commitsSinceFlush.fetch_add(1, std::memory_order_relaxed); }
+    // Drops queued because their tables were busy; retried by the background thread.
+    size_t numPendingDrops() const;
+    static std::string uriFor(const std::string& ident) { return "table:" + ident; }
+
+private:
+    bool tryDrop(const std::string& uri);
+    void retryPendingDrops();
+    void backgroundThread();
+    std::string extensionsConfig() const;
+
+    StorageEngineOptions _options;
+    WT_CONNECTION* _conn = nullptr;
+    std::unique_ptr<WiredTigerSessionCache> _sessionCache;
+    std::unique_ptr<WiredTigerSizeStorer> _sizeStorer;
+    std::atomic<long long> _commitsSinceFlush{0};
+    std::mutex _checkpointMutex;  // one checkpoint at a time
+
+    std::thread _thread;
+    std::mutex _threadMutex;
+    std::condition_variable _threadCv;
+    bool _stopping = false;
+    bool _shutDown = false;
+};
+
+}  // namespace mongo

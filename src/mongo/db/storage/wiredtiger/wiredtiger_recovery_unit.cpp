@@ -1,0 +1,94 @@
+#include "mongo/db/storage/wiredtiger/wiredtiger_recovery_unit.h"
+
+#include "mongo/db/operation_context.h"
+#include "mongo/db/storage/wiredtiger/wiredtiger_kv_engine.h"
+#include "mongo/db/storage/wiredtiger/wiredtiger_util.h"
+
+namespace mongo {
+
+WiredTigerRecoveryUnit::WiredTigerRecoveryUnit(WiredTigerKVEngine* engine) : _engine(engine) {}
+
+WiredTigerRecoveryUnit::~WiredTigerRecoveryUnit() {
+    if (_nesting > 0) {
+        _nesting = 1;
+        abortUnitOfWork();
+    }
+    if (_txnOpen) endTransaction(false);
+    _engine->sessionCache()->releaseSession(std::move(_session));
+}
+
+WiredTigerRecoveryUnit* WiredTigerRecoveryUnit::get(OperationContext* opCtx) {
+    auto* ru = dynamic_cast<WiredTigerRecoveryUnit*>(opCtx->recoveryUnit());
+    invariant(ru);
+    return ru;
+}
+
+WiredTigerSession* WiredTigerRecoveryUnit::getSession() {
+    if (!_session) _session = _engine->sessionCache()->getSession();
+    if (!_txnOpen) {
+        wtCheck(_session->get()->begin_transaction(_session->get(), nullptr), "begin_transaction");
+        _txnOpen = true;
+    }
+    return _session.get();
+}
+
+void WiredTigerRecoveryUnit::beginUnitOfWork() {
+    if (_nesting++ == 0) {
+        _nestedAborted = false;
+        getSession();
+    }
+}
+
+void WiredTigerRecoveryUnit::endTransaction(bool commit) {
+    invariant(_txnOpen);
+    WT_SESSION* s = _session->get();
+    _txnOpen = false;
+    ++_snapshotId;
+    int ret = commit ? s->commit_transaction(s, nullptr) : s->rollback_transaction(s, nullptr);
+    if (ret != 0 && commit) {
+        // A failed commit rolls the transaction back (WiredTiger's contract).
+        throw DBException(wtRCToStatus(ret, "commit_transaction"));
+    }
+    invariantWTOK(ret);
+}
+
+void WiredTigerRecoveryUnit::commitUnitOfWork() {
+    invariant(_nesting > 0);
+    if (--_nesting > 0) return;
+    if (_nestedAborted) {
+        endTransaction(false);
+        runRollbackHandlers();
+        uasserted(ErrorCodes::WriteConflict, kWriteConflictMessage);
+    }
+    try {
+        endTransaction(true);
+    } catch (...) {
+        runRollbackHandlers();
+        _durable = false;
+        throw;
+    }
+    _engine->noteCommit();
+    if (_durable) {
+        _durable = false;
+        _engine->waitUntilDurable();
+    }
+    runCommitHandlers();
+}
+
+void WiredTigerRecoveryUnit::abortUnitOfWork() {
+    invariant(_nesting > 0);
+    if (--_nesting > 0) {
+        _nestedAborted = true;  // the outermost unit cannot commit any more
+        return;
+    }
+    _durable = false;
+    if (_txnOpen) endTransaction(false);
+    runRollbackHandlers();
+}
+
+void WiredTigerRecoveryUnit::abandonSnapshot() {
+    invariant(_nesting == 0);
+    if (_txnOpen) endTransaction(false);  // read-only: nothing to keep
+}
+
+}  // namespace mongo

@@ -1,0 +1,150 @@
+#include "mongo/db/storage/wiredtiger/wiredtiger_size_storer.h"
+
+#include <cstring>
+
+#include "mongo/db/storage/wiredtiger/wiredtiger_kv_engine.h"
+#include "mongo/db/storage/wiredtiger/wiredtiger_recovery_unit.h"
+#include "mongo/db/storage/wiredtiger/wiredtiger_util.h"
+
+namespace mongo {
+
+WiredTigerSizeStorer::WiredTigerSizeStorer(WiredTigerKVEngine* engine) : _engine(engine) {
+    // Load every committed row once; afterwards the map is the source of truth for reads.
+    auto session = engine->sessionCache()->getSession();
+    WT_SESSION* s = session->get();
+    wtCheck(s->create(s, kUri, "key_format=u,value_format=u"), "create sizeStorer");
+    WT_CURSOR* c;
+    wtCheck(s->open_cursor(s, kUri, nullptr, nullptr, &c), "open sizeStorer");
+    int ret;
+    while ((ret = c->next(c)) == 0) {
+        WT_ITEM k, v;
+        invariantWTOK(c->get_key(c, &k));
+        invariantWTOK(c->get_value(c, &v));
+        Sizes sz;
+        if (v.size == 16) {
+            std::memcpy(&sz.numRecords, v.data, 8);
+            std::memcpy(&sz.dataSize, static_cast<const char*>(v.data) + 8, 8);
+        }
+        _committed[std::string(itemView(k))] = sz;
+    }
+    invariant(ret == WT_NOTFOUND);
+    c->close(c);
+    engine->sessionCache()->releaseSession(std::move(session));
+}
+
+SizeStorer::Sizes WiredTigerSizeStorer::committedLocked(const std::string& key) const {
+    auto it = _committed.find(key);
+    return it == _committed.end() ? Sizes() : it->second;
+}
+
+SizeStorer::Sizes WiredTigerSizeStorer::get(OperationContext* opCtx, const std::string& key) const {
+    std::lock_guard<std::mutex> lk(_mutex);
+    Sizes s = committedLocked(key);
+    if (opCtx) {
+        auto* ru = dynamic_cast<WiredTigerRecoveryUnit*>(opCtx->recoveryUnit());
+        auto it = _pending.find({ru, key});
+        if (it != _pending.end()) {
+            const Pending& p = it->second;
+            if (p.replaced) s = Sizes();
+            s.numRecords += p.delta.numRecords;
+            s.dataSize += p.delta.dataSize;
+        }
+    }
+    return s;
+}
+
+WiredTigerSizeStorer::Pending& WiredTigerSizeStorer::pendingLocked(WiredTigerRecoveryUnit* ru,
+                                                                   const std::string& key) {
+    auto [it, inserted] = _pending.try_emplace({ru, key});
+    if (inserted) {
+        auto id = it->first;
+        ru->onCommit([this, id] {
+            std::lock_guard<std::mutex> lk(_mutex);
+            auto p = _pending.find(id);
+            if (p == _pending.end()) return;
+            if (p->second.removed) {
+                _committed.erase(id.second);
+            } else {
+                Sizes& c = _committed[id.second];
+                if (p->second.replaced) c = Sizes();
+                c.numRecords += p->second.delta.numRecords;
+                c.dataSize += p->second.delta.dataSize;
+            }
+            _pending.erase(p);
+        });
+        ru->onRollback([this, id] {
+            std::lock_guard<std::mutex> lk(_mutex);
+            _pending.erase(id);
+        });
+    }
+    return it->second;
+}
+
+void WiredTigerSizeStorer::writeRow(OperationContext* opCtx, const std::string& key, Sizes s, bool remove) {
+    auto* ru = WiredTigerRecoveryUnit::get(opCtx);
+    WiredTigerSession* session = ru->getSession();
+    WT_CURSOR* c = session->getCursor(kUri);
+    WT_ITEM k = wtItem(key);
+    c->set_key(c, &k);
+    int ret;
+    if (remove) {
+        ret = c->remove(c);
+        if (ret == WT_NOTFOUND) ret = 0;
+    } else {
+        char buf[16];
+        std::memcpy(buf, &s.numRecords, 8);
+        std::memcpy(buf + 8, &s.dataSize, 8);
+        WT_ITEM v = wtItem(buf, 16);
+        c->set_value(c, &v);
+        ret = c->insert(c);
+    }
+    session->releaseCursor(kUri, c);
+    wtCheck(ret, "sizeStorer update");
+}
+
+void WiredTigerSizeStorer::adjust(OperationContext* opCtx, const std::string& key, long long dRecords,
+                                  long long dBytes) {
+    invariant(opCtx->recoveryUnit()->inUnitOfWork());
+    auto* ru = WiredTigerRecoveryUnit::get(opCtx);
+    Sizes now;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        Pending& p = pendingLocked(ru, key);
+        p.removed = false;
+        p.delta.numRecords += dRecords;
+        p.delta.dataSize += dBytes;
+        now = p.replaced ? Sizes() : committedLocked(key);
+        now.numRecords += p.delta.numRecords;
+        now.dataSize += p.delta.dataSize;
+    }
+    writeRow(opCtx, key, now, false);
+}
+
+void WiredTigerSizeStorer::set(OperationContext* opCtx, const std::string& key, Sizes sizes) {
+    invariant(opCtx->recoveryUnit()->inUnitOfWork());
+    auto* ru = WiredTigerRecoveryUnit::get(opCtx);
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        Pending& p = pendingLocked(ru, key);
+        p.replaced = true;
+        p.removed = false;
+        p.delta = sizes;
+    }
+    writeRow(opCtx, key, sizes, false);
+}
+
+void WiredTigerSizeStorer::remove(OperationContext* opCtx, const std::string& key) {
+    invariant(opCtx->recoveryUnit()->inUnitOfWork());
+    auto* ru = WiredTigerRecoveryUnit::get(opCtx);
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        Pending& p = pendingLocked(ru, key);
+        p.replaced = true;
+        p.removed = true;
+        p.delta = Sizes();
+    }
+    writeRow(opCtx, key, Sizes(), true);
+}
+
+}  // namespace mongo
+
