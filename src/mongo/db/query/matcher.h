@@ -30,8 +30,13 @@ public:
     Matcher& operator=(Matcher&&) noexcept;
 
     bool matches(const BSONObj& doc, MatchDetails* details = nullptr) const;
+    // Tests one value (an array element) rather than a document, for $pull conditions and
+    // arrayFilters: predicates on the empty path test the value itself, without array
+    // traversal (filter {"": {$gt: 5}} or {"": {$in: [1, 2]}}); predicates on other paths look
+    // inside the value when it is a document ({x: 1} tests the element's field x).
+    bool matchesElement(const BSONElement& value, MatchDetails* details = nullptr) const;
     const BSONObj& filter() const { return _filter; }
-    bool matchesEverything() const;  // empty filter
+    bool matchesEverything() const;  // empty filter (or one with only $comment)
 
 private:
     BSONObj _filter;

@@ -1,0 +1,238 @@
+#pragma once
+// The parsed filter tree behind Matcher (internal to the query layer).
+//
+// Every node answers two questions:
+//   matches(doc)               - does the (sub)document satisfy the node? Path nodes walk their
+//                                dotted path with implicit array traversal (path_traversal.h).
+//   matchesSingleElement(v)    - does the value v satisfy the node's predicate, ignoring the
+//                                path? Used for the candidates a path walk produces, for
+//                                $elemMatch's value form ({$elemMatch: {$gt: 1}}) and $not.
+// Nodes hold BSONElements pointing into the filter document, which the owning Matcher keeps
+// alive (owned). Immutable after parse, so concurrent matching is safe.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/query/matcher.h"
+#include "mongo/db/query/matcher_regex.h"
+#include "mongo/db/query/path_traversal.h"
+
+namespace mongo {
+
+class MatchExpression {
+public:
+    virtual ~MatchExpression() = default;
+    virtual bool matches(const BSONObj& doc, MatchDetails* details) const = 0;
+    virtual bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const = 0;
+    // Matcher::matchesElement(): the value stands for the document root, so predicates on the
+    // empty path test it directly and others look inside it.
+    virtual bool matchesValueAsRoot(const BSONElement& v, MatchDetails* details) const;
+    // The path of a path node ("" for pathless nodes and value-form children).
+    virtual const DottedPath* path() const { return nullptr; }
+    virtual bool isAlwaysTrue() const { return false; }
+};
+
+// Records the index found by the outermost array traversal, for "a.$".
+inline void recordElemMatchKey(MatchDetails* details, const char* key) {
+    if (details && details->requestElemMatchKey) {
+        details->hasElemMatchKey = true;
+        details->elemMatchKey = key;
+    }
+}
+
+// A predicate on the values at a dotted path.
+class PathMatchExpression : public MatchExpression {
+public:
+    PathMatchExpression(std::string_view path, bool expandLeafArrays)
+        : _path(path), _expandLeafArrays(expandLeafArrays) {}
+    bool matches(const BSONObj& doc, MatchDetails* details) const override;
+    bool matchesValueAsRoot(const BSONElement& v, MatchDetails* details) const override;
+    const DottedPath* path() const override { return &_path; }
+
+private:
+    DottedPath _path;
+    bool _expandLeafArrays;
+};
+
+// $eq (and implicit equality), $lt, $lte, $gt, $gte with MongoDB's type bracketing.
+class ComparisonMatchExpression : public PathMatchExpression {
+public:
+    enum Op { EQ, LT, LTE, GT, GTE };
+    ComparisonMatchExpression(std::string_view path, Op op, BSONElement rhs)
+        : PathMatchExpression(path, true), _op(op), _rhs(rhs) {}
+    bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
+    // The comparison itself, usable without a node (for $in equality).
+    static bool compareValues(Op op, const BSONElement& e, const BSONElement& rhs);
+
+private:
+    Op _op;
+    BSONElement _rhs;
+};
+
+// $regex / /re/: matches strings and symbols; a stored regex value matches if identical.
+class RegexMatchExpression : public PathMatchExpression {
+public:
+    RegexMatchExpression(std::string_view path, std::string_view pattern, std::string_view flags)
+        : PathMatchExpression(path, true), _regex(pattern, flags) {}
+    bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
+    const MatcherRegex& regex() const { return _regex; }
+
+private:
+    MatcherRegex _regex;
+};
+
+// $in: equality with any listed value or a match of any listed regex.
+class InMatchExpression : public PathMatchExpression {
+public:
+    InMatchExpression(std::string_view path, std::vector<BSONElement> equalities,
+                      std::vector<std::unique_ptr<MatcherRegex>> regexes);
+    bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
+
+private:
+    std::vector<BSONElement> _equalities;  // sorted canonically, for binary search
+    std::vector<std::unique_ptr<MatcherRegex>> _regexes;
+    bool _hasNull = false;
+};
+
+class ExistsMatchExpression : public PathMatchExpression {
+public:
+    explicit ExistsMatchExpression(std::string_view path) : PathMatchExpression(path, true) {}
+    bool matchesSingleElement(const BSONElement& e, MatchDetails*) const override { return !e.eoo(); }
+};
+
+class TypeMatchExpression : public PathMatchExpression {
+public:
+    TypeMatchExpression(std::string_view path, std::vector<BSONType> types, bool allNumbers)
+        : PathMatchExpression(path, true), _types(std::move(types)), _allNumbers(allNumbers) {}
+    bool matchesSingleElement(const BSONElement& e, MatchDetails*) const override;
+
+private:
+    std::vector<BSONType> _types;
+    bool _allNumbers;
+};
+
+class ModMatchExpression : public PathMatchExpression {
+public:
+    ModMatchExpression(std::string_view path, long long divisor, long long remainder)
+        : PathMatchExpression(path, true), _divisor(divisor), _remainder(remainder) {}
+    bool matchesSingleElement(const BSONElement& e, MatchDetails*) const override;
+
+private:
+    long long _divisor;
+    long long _remainder;
+};
+
+// $bitsAllSet, $bitsAllClear, $bitsAnySet, $bitsAnyClear.
+class BitTestMatchExpression : public PathMatchExpression {
+public:
+    enum Kind { AllSet, AllClear, AnySet, AnyClear };
+    BitTestMatchExpression(std::string_view path, Kind kind, std::vector<uint32_t> positions)
+        : PathMatchExpression(path, true), _kind(kind), _positions(std::move(positions)) {}
+    bool matchesSingleElement(const BSONElement& e, MatchDetails*) const override;
+
+private:
+    bool testBit(const BSONElement& e, uint32_t pos, bool* isSet) const;
+    Kind _kind;
+    std::vector<uint32_t> _positions;
+};
+
+// $size: only arrays at the end of the path (no leaf expansion).
+class SizeMatchExpression : public PathMatchExpression {
+public:
+    SizeMatchExpression(std::string_view path, int size) : PathMatchExpression(path, false), _size(size) {}
+    bool matchesSingleElement(const BSONElement& e, MatchDetails*) const override;
+
+private:
+    int _size;
+};
+
+// {a: {$elemMatch: {b: 1, c: {$gt: 2}}}}: some element (a document or array) matches the
+// sub-filter.
+class ElemMatchObjectMatchExpression : public PathMatchExpression {
+public:
+    ElemMatchObjectMatchExpression(std::string_view path, std::unique_ptr<MatchExpression> sub)
+        : PathMatchExpression(path, false), _sub(std::move(sub)) {}
+    bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
+
+private:
+    std::unique_ptr<MatchExpression> _sub;
+};
+
+// {a: {$elemMatch: {$gt: 1, $lt: 5}}}: some element satisfies every predicate.
+class ElemMatchValueMatchExpression : public PathMatchExpression {
+public:
+    ElemMatchValueMatchExpression(std::string_view path, std::vector<std::unique_ptr<MatchExpression>> subs)
+        : PathMatchExpression(path, false), _subs(std::move(subs)) {}
+    bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
+
+private:
+    bool arrayElementMatches(const BSONElement& x) const;
+    std::vector<std::unique_ptr<MatchExpression>> _subs;
+};
+
+class AlwaysBooleanMatchExpression : public MatchExpression {
+public:
+    explicit AlwaysBooleanMatchExpression(bool value) : _value(value) {}
+    bool matches(const BSONObj&, MatchDetails*) const override { return _value; }
+    bool matchesSingleElement(const BSONElement&, MatchDetails*) const override { return _value; }
+    bool isAlwaysTrue() const override { return _value; }
+    bool matchesValueAsRoot(const BSONElement&, MatchDetails*) const override { return _value; }
+
+private:
+    bool _value;
+};
+
+class ListOfMatchExpression : public MatchExpression {
+public:
+    void add(std::unique_ptr<MatchExpression> child) { _children.push_back(std::move(child)); }
+    size_t numChildren() const { return _children.size(); }
+    std::unique_ptr<MatchExpression> releaseOnlyChild() { return std::move(_children[0]); }
+    std::vector<std::unique_ptr<MatchExpression>> releaseChildren() { return std::move(_children); }
+
+protected:
+    std::vector<std::unique_ptr<MatchExpression>> _children;
+};
+
+class AndMatchExpression : public ListOfMatchExpression {
+public:
+    bool matches(const BSONObj& doc, MatchDetails* details) const override;
+    bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
+    bool matchesValueAsRoot(const BSONElement& v, MatchDetails* details) const override;
+    bool isAlwaysTrue() const override { return _children.empty(); }
+};
+
+// $or and $nor do not report elemMatchKey (as MongoDB), so "a.$" after an $or fails.
+class OrMatchExpression : public ListOfMatchExpression {
+public:
+    bool matches(const BSONObj& doc, MatchDetails* details) const override;
+    bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
+    bool matchesValueAsRoot(const BSONElement& v, MatchDetails* details) const override;
+};
+
+class NorMatchExpression : public ListOfMatchExpression {
+public:
+    bool matches(const BSONObj& doc, MatchDetails* details) const override;
+    bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
+    bool matchesValueAsRoot(const BSONElement& v, MatchDetails* details) const override;
+};
+
+class NotMatchExpression : public MatchExpression {
+public:
+    explicit NotMatchExpression(std::unique_ptr<MatchExpression> child) : _child(std::move(child)) {}
+    bool matches(const BSONObj& doc, MatchDetails*) const override { return !_child->matches(doc, nullptr); }
+    bool matchesSingleElement(const BSONElement& e, MatchDetails*) const override {
+        return !_child->matchesSingleElement(e, nullptr);
+    }
+    bool matchesValueAsRoot(const BSONElement& v, MatchDetails*) const override {
+        return !_child->matchesValueAsRoot(v, nullptr);
+    }
+
+private:
+    std::unique_ptr<MatchExpression> _child;
+};
+
+// Parses a filter document into a tree (matcher_parser.cpp). Throws DBException.
+std::unique_ptr<MatchExpression> parseMatchExpression(const BSONObj& filter);
+
+}  // namespace mongo
