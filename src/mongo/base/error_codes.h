@@ -195,6 +195,7 @@ namespace mongo {
     X(ConflictingUpdateOperators, 40)              \
     X(FileStreamFailed, 39)                        \
     X(NotImplemented, 238)                         \
+    X(ConversionFailure, 241)                      \
     X(APIStrictError, 323)                         \
     X(InvalidIndexSpecificationOption, 197)        \
     X(FailPointSetFailed, 266)                     \
