@@ -1,0 +1,65 @@
+// currentOp: the operations in progress ({inprog: [...]}), filtered by the request's other
+// fields as a query ({currentOp: 1, "command.find": "coll"}). killOp: {killOp: 1, op: <opid>}.
+#include <set>
+
+#include "mongo/db/commands/command.h"
+#include "mongo/db/commands/current_op_registry.h"
+#include "mongo/db/query/matcher.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+namespace {
+
+// currentOp's own options and the arguments every command may carry: not part of the filter.
+bool isCurrentOpArgument(std::string_view name) {
+    static const std::set<std::string_view> kArgs = {
+        "currentOp", "$all", "$ownOps", "$truncateOps", "$db", "comment", "lsid", "$clusterTime",
+        "$readPreference", "apiVersion", "apiStrict", "apiDeprecationErrors", "maxTimeMS", "readConcern",
+        "writeConcern", "txnNumber", "autocommit", "startTransaction", "$client", "$audit"};
+    return kArgs.count(name) > 0;
+}
+
+class CurrentOpCmd : public Command {
+public:
+    CurrentOpCmd() : Command("currentOp") {}
+    std::string help() const override { return "report the operations currently running"; }
+    bool adminOnly() const override { return true; }
+
+    void run(OperationContext* opCtx, const OpMsgRequest& request, BSONObjBuilder& result) override {
+        BSONObjBuilder filterB;
+        for (auto e : request.body)
+            if (!isCurrentOpArgument(e.fieldNameStringData())) filterB.append(e);
+        Matcher matcher(filterB.obj());
+
+        // This operation itself is listed even when the dispatcher does not register operations.
+        std::optional<ScopedCurrentOp> self;
+        if (!CurrentOpRegistry::get().contains(opCtx->opId())) self.emplace(opCtx, request.body, "admin.$cmd");
+
+        BSONArrayBuilder& inprog = result.subarrayStart("inprog");
+        for (auto& op : CurrentOpRegistry::get().report())
+            if (matcher.matchesEverything() || matcher.matches(op)) inprog.append(op);
+        inprog.doneFast();
+    }
+} currentOpCmd;
+
+class KillOpCmd : public Command {
+public:
+    KillOpCmd() : Command("killOp") {}
+    std::string help() const override { return "kill an operation: { killOp : 1, op : <opid> }"; }
+    bool adminOnly() const override { return true; }
+
+    void run(OperationContext*, const OpMsgRequest& request, BSONObjBuilder& result) override {
+        BSONElement op = request.body["op"];
+        uassert(40414, "BSON field 'killOp.op' is missing but a required field", !op.eoo());
+        long long opId;
+        uassert(ErrorCodes::TypeMismatch,
+                "BSON field 'killOp.op' is the wrong type '" + typeName(op.type()) + "', expected type 'long'",
+                op.isNumber() && op.isIntegral64(&opId));
+        LOGV2(20482, Command, "Going to kill op", logv2::attrs("opId", opId));
+        CurrentOpRegistry::get().kill(opId);
+        result.append("info", "attempting to kill op");
+    }
+} killOpCmd;
+
+}  // namespace
+}  // namespace mongo

@@ -1,0 +1,115 @@
+#pragma once
+// mongod's startup options: command line (boost.program_options) and YAML config file
+// (--config/-f, yaml-cpp), with mongod's names and nesting. Options given on the command line
+// override the config file. Anything unknown or malformed is a startup error (exit code 2,
+// mongod's BadOptions), never silently ignored.
+//
+// main() calls initializeServerOptionsOrExit(argc, argv) first; afterwards
+// serverGlobalParams() is read-only (read it from any thread without locking).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mongo/base/status.h"
+#include "mongo/bson/bsonobj.h"
+
+namespace mongo {
+
+// Deduplicating storage (storage.dedup.*, --dedup*). Parsed and range-checked here; the
+// dedup layer gives the values their meaning.
+struct DedupOptions {
+    bool enabled = false;               // --dedup
+    int chunkSize = 64;                 // --dedupChunkSize: bytes, 64..4096
+    int sketchSize = 8;                 // --dedupSketchSize: features per sketch (K), 1..64
+    int anchorInterval = 64;            // --dedupAnchorInterval: >= 1
+    int hopDistance = 16;               // --dedupHopDistance: >= 1
+    int sourceCacheMB = 32;             // --dedupSourceCacheMB: >= 0
+    int writeBackCacheMB = 8;           // --dedupWriteBackCacheMB: >= 0
+    double governorThreshold = 1.1;     // --dedupGovernorThreshold: > 0
+    long long governorWindow = 100000;  // --dedupGovernorWindow: >= 1
+    bool sizeFilter = true;             // --dedupSizeFilter
+};
+
+struct ServerGlobalParams {
+    // net
+    int port = 27017;
+    std::vector<std::string> bindIps{"127.0.0.1"};  // ignored when bindIpAll
+    bool bindIpAll = false;
+    bool ipv6 = false;
+    int maxIncomingConnections = 1000000;
+    // Compressors the server offers in hello, in preference order; empty = "disabled".
+    std::vector<std::string> networkCompressors{"snappy", "zstd", "zlib"};
+    bool unixSocketEnabled = true;
+    std::string unixSocketPrefix = "/tmp";
+
+    // storage
+    std::string dbPath = "/data/db";
+    bool journalEnabled = true;
+    bool directoryPerDB = false;
+    double syncPeriodSecs = 60;
+    double wiredTigerCacheSizeGB = 0;  // 0: WiredTiger's default sizing
+    std::string wiredTigerJournalCompressor = "snappy";
+    std::string wiredTigerCollectionBlockCompressor = "snappy";  // none|snappy|zlib|zstd
+    DedupOptions dedup;
+
+    // systemLog
+    std::string logPath;  // empty: log to stdout
+    bool logAppend = false;
+    std::string logRotate = "rename";  // rename | reopen
+    int verbosity = 0;
+    bool quiet = false;
+
+    // processManagement
+    std::string pidFilePath;
+
+    // operationProfiling (initial values for the profile command)
+    int profileLevel = 0;  // 0 off, 1 slowOp, 2 all
+    int slowOpThresholdMs = 100;
+    double slowOpSampleRate = 1.0;
+
+    // replication (stored for the replication layer)
+    std::string replSetName;
+    long long oplogSizeMB = 0;  // 0: default sizing
+
+    // security (stored; this server has no authentication)
+    bool authorization = false;
+    std::string keyFile;
+    bool javascriptEnabled = true;
+
+    // --setParameter / setParameter: in the order given; config file first, then command line.
+    std::vector<std::pair<std::string, std::string>> setParameters;
+
+    std::string configFile;
+    std::vector<std::string> argv;
+    // getCmdLineOpts' "parsed": every option given, nested as mongod shows it
+    // ({net: {port: 27018}, storage: {dbPath: "/x"}, config: "/etc/mongod.conf", ...}).
+    BSONObj parsedOptions;
+};
+
+// The process's options. Mutable only during startup (before the listener starts).
+ServerGlobalParams& serverGlobalParams();
+
+enum class OptionsAction { kRun, kPrintHelp, kPrintVersion };
+
+struct ParsedServerOptions {
+    OptionsAction action = OptionsAction::kRun;
+    ServerGlobalParams params;
+};
+
+// Parses argv (argv[0] is the program name) and the config file it names. Pure apart from
+// reading that file. Errors are BadValue / FailedToParse with a message for the user.
+// --setParameter names are checked against the server parameter set (unknown or not
+// settable at startup is an error) but not applied; see applyStartupServerParameters.
+StatusWith<ParsedServerOptions> parseServerOptions(const std::vector<std::string>& argv);
+
+// Sets the server parameters named by params.setParameters (and logLevel from verbosity).
+Status applyStartupServerParameters(const ServerGlobalParams& params);
+
+// Usage text for --help.
+std::string serverOptionsHelp();
+
+// For main(): parses options into serverGlobalParams() and applies the startup parameters.
+// --help / --version print to stdout and exit(0); bad options print to stderr and exit(2).
+void initializeServerOptionsOrExit(int argc, char** argv);
+
+}  // namespace mongo
