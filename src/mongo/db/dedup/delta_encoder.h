@@ -1,0 +1,67 @@
+#pragma once
+// Delta compression of dbDedup (SIGMOD'17 section 4.2).
+//
+// Algorithm 1 (computeInstructions): an xDelta variant that indexes only *anchors*: source
+// positions whose rolling hash passes a test that holds at one position in `anchorInterval`
+// on average. The target is scanned with the same rolling hash and looked up only at its
+// anchors; a hit is verified on the 16-byte window and extended byte-wise in both directions,
+// and the matched region is skipped without hashing. Contiguous COPYs are coalesced and COPYs
+// that cost more than their bytes become INSERTs.
+//
+// Algorithm 2 (reencodeBackward): turns the forward instructions (old -> new) into backward
+// ones (new -> old) in one pass over the COPYs sorted by source offset, with no hashing.
+//
+// Thread-safety: a DeltaEncoder owns scratch memory and must not be shared between threads
+// without external locking; the free functions are stateless.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mongo/db/dedup/delta_format.h"
+
+namespace mongo {
+namespace dedup {
+
+constexpr uint32_t kDeltaWindow = 16;  // bytes verified at an anchor, as in xDelta
+
+class DeltaEncoder {
+public:
+    // anchorInterval: mean distance between anchors, 64 default (16 is xDelta-like density).
+    explicit DeltaEncoder(uint32_t anchorInterval = 64);
+
+    // Algorithm 1. *out receives instructions that build tgt from src (INSERT offsets are
+    // target positions).
+    void computeInstructions(const uint8_t* src, size_t srcLen, const uint8_t* tgt, size_t tgtLen,
+                             std::vector<DeltaInst>* out);
+
+    // computeInstructions + serializeDelta.
+    std::string encode(const uint8_t* src, size_t srcLen, const uint8_t* tgt, size_t tgtLen);
+
+    uint32_t anchorInterval() const { return _interval; }
+
+private:
+    void buildSourceIndex(const uint8_t* src, size_t srcLen);
+    bool lookup(uint64_t key, uint32_t* srcEnd) const;
+
+    uint32_t _interval;
+    uint64_t _anchorThreshold;
+    std::vector<uint64_t> _table;  // (key32 << 32) | (source window end + 1); 0 = empty
+    uint64_t _tableMask = 0;
+};
+
+// Algorithm 2. `forward` builds the new record from the old one (oldLen bytes); *backward
+// receives instructions that build the old record from the new one. Its INSERT offsets are
+// positions in the old record, so serialise it with the old record as the target.
+void reencodeBackward(const std::vector<DeltaInst>& forward, size_t oldLen,
+                      std::vector<DeltaInst>* backward);
+
+// Merges adjacent COPYs that continue each other and adjacent INSERTs, and turns COPYs whose
+// encoding costs at least as much as their bytes into INSERTs.
+void normalizeInstructions(std::vector<DeltaInst>* insts);
+
+// Total bytes the instructions take from the source (a similarity measure for tools).
+uint64_t copiedBytes(const std::vector<DeltaInst>& insts);
+
+}  // namespace dedup
+}  // namespace mongo

@@ -1,0 +1,102 @@
+#include "mongo/db/dedup/delta_format.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "mongo/db/dedup/delta_encoder.h"
+
+namespace mongo {
+namespace dedup {
+namespace {
+
+const uint8_t* u8(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+
+std::string words(size_t n, uint64_t seed) {
+    static const char* w[] = {"alpha ", "beta ", "gamma ", "delta ", "epsilon ", "zeta\n",
+                              "eta ", "theta, ", "iota ", "kappa. ", "lambda ", "mu "};
+    std::mt19937_64 rng(seed);
+    std::string s;
+    while (s.size() < n)
+        s += w[rng() % 12];
+    s.resize(n);
+    return s;
+}
+
+TEST(DeltaFormat, ParseDeltaGivesTheInstructionsBack) {
+    std::string a = words(8000, 3), b = a;
+    b.insert(4000, "new text here");
+    DeltaEncoder enc;
+    std::vector<DeltaInst> insts, parsed;
+    enc.computeInstructions(u8(a), a.size(), u8(b), b.size(), &insts);
+    std::string d;
+    serializeDelta(insts, u8(b), b.size(), &d);
+    DeltaHeader h;
+    ASSERT_TRUE(parseDelta(u8(d), d.size(), a.size(), &h, &parsed).isOK());
+    ASSERT_EQ(parsed.size(), insts.size());
+    for (size_t i = 0; i < insts.size(); ++i) {
+        EXPECT_EQ(parsed[i].copy, insts[i].copy);
+        EXPECT_EQ(parsed[i].off, insts[i].off);
+        EXPECT_EQ(parsed[i].len, insts[i].len);
+    }
+    EXPECT_EQ(h.targetLen, b.size());
+}
+
+TEST(DeltaFormat, DetectsWrongSourceAndEveryDamagedByte) {
+    std::string a = words(3000, 21), b = a;
+    b.replace(1000, 10, "0123456789abcdef");
+    DeltaEncoder enc;
+    std::string d = enc.encode(u8(a), a.size(), u8(b), b.size());
+    std::string out;
+    // A different source of the same length.
+    std::string other = words(3000, 22);
+    Status st = applyDelta(u8(other), other.size(), u8(d), d.size(), &out);
+    EXPECT_EQ(st.code(), int(ErrorCodes::DataCorruptionDetected));
+    EXPECT_TRUE(out.empty());
+    // Flip each bit of the delta in turn: never a wrong result.
+    for (size_t i = 0; i < d.size(); ++i) {
+        for (int bit = 0; bit < 8; ++bit) {
+            std::string bad = d;
+            bad[i] ^= char(1 << bit);
+            Status s = applyDelta(u8(a), a.size(), u8(bad), bad.size(), &out);
+            if (s.isOK()) {
+                EXPECT_EQ(out, b) << "byte " << i << " bit " << bit;
+            }
+        }
+    }
+    // Truncation at every length.
+    for (size_t n = 0; n < d.size(); ++n)
+        EXPECT_FALSE(applyDelta(u8(a), a.size(), u8(d), n, &out).isOK()) << n;
+    // Unknown version.
+    std::string v2 = d;
+    v2[0] = char(0xD2);
+    EXPECT_FALSE(applyDelta(u8(a), a.size(), u8(v2), v2.size(), &out).isOK());
+}
+
+TEST(DeltaFormat, ForgedHugeLengthIsRejectedWithoutAllocating) {
+    std::string d;
+    d.push_back(char(kDeltaFormatV1));
+    d += std::string("\xff\xff\xff\x7f", 4);  // ~268M target
+    d += std::string(4, '\0');
+    std::string out;
+    Status st = applyDelta(nullptr, 0, u8(d), d.size(), &out);
+    EXPECT_EQ(st.code(), int(ErrorCodes::DataCorruptionDetected));
+}
+
+TEST(DeltaFormat, ApplyToChecksCapacity) {
+    std::string a = words(1000, 1), b = words(1000, 2);
+    DeltaEncoder enc;
+    std::string d = enc.encode(u8(a), a.size(), u8(b), b.size());
+    std::vector<uint8_t> buf(10);
+    auto r = applyDeltaTo(u8(a), a.size(), u8(d), d.size(), buf.data(), buf.size());
+    EXPECT_FALSE(r.isOK());
+    buf.resize(b.size());
+    r = applyDeltaTo(u8(a), a.size(), u8(d), d.size(), buf.data(), buf.size());
+    ASSERT_TRUE(r.isOK());
+    EXPECT_EQ(std::string(buf.begin(), buf.end()), b);
+}
+
+}  // namespace
+}  // namespace dedup
+}  // namespace mongo
