@@ -20,7 +20,7 @@ assert.eq(21, hello.maxWireVersion, 'MongoDB 7.0 reports maxWireVersion 21');
 assert.eq(false, hello.readOnly);
 assert.eq(30, hello.logicalSessionTimeoutMinutes);
 assert(isDate(hello.localTime), 'localTime is a date: ' + tojson(hello));
-assert(typeof hello.connectionId === 'number' && hello.connectionId > 0, tojson(hello));
+assert(isNumber(hello.connectionId) && toNumber(hello.connectionId) > 0, tojson(hello));
 assert(hello.topologyVersion && hello.topologyVersion.processId, 'topologyVersion.processId: ' + tojson(hello));
 assert.eq('ObjectId', hello.topologyVersion.processId._bsontype);
 assert.eq(undefined, hello.setName, 'a standalone has no replica set name');
@@ -103,8 +103,8 @@ assert.commandWorked(t.getDB().runCommand({insert: 'c', documents: [{a: 1}, {a: 
 assert.commandWorked(t.getDB().runCommand({find: 'c', filter: {}}));
 const ss2 = assert.commandWorked(admin.runCommand({serverStatus: 1}));
 // opcounters.insert counts documents, query counts find commands.
-assert.gte(ss2.opcounters.insert - ss1.opcounters.insert, 3, 'opcounters.insert grew by 3');
-assert.gte(ss2.opcounters.query - ss1.opcounters.query, 1, 'opcounters.query grew');
+assert.gte(toNumber(ss2.opcounters.insert) - toNumber(ss1.opcounters.insert), 3, 'opcounters.insert grew by 3');
+assert.gte(toNumber(ss2.opcounters.query) - toNumber(ss1.opcounters.query), 1, 'opcounters.query grew');
 assert.gt(ss2.opcounters.command, ss1.opcounters.command, 'opcounters.command grew');
 assert.gt(ss2.network.numRequests, ss1.network.numRequests);
 assert.gt(ss2.network.bytesIn, ss1.network.bytesIn);

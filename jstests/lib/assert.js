@@ -5,8 +5,10 @@
 //
 // Provides (as globals): assert(cond, msg) and assert.eq/neq/lt/lte/gt/gte/docEq/
 // docEqOrdered/sameMembers/contains/hasFields/fieldOrder/isnull/throws/throwsWithCode/
-// doesNotThrow/commandWorked/commandFailed/commandFailedWithCode/writeErrorWithCode/soon,
-// plus tojson(x), valuesEqual(a, b, ordered), runCmd(database, cmd) and testDB(name).
+// doesNotThrow/commandWorked/writeReply/commandFailed/commandFailedWithCode/writeErrorWithCode/soon,
+// plus tojson(x), valuesEqual(a, b, ordered), runCmd(database, cmd), testDB(name),
+// allDocs(database, cursorReply), isDate(x), isRegExp(x), isNumber(x) (any BSON number),
+// toNumber(x), errorCodeOf(err).
 //
 // Equality is BSON-minded: numbers compare by value across int32/int64/double/decimal
 // (as the server compares them), ObjectIds/Dates/Binary/Timestamps by value, documents
@@ -33,6 +35,14 @@
     return Number(x.valueOf());
   }
 
+  // Values may come from the driver's realm, where instanceof Date / RegExp is false.
+  function isDate(x) {
+    return Object.prototype.toString.call(x) === '[object Date]';
+  }
+  function isRegExp(x) {
+    return Object.prototype.toString.call(x) === '[object RegExp]';
+  }
+
   function tojson(x) {
     if (x === undefined) return 'undefined';
     if (typeof x === 'function') return 'function ' + (x.name || '(anonymous)');
@@ -57,11 +67,11 @@
     }
     if (a === null || b === null || a === undefined || b === undefined) return false;
     if (typeof a !== 'object' || typeof b !== 'object') return false;
-    if (a instanceof Date || b instanceof Date) {
-      return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+    if (isDate(a) || isDate(b)) {
+      return isDate(a) && isDate(b) && a.getTime() === b.getTime();
     }
-    if (a instanceof RegExp || b instanceof RegExp) {
-      return a instanceof RegExp && b instanceof RegExp && a.source === b.source && a.flags === b.flags;
+    if (isRegExp(a) || isRegExp(b)) {
+      return isRegExp(a) && isRegExp(b) && a.source === b.source && a.flags === b.flags;
     }
     const ta = bsontype(a), tb = bsontype(b);
     if (ta || tb) {
@@ -237,6 +247,12 @@
     if (res.writeConcernError) fail('command had writeConcernError: ' + tojson(res), msg);
     return res;
   };
+  // ok: 1, write errors allowed (for write commands expected to partly fail).
+  assert.writeReply = function (resOrFn, msg) {
+    const res = asReply(resOrFn);
+    if (!res || !valuesEqual(res.ok, 1)) fail('command failed: ' + tojson(res), msg);
+    return res;
+  };
   assert.commandFailed = function (resOrFn, msg) {
     const res = asReply(resOrFn);
     if (valuesEqual(res.ok, 1) && !(res.writeErrors && res.writeErrors.length) && !res.writeConcernError) {
@@ -315,4 +331,8 @@
   globalThis.testDB = testDB;
   globalThis.allDocs = allDocs;
   globalThis.errorCodeOf = errorCode;
+  globalThis.isDate = isDate;
+  globalThis.isNumber = isNumberLike;
+  globalThis.toNumber = toNumber;
+  globalThis.isRegExp = isRegExp;
 })();
