@@ -218,6 +218,10 @@ TransportLayer::~TransportLayer() {
 Status TransportLayer::listen() {
     auto fail = [&](const Status& s) {
         _closeListeners();
+        for (size_t i = 0; i < _boundNames.size(); i++)
+            if (_listenIsUnix[i]) ::unlink(_boundNames[i].c_str());
+        _boundNames.clear();
+        _listenIsUnix.clear();
         LOGV2_ERROR(20568, Network, "Error setting up listener",
                     logv2::attrs("error", statusAttr(s)));
         return s;
@@ -327,10 +331,14 @@ void TransportLayer::_acceptOne(int listenFd, bool isUnix) {
     socklen_t len = sizeof peer;
     int fd = ::accept4(listenFd, reinterpret_cast<sockaddr*>(&peer), &len, SOCK_CLOEXEC);
     if (fd < 0) {
-        // EMFILE and friends: log and keep listening (the client sees a reset).
-        if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
-            LOGV2_WARNING(23021, Network, "Error accepting new connection",
-                          logv2::attrs("error", std::string(std::strerror(errno))));
+        int err = errno;
+        if (err == EAGAIN || err == EINTR || err == ECONNABORTED) return;
+        LOGV2_WARNING(23021, Network, "Error accepting new connection",
+                      logv2::attrs("error", std::string(std::strerror(err))));
+        // Out of descriptors or memory: the pending connection stays queued and poll() would
+        // report it again at once; pause instead of spinning (and flooding the log).
+        if (err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM)
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
         return;
     }
     std::string remote;
