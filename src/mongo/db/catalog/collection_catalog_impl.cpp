@@ -1,0 +1,256 @@
+#include "mongo/db/catalog/collection_catalog_impl.h"
+
+#include <set>
+
+#include "mongo/db/catalog/index_spec.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+namespace {
+
+// "block_compressor=zstd" inside {storageEngine: {wiredTiger: {configString: ...}}}.
+std::string blockCompressorFromOptions(const BSONObj& options) {
+    BSONElement se = options["storageEngine"];
+    if (se.type() != Object) return "";
+    BSONElement wt = se.Obj()["wiredTiger"];
+    if (wt.type() != Object || wt.Obj()["configString"].type() != String) return "";
+    std::string cfg = wt.Obj()["configString"].str();
+    auto pos = cfg.find("block_compressor=");
+    if (pos == std::string::npos) return "";
+    std::string v = cfg.substr(pos + 17);
+    v = v.substr(0, v.find(','));
+    return v.empty() ? "none" : v;
+}
+
+CollectionOptions optionsFromCatalog(const BSONObj& raw) {
+    auto sw = CollectionOptions::parse(raw);
+    if (sw.isOK()) return sw.getValue();
+    CollectionOptions o;
+    o.raw = raw.getOwned();
+    return o;
+}
+
+}  // namespace
+
+CollectionCatalogImpl::CollectionCatalogImpl(OperationContext* opCtx, StorageEngine* engine) : _engine(engine) {
+    KVEngine* kv = engine->kvEngine();
+    _durable = std::make_unique<DurableCatalog>(kv);
+    std::set<std::string> referenced;
+    for (auto& [id, md] : _durable->getAll(opCtx)) {
+        referenced.insert(md.ident);
+        for (auto& idx : md.indexes) referenced.insert(idx.ident);
+        std::string ns = md.ns;
+        CollectionOptions options = optionsFromCatalog(md.options);
+        _collections[ns] = std::make_unique<CollectionImpl>(engine, _durable.get(), id, std::move(md), std::move(options));
+    }
+    opCtx->recoveryUnit()->abandonSnapshot();
+    for (const std::string& ident : kv->getAllIdents()) {
+        if (!DurableCatalog::isCollectionOrIndexIdent(ident) || referenced.count(ident)) continue;
+        LOGV2(22251, Storage, "Dropping unknown ident", logv2::attrs("ident", ident));
+        kv->dropIdent(ident);
+    }
+    LOGV2(4615611, Storage, "Collection catalog loaded", logv2::attrs("collections", (long long)_collections.size()));
+}
+
+CollectionCatalogImpl::~CollectionCatalogImpl() = default;
+
+CollectionImpl* CollectionCatalogImpl::lookupImpl(const NamespaceString& nss) const {
+    std::shared_lock<std::shared_mutex> lk(_mutex);
+    auto it = _collections.find(nss.ns());
+    return it == _collections.end() ? nullptr : it->second.get();
+}
+
+Collection* CollectionCatalogImpl::lookupCollection(OperationContext* opCtx, const NamespaceString& nss) const {
+    return lookupImpl(nss);
+}
+
+Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, const NamespaceString& nss,
+                                                    const CollectionOptions& options) {
+    uassertStatusOK(NamespaceString::validateDbName(nss.db()));
+    uassertStatusOK(NamespaceString::validateCollectionName(nss.coll()));
+    uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.", !lookupImpl(nss));
+    KVEngine* kv = _engine->kvEngine();
+
+    CollectionMetaData md;
+    md.ns = nss.ns();
+    md.uuid = generateUUIDHex();
+    md.ident = _durable->newCollectionIdent();
+    md.options = options.raw.getOwned();
+    IndexMetaData idIndex;
+    idIndex.spec = idIndexSpec();
+    idIndex.ident = _durable->newIndexIdent();
+    md.indexes.push_back(idIndex);
+
+    RecordStoreOptions rso;
+    rso.blockCompressor = blockCompressorFromOptions(options.raw);
+    kv->createRecordStore(md.ident, rso);
+    SortedDataOptions sdo;
+    sdo.ordering = key_string::Ordering::make(idIndex.spec["key"].Obj());
+    sdo.unique = true;
+    try {
+        kv->createSortedDataInterface(idIndex.ident, sdo);
+    } catch (...) {
+        kv->dropIdent(md.ident);
+        throw;
+    }
+
+    WriteUnitOfWork wuow(opCtx);
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    std::vector<std::string> idents = {md.ident, idIndex.ident};
+    ru->onRollback([kv, idents] {
+        for (auto& i : idents) kv->dropIdent(i);
+    });
+    RecordId catalogId = _durable->add(opCtx, md);
+    auto coll = std::make_unique<CollectionImpl>(_engine, _durable.get(), catalogId, std::move(md), options);
+    CollectionImpl* raw = coll.get();
+    {
+        std::unique_lock<std::shared_mutex> lk(_mutex);
+        _collections[nss.ns()] = std::move(coll);
+    }
+    ru->onRollback([this, ns = nss.ns()] {
+        std::unique_lock<std::shared_mutex> lk(_mutex);
+        _collections.erase(ns);
+    });
+    wuow.commit();
+    LOGV2(20320, Storage, "createCollection",
+          logv2::attrs("namespace", nss.ns(), "uuidDisposition", "generated", "uuid", raw->uuid(), "options",
+                       options.raw));
+    return raw;
+}
+
+void CollectionCatalogImpl::dropCollection(OperationContext* opCtx, const NamespaceString& nss) {
+    CollectionImpl* coll = lookupImpl(nss);
+    uassert(ErrorCodes::NamespaceNotFound, "ns not found", coll);
+    KVEngine* kv = _engine->kvEngine();
+    std::vector<std::string> idents = coll->indexCatalogImpl()->idents();
+    idents.push_back(coll->metaData().ident);
+
+    WriteUnitOfWork wuow(opCtx);
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    _durable->remove(opCtx, coll->catalogId());
+    kv->sizeStorer()->remove(opCtx, coll->metaData().ident);
+    {
+        std::unique_lock<std::shared_mutex> lk(_mutex);
+        auto it = _collections.find(nss.ns());
+        _dropped.push_back(std::move(it->second));
+        _collections.erase(it);
+    }
+    ru->onRollback([this, coll, ns = nss.ns()] {
+        std::unique_lock<std::shared_mutex> lk(_mutex);
+        for (auto it = _dropped.begin(); it != _dropped.end(); ++it)
+            if (it->get() == coll) {
+                _collections[ns] = std::move(*it);
+                _dropped.erase(it);
+                break;
+            }
+    });
+    ru->onCommit([kv, coll, idents] {
+        coll->markDropped();
+        for (auto& i : idents) kv->dropIdent(i);
+    });
+    wuow.commit();
+    LOGV2(20318, Storage, "Finishing collection drop", logv2::attrs("namespace", nss.ns(), "uuid", coll->uuid()));
+}
+
+void CollectionCatalogImpl::dropDatabase(OperationContext* opCtx, const std::string& db) {
+    for (const NamespaceString& nss : listCollections(opCtx, db)) dropCollection(opCtx, nss);
+}
+
+void CollectionCatalogImpl::renameCollection(OperationContext* opCtx, const NamespaceString& from,
+                                             const NamespaceString& to, bool dropTarget) {
+    CollectionImpl* source = lookupImpl(from);
+    uassert(ErrorCodes::NamespaceNotFound, "Source collection " + from.ns() + " does not exist", source);
+    uassert(ErrorCodes::IllegalOperation, "Can't rename a collection to itself", from != to);
+    uassertStatusOK(NamespaceString::validateDbName(to.db()));
+    uassertStatusOK(NamespaceString::validateCollectionName(to.coll()));
+    if (lookupImpl(to)) {
+        uassert(ErrorCodes::NamespaceExists, "target namespace exists", dropTarget);
+    }
+
+    if (from.db() != to.db()) {
+        // Across databases: copy into the target, then drop the source.
+        if (lookupImpl(to)) dropCollection(opCtx, to);
+        copyCollection(opCtx, source, to);
+        dropCollection(opCtx, from);
+        return;
+    }
+
+    WriteUnitOfWork wuow(opCtx);
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    if (lookupImpl(to)) dropCollection(opCtx, to);
+    CollectionMetaData md = source->metaData();
+    md.ns = to.ns();
+    source->setMetaData(opCtx, std::move(md));
+    {
+        std::unique_lock<std::shared_mutex> lk(_mutex);
+        auto it = _collections.find(from.ns());
+        _collections[to.ns()] = std::move(it->second);
+        _collections.erase(from.ns());
+        source->setNs(to);
+    }
+    ru->onRollback([this, source, from, to] {
+        std::unique_lock<std::shared_mutex> lk(_mutex);
+        auto it = _collections.find(to.ns());
+        if (it != _collections.end() && it->second.get() == source) {
+            _collections[from.ns()] = std::move(it->second);
+            _collections.erase(to.ns());
+        }
+        source->setNs(from);
+    });
+    wuow.commit();
+    LOGV2(20319, Storage, "renameCollection", logv2::attrs("fromName", from.ns(), "toName", to.ns()));
+}
+
+void CollectionCatalogImpl::copyCollection(OperationContext* opCtx, CollectionImpl* from, const NamespaceString& to) {
+    CollectionImpl* target = static_cast<CollectionImpl*>(createCollection(opCtx, to, from->options()));
+    try {
+        for (const IndexDescriptor* d : from->getIndexCatalog()->getAllIndexes())
+            if (!d->isIdIndex()) target->getIndexCatalog()->createIndex(opCtx, d->infoObj);
+        auto cursor = from->getCursor(opCtx, true);
+        bool more = true;
+        while (more) {
+            // Batches keep each transaction's footprint in the WiredTiger cache bounded.
+            WriteUnitOfWork wuow(opCtx);
+            for (int n = 0; n < 1000; ++n) {
+                auto r = cursor->next();
+                if (!r) {
+                    more = false;
+                    break;
+                }
+                target->insertDocument(opCtx, r->doc);
+            }
+            wuow.commit();
+            opCtx->checkForInterrupt();
+        }
+    } catch (...) {
+        dropCollection(opCtx, to);
+        throw;
+    }
+}
+
+std::vector<std::string> CollectionCatalogImpl::listDatabases(OperationContext* opCtx) const {
+    std::shared_lock<std::shared_mutex> lk(_mutex);
+    std::set<std::string> dbs;
+    for (auto& [ns, c] : _collections) dbs.insert(c->ns().db());
+    return std::vector<std::string>(dbs.begin(), dbs.end());
+}
+
+std::vector<NamespaceString> CollectionCatalogImpl::listCollections(OperationContext* opCtx,
+                                                                    const std::string& db) const {
+    std::shared_lock<std::shared_mutex> lk(_mutex);
+    std::vector<NamespaceString> out;
+    for (auto& [ns, c] : _collections)
+        if (c->ns().db() == db) out.push_back(c->ns());
+    return out;
+}
+
+long long CollectionCatalogImpl::databaseSizeOnDisk(OperationContext* opCtx, const std::string& db) const {
+    long long total = 0;
+    for (const NamespaceString& nss : listCollections(opCtx, db)) {
+        if (CollectionImpl* c = lookupImpl(nss))
+            total += c->storageSize(opCtx) + c->indexCatalogImpl()->totalIndexSize(opCtx);
+    }
+    return total;
+}
+
+}  // namespace mongo

@@ -1,0 +1,51 @@
+#pragma once
+// CollectionCatalogImpl: the CollectionCatalog over the DurableCatalog, loaded at startup.
+// DDL (create, drop, rename, dropDatabase) runs in its own unit of work (nested in the
+// caller's if there is one); tables are dropped only after the catalog change commits.
+// Concurrency: callers hold the catalog lock (shared for lookups, exclusive for DDL);
+// an internal mutex additionally guards the map so that lookups never see it mid-change.
+#include <map>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <vector>
+
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_impl.h"
+#include "mongo/db/catalog/durable_catalog.h"
+#include "mongo/db/storage/storage_engine.h"
+
+namespace mongo {
+
+class CollectionCatalogImpl : public CollectionCatalog {
+public:
+    // Loads every collection from the durable catalog and drops tables no entry refers to
+    // (left by a crash between a table's creation and its catalog commit, or by queued drops).
+    CollectionCatalogImpl(OperationContext* opCtx, StorageEngine* engine);
+    ~CollectionCatalogImpl() override;
+
+    Collection* lookupCollection(OperationContext* opCtx, const NamespaceString& nss) const override;
+    Collection* createCollection(OperationContext* opCtx, const NamespaceString& nss,
+                                 const CollectionOptions& options) override;
+    void dropCollection(OperationContext* opCtx, const NamespaceString& nss) override;
+    void dropDatabase(OperationContext* opCtx, const std::string& db) override;
+    void renameCollection(OperationContext* opCtx, const NamespaceString& from, const NamespaceString& to,
+                          bool dropTarget) override;
+    std::vector<std::string> listDatabases(OperationContext* opCtx) const override;
+    std::vector<NamespaceString> listCollections(OperationContext* opCtx, const std::string& db) const override;
+    long long databaseSizeOnDisk(OperationContext* opCtx, const std::string& db) const override;
+
+    StorageEngine* engine() const { return _engine; }
+
+private:
+    CollectionImpl* lookupImpl(const NamespaceString& nss) const;
+    void copyCollection(OperationContext* opCtx, CollectionImpl* from, const NamespaceString& to);
+
+    StorageEngine* _engine;
+    std::unique_ptr<DurableCatalog> _durable;
+    mutable std::shared_mutex _mutex;
+    std::map<std::string, std::unique_ptr<CollectionImpl>> _collections;  // by "db.coll"
+    std::vector<std::unique_ptr<CollectionImpl>> _dropped;  // kept alive for saved cursors
+};
+
+}  // namespace mongo

@@ -1,0 +1,113 @@
+#include "mongo/db/catalog/collection_impl.h"
+
+namespace mongo {
+namespace {
+
+// The collection-level cursor: documents as BSON over the record store's byte cursor.
+class CollectionRecordCursor : public RecordCursor {
+public:
+    CollectionRecordCursor(const CollectionImpl* coll, std::unique_ptr<SeekableRecordCursor> cursor)
+        : _coll(coll), _cursor(std::move(cursor)) {}
+
+    std::optional<Record> next() override { return toRecord(_cursor->next()); }
+    std::optional<Record> seekExact(RecordId id) override { return toRecord(_cursor->seekExact(id)); }
+    void save() override { _cursor->save(); }
+    bool restore() override { return !_coll->isDropped() && _cursor->restore(); }
+
+private:
+    static std::optional<Record> toRecord(std::optional<RecordEntry> e) {
+        if (!e) return std::nullopt;
+        return Record{e->id, e->data.toBson()};
+    }
+    const CollectionImpl* _coll;
+    std::unique_ptr<SeekableRecordCursor> _cursor;
+};
+
+}  // namespace
+
+CollectionImpl::CollectionImpl(StorageEngine* engine, DurableCatalog* catalog, RecordId catalogId,
+                               CollectionMetaData md, CollectionOptions options)
+    : _engine(engine),
+      _catalog(catalog),
+      _catalogId(catalogId),
+      _md(std::move(md)),
+      _options(std::move(options)),
+      _ns(NamespaceString::parse(_md.ns)) {
+    _rs = engine->openCollectionRecordStore(_md.ident, _md.options);
+    _indexes = std::make_unique<IndexCatalogImpl>(this);
+    for (const auto& idx : _md.indexes) _indexes->openIndex(idx);
+}
+
+void CollectionImpl::setMetaData(OperationContext* opCtx, CollectionMetaData md) {
+    _catalog->update(opCtx, _catalogId, md);
+    auto old = std::make_shared<CollectionMetaData>(_md);
+    _md = std::move(md);
+    opCtx->recoveryUnit()->onRollback([this, old] { _md = *old; });
+}
+
+RecordId CollectionImpl::insertDocument(OperationContext* opCtx, const BSONObj& doc) {
+    invariant(opCtx->recoveryUnit()->inUnitOfWork());
+    if (_options.capped && _options.cappedSize > 0 && doc.objsize() > _options.cappedSize)
+        uasserted(ErrorCodes::BSONObjectTooLarge, "document is larger than capped size " +
+                                                      std::to_string(doc.objsize()) + " > " +
+                                                      std::to_string(_options.cappedSize));
+    RecordId id = _rs->insertRecord(opCtx, doc.objdata(), doc.objsize());
+    _indexes->indexDocument(opCtx, doc, id);
+    if (_options.capped) enforceCappedLimits(opCtx, id);
+    return id;
+}
+
+// Capped collections keep their newest documents: the oldest go once the size or count limit
+// is passed (never the document just inserted).
+void CollectionImpl::enforceCappedLimits(OperationContext* opCtx, RecordId justInserted) {
+    auto over = [&] {
+        if (_options.cappedSize > 0 && _rs->dataSize(opCtx) > _options.cappedSize) return true;
+        return _options.cappedMaxDocs > 0 && _rs->numRecords(opCtx) > _options.cappedMaxDocs;
+    };
+    if (!over()) return;
+    auto cursor = _rs->getCursor(opCtx, true);
+    while (over()) {
+        auto r = cursor->next();
+        if (!r || r->id == justInserted) break;
+        _indexes->unindexDocument(opCtx, r->data.toBson(), r->id);
+        _rs->deleteRecord(opCtx, r->id);
+    }
+}
+
+void CollectionImpl::updateDocument(OperationContext* opCtx, RecordId id, const BSONObj& oldDoc,
+                                    const BSONObj& newDoc) {
+    invariant(opCtx->recoveryUnit()->inUnitOfWork());
+    _indexes->updateDocument(opCtx, oldDoc, newDoc, id);
+    _rs->updateRecord(opCtx, id, newDoc.objdata(), newDoc.objsize());
+}
+
+void CollectionImpl::deleteDocument(OperationContext* opCtx, RecordId id) {
+    invariant(opCtx->recoveryUnit()->inUnitOfWork());
+    auto data = _rs->findRecord(opCtx, id);
+    if (!data) return;  // already gone
+    _indexes->unindexDocument(opCtx, data->toBson(), id);
+    _rs->deleteRecord(opCtx, id);
+}
+
+std::optional<BSONObj> CollectionImpl::findDoc(OperationContext* opCtx, RecordId id) const {
+    auto data = _rs->findRecord(opCtx, id);
+    if (!data) return std::nullopt;
+    return data->toBson();
+}
+
+std::unique_ptr<RecordCursor> CollectionImpl::getCursor(OperationContext* opCtx, bool forward) const {
+    return std::make_unique<CollectionRecordCursor>(this, _rs->getCursor(opCtx, forward));
+}
+
+void CollectionImpl::truncate(OperationContext* opCtx) {
+    WriteUnitOfWork wuow(opCtx);
+    _rs->truncate(opCtx);
+    _indexes->truncateAll(opCtx);
+    wuow.commit();
+}
+
+long long CollectionImpl::numRecords(OperationContext* opCtx) const { return _rs->numRecords(opCtx); }
+long long CollectionImpl::dataSize(OperationContext* opCtx) const { return _rs->dataSize(opCtx); }
+long long CollectionImpl::storageSize(OperationContext* opCtx) const { return _rs->storageSize(opCtx); }
+
+}  // namespace mongo

@@ -1,0 +1,296 @@
+#include "mongo/db/catalog/index_catalog_impl.h"
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection_impl.h"
+#include "mongo/db/catalog/index_spec.h"
+#include "mongo/db/storage/duplicate_key_error.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+namespace {
+
+// The key values under the key pattern's field names: {a: 1} for key {"": 1}, pattern {a: 1}.
+BSONObj keyWithFieldNames(const BSONObj& keyPattern, const BSONObj& key) {
+    BSONObjBuilder b;
+    BSONObjIterator names(keyPattern);
+    for (auto v : key) {
+        if (!names.more()) break;
+        b.appendAs(v, names.next().fieldNameStringData());
+    }
+    return b.obj();
+}
+
+class IndexCursorImpl : public IndexCursor {
+public:
+    IndexCursorImpl(const CollectionImpl* coll, std::unique_ptr<SortedDataInterface::Cursor> cursor)
+        : _coll(coll), _cursor(std::move(cursor)) {}
+    std::optional<IndexKeyEntry> seek(const BSONObj& key, bool inclusive) override {
+        return convert(_cursor->seek(key, inclusive));
+    }
+    std::optional<IndexKeyEntry> next() override { return convert(_cursor->next()); }
+    void save() override { _cursor->save(); }
+    bool restore() override { return !_coll->isDropped() && _cursor->restore(); }
+
+private:
+    static std::optional<IndexKeyEntry> convert(std::optional<KeyEntry> e) {
+        if (!e) return std::nullopt;
+        return IndexKeyEntry{std::move(e->key), e->loc};
+    }
+    const CollectionImpl* _coll;
+    std::unique_ptr<SortedDataInterface::Cursor> _cursor;
+};
+
+}  // namespace
+
+std::unique_ptr<IndexCatalogImpl::Entry> IndexCatalogImpl::makeEntry(const IndexMetaData& md) const {
+    auto e = std::make_unique<Entry>();
+    e->desc.infoObj = md.spec.getOwned();
+    e->desc.name = md.spec["name"].str();
+    e->desc.keyPattern = md.spec["key"].Obj().getOwned();
+    e->desc.unique = e->desc.isIdIndex() || md.spec["unique"].trueValue();
+    e->desc.sparse = md.spec["sparse"].trueValue();
+    e->ident = md.ident;
+    e->multikey = md.multikey;
+    SortedDataOptions opts;
+    opts.ordering = key_string::Ordering::make(e->desc.keyPattern);
+    opts.unique = e->desc.unique;
+    e->sdi = _coll->engine()->kvEngine()->getSortedDataInterface(md.ident, opts);
+    e->keyGen = std::make_unique<IndexKeyGenerator>(e->desc.keyPattern, e->desc.sparse);
+    BSONElement pfe = md.spec["partialFilterExpression"];
+    if (pfe.type() == Object) e->partialFilter = std::make_unique<Matcher>(pfe.Obj().getOwned());
+    return e;
+}
+
+void IndexCatalogImpl::openIndex(const IndexMetaData& md) { _entries.push_back(makeEntry(md)); }
+
+std::vector<const IndexDescriptor*> IndexCatalogImpl::getAllIndexes() const {
+    std::vector<const IndexDescriptor*> out;
+    for (auto& e : _entries) out.push_back(&e->desc);
+    return out;
+}
+
+const IndexDescriptor* IndexCatalogImpl::findIndexByName(const std::string& name) const {
+    for (auto& e : _entries)
+        if (e->desc.name == name) return &e->desc;
+    return nullptr;
+}
+
+const IndexDescriptor* IndexCatalogImpl::findIndexByKeyPattern(const BSONObj& keyPattern) const {
+    for (auto& e : _entries)
+        if (e->desc.keyPattern.binaryEqual(keyPattern)) return &e->desc;
+    for (auto& e : _entries)  // {a: 1.0} names the same index as {a: 1}
+        if (e->desc.keyPattern.woCompare(keyPattern) == 0) return &e->desc;
+    return nullptr;
+}
+
+IndexCatalogImpl::Entry* IndexCatalogImpl::findEntry(const IndexDescriptor* desc) const {
+    for (auto& e : _entries)
+        if (&e->desc == desc) return e.get();
+    invariant(false);
+    return nullptr;
+}
+
+bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSpec) {
+    BSONObj spec = validateAndNormalizeIndexSpec(rawSpec);
+    std::string name = spec["name"].str();
+    BSONObj kp = spec["key"].Obj();
+    if (const IndexDescriptor* same = findIndexByName(name)) {
+        if (same->keyPattern.woCompare(kp) != 0)
+            uasserted(ErrorCodes::IndexKeySpecsConflict,
+                      "An existing index has the same name as the requested index. When index names are not "
+                      "specified, they are auto generated and can cause conflicts. Please refer to our "
+                      "documentation. Requested index: " + specForMessage(spec) +
+                          ", existing index: " + specForMessage(same->infoObj));
+        if (!indexOptionsEquivalent(spec, same->infoObj))
+            uasserted(ErrorCodes::IndexOptionsConflict,
+                      "An equivalent index already exists with the same name but different options. Requested "
+                      "index: " + specForMessage(spec) + ", existing index: " + specForMessage(same->infoObj));
+        return false;
+    }
+    for (auto& e : _entries) {
+        if (e->desc.keyPattern.woCompare(kp) != 0 || indexesMayCoexist(spec, e->desc.infoObj)) continue;
+        if (indexOptionsEquivalent(spec, e->desc.infoObj))
+            uasserted(ErrorCodes::IndexOptionsConflict, "Index already exists with a different name: " + e->desc.name);
+        uasserted(ErrorCodes::IndexOptionsConflict,
+                  "An equivalent index already exists with a different name and options. Requested index: " +
+                      specForMessage(spec) + ", existing index: " + specForMessage(e->desc.infoObj));
+    }
+    if (BSONElement pfe = spec["partialFilterExpression"]; pfe.type() == Object) Matcher check(pfe.Obj());
+
+    IndexMetaData md;
+    md.spec = spec;
+    md.ident = _coll->durableCatalog()->newIndexIdent();
+    KVEngine* kv = _coll->engine()->kvEngine();
+    SortedDataOptions opts;
+    opts.ordering = key_string::Ordering::make(kp);
+    kv->createSortedDataInterface(md.ident, opts);
+
+    WriteUnitOfWork wuow(opCtx);
+    std::string ident = md.ident;
+    opCtx->recoveryUnit()->onRollback([kv, ident] { kv->dropIdent(ident); });
+    _entries.push_back(makeEntry(md));
+    opCtx->recoveryUnit()->onRollback([this] { _entries.pop_back(); });
+    Entry& entry = *_entries.back();
+    buildIndex(opCtx, entry);
+    md.multikey = entry.multikeyPending;
+    CollectionMetaData cmd = _coll->metaData();
+    cmd.indexes.push_back(md);
+    _coll->setMetaData(opCtx, std::move(cmd));
+    wuow.commit();
+    LOGV2(20345, Index, "Index build: done building",
+          logv2::attrs("namespace", _coll->ns().ns(), "index", name, "ident", md.ident));
+    return true;
+}
+
+void IndexCatalogImpl::buildIndex(OperationContext* opCtx, Entry& e) {
+    auto cursor = _coll->recordStore()->getCursor(opCtx, true);
+    while (auto r = cursor->next()) {
+        opCtx->checkForInterrupt();
+        KeyStringSet keys;
+        bool multikey = false;
+        getKeys(e, r->data.toBson(), &keys, &multikey);
+        if (multikey) e.multikeyPending = true;
+        insertKeys(opCtx, e, keys, r->id);
+    }
+    if (e.multikeyPending) {
+        Entry* p = &e;
+        opCtx->recoveryUnit()->onCommit([p] {
+            p->multikey = true;
+            p->multikeyPending = false;
+        });
+    }
+}
+
+void IndexCatalogImpl::dropIndex(OperationContext* opCtx, const std::string& name) {
+    const IndexDescriptor* desc = findIndexByName(name);
+    uassert(ErrorCodes::IndexNotFound, "index not found with name [" + name + "]", desc);
+    uassert(ErrorCodes::InvalidOptions, "cannot drop _id index", !desc->isIdIndex());
+    size_t pos = 0;
+    while (&_entries[pos]->desc != desc) ++pos;
+    std::string ident = _entries[pos]->ident;
+    {
+        WriteUnitOfWork wuow(opCtx);
+        CollectionMetaData cmd = _coll->metaData();
+        for (auto it = cmd.indexes.begin(); it != cmd.indexes.end(); ++it)
+            if (it->spec["name"].str() == name) {
+                cmd.indexes.erase(it);
+                break;
+            }
+        _coll->setMetaData(opCtx, std::move(cmd));
+        wuow.commit();
+    }
+    _entries.erase(_entries.begin() + pos);
+    _coll->engine()->kvEngine()->dropIdent(ident);
+}
+
+std::unique_ptr<IndexCursor> IndexCatalogImpl::newCursor(OperationContext* opCtx, const IndexDescriptor* desc,
+                                                         bool forward) const {
+    return std::make_unique<IndexCursorImpl>(_coll, findEntry(desc)->sdi->newCursor(opCtx, forward));
+}
+
+bool IndexCatalogImpl::isMultikey(OperationContext* opCtx, const IndexDescriptor* desc) const {
+    Entry* e = findEntry(desc);
+    return e->multikey || e->multikeyPending;
+}
+
+long long IndexCatalogImpl::indexSize(OperationContext* opCtx, const IndexDescriptor* desc) const {
+    return findEntry(desc)->sdi->sizeBytes(opCtx);
+}
+
+long long IndexCatalogImpl::numKeys(OperationContext* opCtx, const IndexDescriptor* desc) const {
+    return findEntry(desc)->sdi->numEntries(opCtx);
+}
+
+void IndexCatalogImpl::getKeys(const Entry& e, const BSONObj& doc, KeyStringSet* keys, bool* multikey) const {
+    if (e.partialFilter && !e.partialFilter->matches(doc)) return;
+    e.keyGen->getKeys(doc, keys, multikey);
+}
+
+void IndexCatalogImpl::insertKeys(OperationContext* opCtx, Entry& e, const KeyStringSet& keys, RecordId id) {
+    for (const BSONObj& key : keys) {
+        Status s = e.sdi->insert(opCtx, key, id, !e.desc.unique);
+        if (s.code() == int(ErrorCodes::DuplicateKey))
+            throw DuplicateKeyException(_coll->ns(), e.desc.name, e.desc.keyPattern,
+                                        keyWithFieldNames(e.desc.keyPattern, key));
+        uassertStatusOK(s);
+    }
+}
+
+// The first multikey document of an index flips its catalog flag, in the same unit of work.
+void IndexCatalogImpl::noteMultikey(OperationContext* opCtx, Entry& e) {
+    if (e.multikey || e.multikeyPending) return;
+    e.multikeyPending = true;
+    CollectionMetaData cmd = _coll->metaData();
+    if (IndexMetaData* md = cmd.findIndex(e.desc.name)) md->multikey = true;
+    _coll->setMetaData(opCtx, std::move(cmd));
+    Entry* p = &e;
+    opCtx->recoveryUnit()->onCommit([p] {
+        p->multikey = true;
+        p->multikeyPending = false;
+    });
+    opCtx->recoveryUnit()->onRollback([p] { p->multikeyPending = false; });
+}
+
+void IndexCatalogImpl::indexDocument(OperationContext* opCtx, const BSONObj& doc, RecordId id) {
+    for (auto& e : _entries) {
+        KeyStringSet keys;
+        bool multikey = false;
+        getKeys(*e, doc, &keys, &multikey);
+        if (multikey) noteMultikey(opCtx, *e);
+        insertKeys(opCtx, *e, keys, id);
+    }
+}
+
+void IndexCatalogImpl::unindexDocument(OperationContext* opCtx, const BSONObj& doc, RecordId id) {
+    for (auto& e : _entries) {
+        KeyStringSet keys;
+        bool multikey = false;
+        try {
+            getKeys(*e, doc, &keys, &multikey);
+        } catch (const DBException&) {
+            continue;  // a document that could not have been indexed has no keys to remove
+        }
+        for (const BSONObj& key : keys) e->sdi->unindex(opCtx, key, id);
+    }
+}
+
+void IndexCatalogImpl::updateDocument(OperationContext* opCtx, const BSONObj& oldDoc, const BSONObj& newDoc,
+                                      RecordId id) {
+    for (auto& e : _entries) {
+        KeyStringSet oldKeys, newKeys;
+        bool oldMk = false, newMk = false;
+        getKeys(*e, oldDoc, &oldKeys, &oldMk);
+        getKeys(*e, newDoc, &newKeys, &newMk);
+        if (newMk) noteMultikey(opCtx, *e);
+        // Keys equal in value but not in type (1 vs 1.0) are rewritten so the index returns
+        // the new type.
+        auto sameKey = [](const KeyStringSet& set, const BSONObj& k) {
+            auto it = set.find(k);
+            return it != set.end() && it->binaryEqual(k);
+        };
+        KeyStringSet added;
+        for (const BSONObj& k : oldKeys)
+            if (!sameKey(newKeys, k)) e->sdi->unindex(opCtx, k, id);
+        for (const BSONObj& k : newKeys)
+            if (!sameKey(oldKeys, k)) added.insert(k);
+        insertKeys(opCtx, *e, added, id);
+    }
+}
+
+void IndexCatalogImpl::truncateAll(OperationContext* opCtx) {
+    for (auto& e : _entries) e->sdi->truncate(opCtx);
+}
+
+std::vector<std::string> IndexCatalogImpl::idents() const {
+    std::vector<std::string> out;
+    for (auto& e : _entries) out.push_back(e->ident);
+    return out;
+}
+
+long long IndexCatalogImpl::totalIndexSize(OperationContext* opCtx) const {
+    long long n = 0;
+    for (auto& e : _entries) n += e->sdi->sizeBytes(opCtx);
+    return n;
+}
+
+}  // namespace mongo

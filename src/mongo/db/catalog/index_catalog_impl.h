@@ -1,0 +1,70 @@
+#pragma once
+// IndexCatalogImpl: a collection's indexes — their descriptors, storage (SortedDataInterface),
+// key generators, multikey flags — and the maintenance of every index on document writes.
+// Concurrency: as Collection (collection.h): readers under the shared catalog lock; document
+// writes serialised by the write lock; index DDL under the exclusive catalog lock.
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/durable_catalog.h"
+#include "mongo/db/catalog/index_key_generator.h"
+#include "mongo/db/query/matcher.h"
+#include "mongo/db/storage/sorted_data_interface.h"
+
+namespace mongo {
+
+class CollectionImpl;
+
+class IndexCatalogImpl : public IndexCatalog {
+public:
+    explicit IndexCatalogImpl(CollectionImpl* collection) : _coll(collection) {}
+
+    // Opens an index listed in the collection's catalog entry (startup / collection creation).
+    void openIndex(const IndexMetaData& md);
+
+    std::vector<const IndexDescriptor*> getAllIndexes() const override;
+    const IndexDescriptor* findIndexByName(const std::string& name) const override;
+    const IndexDescriptor* findIndexByKeyPattern(const BSONObj& keyPattern) const override;
+    bool createIndex(OperationContext* opCtx, const BSONObj& spec) override;
+    void dropIndex(OperationContext* opCtx, const std::string& name) override;
+    std::unique_ptr<IndexCursor> newCursor(OperationContext* opCtx, const IndexDescriptor* desc,
+                                           bool forward) const override;
+    bool isMultikey(OperationContext* opCtx, const IndexDescriptor* desc) const override;
+    long long indexSize(OperationContext* opCtx, const IndexDescriptor* desc) const override;
+    long long numKeys(OperationContext* opCtx, const IndexDescriptor* desc) const override;
+
+    // Document maintenance. REQUIRE a unit of work; throw DuplicateKeyException.
+    void indexDocument(OperationContext* opCtx, const BSONObj& doc, RecordId id);
+    void unindexDocument(OperationContext* opCtx, const BSONObj& doc, RecordId id);
+    void updateDocument(OperationContext* opCtx, const BSONObj& oldDoc, const BSONObj& newDoc, RecordId id);
+    void truncateAll(OperationContext* opCtx);
+
+    std::vector<std::string> idents() const;
+    long long totalIndexSize(OperationContext* opCtx) const;
+
+private:
+    struct Entry {
+        IndexDescriptor desc;
+        std::string ident;
+        std::unique_ptr<SortedDataInterface> sdi;
+        std::unique_ptr<IndexKeyGenerator> keyGen;
+        std::unique_ptr<Matcher> partialFilter;
+        std::atomic<bool> multikey{false};
+        bool multikeyPending = false;  // set in the current unit of work, not yet committed
+    };
+    std::unique_ptr<Entry> makeEntry(const IndexMetaData& md) const;
+    Entry* findEntry(const IndexDescriptor* desc) const;
+    void getKeys(const Entry& e, const BSONObj& doc, KeyStringSet* keys, bool* multikey) const;
+    void insertKeys(OperationContext* opCtx, Entry& e, const KeyStringSet& keys, RecordId id);
+    void noteMultikey(OperationContext* opCtx, Entry& e);
+    // Builds a new index over the collection's documents (inside the caller's unit of work).
+    void buildIndex(OperationContext* opCtx, Entry& e);
+
+    CollectionImpl* _coll;
+    std::vector<std::unique_ptr<Entry>> _entries;
+};
+
+}  // namespace mongo

@@ -1,0 +1,160 @@
+// Index key generation, following the semantics of MongoDB's BtreeKeyGenerator (V1/V2 keys).
+#include "mongo/db/catalog/index_key_generator.h"
+
+#include <cstring>
+
+#include "mongo/bson/bsonobjbuilder.h"
+
+namespace mongo {
+namespace {
+
+// For a positional path component ({'a.1.b': 1}): the element it designates inside the
+// array being expanded, and the path left after it.
+struct PositionalInfo {
+    BSONElement positionallyIndexedElt;
+    const char* remainingPath = "";
+    BSONElement dottedElt;
+    bool has() const { return !positionallyIndexedElt.eoo(); }
+};
+
+std::string_view firstComponent(const char* path) {
+    const char* dot = std::strchr(path, '.');
+    return dot ? std::string_view(path, dot - path) : std::string_view(path);
+}
+
+// Walks path through embedded objects. Stops at an array (returning it, with *path advanced to
+// what follows it) or at the end. Returns EOO if the path leads nowhere.
+BSONElement extractAtPathOrArrayAlongPath(const BSONObj& obj, const char** path) {
+    BSONObj cur = obj;
+    while (true) {
+        std::string_view part = firstComponent(*path);
+        BSONElement e = cur.getField(part);
+        const char* rest = *path + part.size();
+        if (*rest == '.') ++rest;
+        if (e.eoo()) return e;
+        if (e.type() == Array) {
+            *path = rest;
+            return e;
+        }
+        if (*rest == '\0') {
+            *path = rest;
+            return e;
+        }
+        if (e.type() != Object) return BSONElement();
+        cur = e.Obj();
+        *path = rest;
+    }
+}
+
+[[noreturn]] void parallelArrays(const BSONElement& a, const BSONElement& b) {
+    uasserted(ErrorCodes::CannotIndexParallelArrays, "cannot index parallel arrays [" +
+                                                         std::string(a.fieldNameStringData()) + "] [" +
+                                                         std::string(b.fieldNameStringData()) + "]");
+}
+
+}  // namespace
+
+IndexKeyGenerator::IndexKeyGenerator(const BSONObj& keyPattern, bool sparse)
+    : _keyPattern(keyPattern.getOwned()), _sparse(sparse) {
+    for (auto e : _keyPattern) _fieldNames.emplace_back(e.fieldNameStringData());
+    BSONObjBuilder n, u;
+    n.appendNull("");
+    u.appendUndefined("");
+    _nullObj = n.obj();
+    _undefinedObj = u.obj();
+}
+
+void IndexKeyGenerator::getKeys(const BSONObj& doc, KeyStringSet* keys, bool* multikey) const {
+    std::vector<const char*> paths;
+    for (auto& f : _fieldNames) paths.push_back(f.c_str());
+    bool mk = false;
+    struct State {
+        const IndexKeyGenerator* self;
+        KeyStringSet* keys;
+        bool* multikey;
+        size_t n;
+        void run(std::vector<const char*> paths, std::vector<BSONElement> fixed, const BSONObj& obj,
+                 size_t numNotFound, const std::vector<PositionalInfo>& positional) {
+            BSONElement nullElt = self->_nullObj.firstElement();
+            BSONElement arrElt;
+            std::vector<size_t> arrIdxs;
+            bool mayExpandArrayUnembedded = true;
+            for (size_t i = 0; i < n; ++i) {
+                if (*paths[i] == '\0') continue;
+                // Find the element for the rest of this field's path: in obj, or through the
+                // positional element of the array being expanded.
+                std::string_view first = firstComponent(paths[i]);
+                bool haveObjField = !obj.getField(first).eoo();
+                const PositionalInfo* pos = i < positional.size() ? &positional[i] : nullptr;
+                uassert(16746,
+                        "Ambiguous field name found in array (do not use numeric field names in embedded "
+                        "elements in an array), field: '" + std::string(first) + "'",
+                        !haveObjField || !(pos && pos->has()));
+                bool arrayNestedArray = false;
+                BSONElement e;
+                if (haveObjField) {
+                    e = extractAtPathOrArrayAlongPath(obj, &paths[i]);
+                } else if (pos && pos->has()) {
+                    arrayNestedArray = pos->positionallyIndexedElt.type() == Array;
+                    paths[i] = pos->remainingPath;
+                    e = pos->dottedElt;
+                }
+                if (e.eoo()) {
+                    fixed[i] = nullElt;
+                    paths[i] = "";
+                    ++numNotFound;
+                } else if (e.type() == Array) {
+                    arrIdxs.push_back(i);
+                    if (arrElt.eoo()) arrElt = e;
+                    else if (e.rawdata() != arrElt.rawdata()) parallelArrays(e, arrElt);
+                    if (arrayNestedArray) mayExpandArrayUnembedded = false;
+                } else {
+                    fixed[i] = e;
+                    paths[i] = "";
+                }
+            }
+            if (arrElt.eoo()) {
+                if (self->_sparse && numNotFound == n) return;
+                BSONObjBuilder b;
+                for (auto& f : fixed) b.appendAs(f, "");
+                keys->insert(b.obj());
+                return;
+            }
+            *multikey = true;
+            BSONObj arr = arrElt.Obj();
+            if (arr.isEmpty()) {
+                // An empty array is indexed as undefined where the path ends at it, and as
+                // null (missing) where the path continues into it.
+                expandElement(paths, fixed, self->_undefinedObj.firstElement(), arrElt, arrIdxs, true,
+                              numNotFound, {});
+                return;
+            }
+            std::vector<PositionalInfo> sub(n);
+            for (size_t i : arrIdxs) {
+                if (*paths[i] == '\0') continue;
+                std::string_view part = firstComponent(paths[i]);
+                sub[i].positionallyIndexedElt = arr.getField(part);
+                if (sub[i].positionallyIndexedElt.eoo()) continue;
+                sub[i].remainingPath = paths[i];
+                sub[i].dottedElt = extractAtPathOrArrayAlongPath(arr, &sub[i].remainingPath);
+            }
+            for (auto elem : arr)
+                expandElement(paths, fixed, elem, arrElt, arrIdxs, mayExpandArrayUnembedded, numNotFound, sub);
+        }
+
+        void expandElement(std::vector<const char*> paths, std::vector<BSONElement> fixed, const BSONElement& entry,
+                           const BSONElement& arrElt, const std::vector<size_t>& arrIdxs,
+                           bool mayExpandArrayUnembedded, size_t numNotFound,
+                           const std::vector<PositionalInfo>& positional) {
+            for (size_t i : arrIdxs)
+                if (*paths[i] == '\0') fixed[i] = mayExpandArrayUnembedded ? entry : arrElt;
+            run(std::move(paths), std::move(fixed), entry.type() == Object ? entry.Obj() : BSONObj(), numNotFound,
+                positional);
+        }
+    };
+    State st{this, keys, &mk, paths.size()};
+    st.run(paths, std::vector<BSONElement>(paths.size()), doc, 0, {});
+    if (multikey && mk) *multikey = true;
+}
+
+}  // namespace mongo

@@ -1,0 +1,40 @@
+#pragma once
+// IndexKeyGenerator: the index keys of a document for a btree key pattern, as MongoDB's
+// BtreeKeyGenerator produces them:
+//   - one value per key-pattern field, found by its dotted path; a missing field gives null
+//     (sparse indexes skip a document whose fields are all missing);
+//   - an array along a path produces one key per element (the index becomes multikey); an
+//     empty array gives undefined (or null if the path continues past it); nested arrays at
+//     the end of a path are indexed whole; two fields whose paths cross different arrays
+//     fail with CannotIndexParallelArrays (171);
+//   - numeric path components ("a.0.b") index into arrays positionally.
+// Keys are BSONObjs with empty field names, deduplicated (by woCompare).
+// Thread safety: immutable after construction; getKeys may be called concurrently.
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mongo/bson/bsonobj.h"
+
+namespace mongo {
+
+using KeyStringSet = std::set<BSONObj, BSONObjCmp>;
+
+class IndexKeyGenerator {
+public:
+    IndexKeyGenerator(const BSONObj& keyPattern, bool sparse);
+
+    // Adds the keys of doc to keys; sets *multikey if an array was traversed (when non-null).
+    // Throws DBException(CannotIndexParallelArrays).
+    void getKeys(const BSONObj& doc, KeyStringSet* keys, bool* multikey) const;
+
+private:
+
+    BSONObj _keyPattern;
+    std::vector<std::string> _fieldNames;
+    bool _sparse;
+    BSONObj _nullObj;       // {"": null}
+    BSONObj _undefinedObj;  // {"": undefined}
+};
+
+}  // namespace mongo

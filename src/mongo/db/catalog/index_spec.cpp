@@ -1,0 +1,226 @@
+#include "mongo/db/catalog/index_spec.h"
+
+#include <cmath>
+#include <set>
+
+#include "mongo/bson/bsonobjbuilder.h"
+
+namespace mongo {
+namespace {
+
+const std::set<std::string>& allowedFields() {
+    static const std::set<std::string> s = {
+        "key",     "name",         "v",          "unique",   "sparse",  "partialFilterExpression",
+        "expireAfterSeconds", "background", "hidden", "collation", "ns", "storageEngine",
+        "weights", "default_language", "language_override", "textIndexVersion", "2dsphereIndexVersion",
+        "bits",    "min",          "max",        "wildcardProjection", "dropDups", "prepareUnique",
+        "bucketSize", "coarsestIndexedLevel", "finestIndexedLevel", "clustered"};
+    return s;
+}
+
+// The options that make two indexes on the same key different indexes.
+const char* const kIdentityOptions[] = {"unique", "sparse", "partialFilterExpression", "collation",
+                                        "expireAfterSeconds", "hidden", "prepareUnique"};
+
+std::string shellValue(const BSONElement& e) {
+    if (e.type() == Object || e.type() == Array) {
+        bool arr = e.type() == Array;
+        std::string s = arr ? "[ " : "{ ";
+        bool first = true;
+        for (auto sub : e.Obj()) {
+            if (!first) s += ", ";
+            first = false;
+            if (!arr) s += std::string(sub.fieldNameStringData()) + ": ";
+            s += shellValue(sub);
+        }
+        return s + (first ? (arr ? "]" : "}") : (arr ? " ]" : " }"));
+    }
+    if (e.type() == String) return "\"" + e.str() + "\"";
+    return e.toString(false);
+}
+
+}  // namespace
+
+std::string specForMessage(const BSONObj& spec) {
+    BSONObjBuilder b;
+    b.append("", spec);
+    return shellValue(b.obj().firstElement());
+}
+
+std::string defaultIndexName(const BSONObj& keyPattern) {
+    std::string name;
+    for (auto e : keyPattern) {
+        if (!name.empty()) name += "_";
+        name += std::string(e.fieldNameStringData()) + "_";
+        if (e.isNumber()) {
+            long long asInt;
+            if (e.isIntegral64(&asInt)) name += std::to_string(asInt);
+            else name += e.toString(false);
+        } else if (e.type() == String) {
+            name += e.str();
+        } else {
+            name += e.toString(false);
+        }
+    }
+    return name;
+}
+
+BSONObj idIndexSpec() {
+    BSONObjBuilder b;
+    b.append("v", 2);
+    BSONObjBuilder& k = b.subobjStart("key");
+    k.append("_id", 1);
+    k.doneFast();
+    b.append("name", "_id_");
+    return b.obj();
+}
+
+BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec) {
+    for (auto e : spec) {
+        std::string f(e.fieldNameStringData());
+        uassert(ErrorCodes::InvalidIndexSpecificationOption,
+                "The field '" + f + "' is not valid for an index specification. Specification: " +
+                    specForMessage(spec),
+                allowedFields().count(f));
+    }
+    BSONElement key = spec["key"];
+    uassert(ErrorCodes::FailedToParse,
+            "Error in specification " + specForMessage(spec) +
+                " :: caused by :: The 'key' field is a required property of an index specification",
+            !key.eoo());
+    uassert(ErrorCodes::TypeMismatch,
+            "Error in specification " + specForMessage(spec) + " :: caused by :: The field 'key' must be an object, but got " +
+                typeName(key.type()),
+            key.type() == Object);
+    BSONObj kp = key.Obj();
+    uassert(ErrorCodes::CannotCreateIndex,
+            "Error in specification " + specForMessage(spec) + " :: caused by :: Index keys cannot be an empty field.",
+            !kp.isEmpty());
+    uassert(ErrorCodes::CannotCreateIndex,
+            "Error in specification " + specForMessage(spec) +
+                " :: caused by :: Index key pattern may not have more than 32 fields",
+            kp.nFields() <= 32);
+    std::set<std::string> seen;
+    for (auto e : kp) {
+        std::string f(e.fieldNameStringData());
+        uassert(ErrorCodes::CannotCreateIndex,
+                "Error in specification " + specForMessage(spec) + " :: caused by :: Index keys cannot be an empty field.",
+                !f.empty());
+        uassert(ErrorCodes::CannotCreateIndex,
+                "Error in specification " + specForMessage(spec) +
+                    " :: caused by :: Index key contains an illegal field name: field name starts with '$'.",
+                f[0] != '$');
+        uassert(ErrorCodes::CannotCreateIndex,
+                "Error in specification " + specForMessage(spec) +
+                    " :: caused by :: Index key contains an illegal field name: field name ends with '.'.",
+                f.back() != '.' && f.find("..") == std::string::npos && f[0] != '.');
+        if (e.type() == String) {
+            std::string plugin = e.str();
+            static const std::set<std::string> known = {"hashed", "text", "2dsphere", "2d", "geoHaystack",
+                                                        "columnstore"};
+            uassert(ErrorCodes::CannotCreateIndex,
+                    "Error in specification " + specForMessage(spec) + " :: caused by :: Unknown index plugin '" +
+                        plugin + "'",
+                    known.count(plugin));
+            uasserted(ErrorCodes::CannotCreateIndex,
+                      "Error in specification " + specForMessage(spec) + " :: caused by :: index type '" + plugin +
+                          "' is not supported by this server");
+        }
+        uassert(ErrorCodes::CannotCreateIndex,
+                "Error in specification " + specForMessage(spec) +
+                    " :: caused by :: Values in v:2 index key pattern cannot be of type " + typeName(e.type()) +
+                    ". Only numbers > 0, numbers < 0, and strings are allowed.",
+                e.isNumber());
+        double d = e.numberDouble();
+        uassert(ErrorCodes::CannotCreateIndex,
+                "Error in specification " + specForMessage(spec) +
+                    " :: caused by :: Values in the index key pattern can't be all zero, NaN or negative zero",
+                d != 0 && !std::isnan(d));
+        uassert(ErrorCodes::CannotCreateIndex,
+                "Error in specification " + specForMessage(spec) + " :: caused by :: duplicate field in key pattern",
+                seen.insert(f).second);
+    }
+    BSONElement name = spec["name"];
+    std::string indexName;
+    if (name.eoo()) {
+        indexName = defaultIndexName(kp);
+    } else {
+        uassert(ErrorCodes::TypeMismatch,
+                "Error in specification " + specForMessage(spec) + " :: caused by :: The field 'name' must be a string, but got " +
+                    typeName(name.type()),
+                name.type() == String);
+        indexName = name.str();
+        uassert(ErrorCodes::CannotCreateIndex,
+                "Error in specification " + specForMessage(spec) + " :: caused by :: index name cannot be empty",
+                !indexName.empty());
+        uassert(ErrorCodes::BadValue,
+                "Error in specification " + specForMessage(spec) + " :: caused by :: The index name '*' is not valid.",
+                indexName != "*");
+    }
+    BSONElement v = spec["v"];
+    int version = 2;
+    if (!v.eoo()) {
+        uassert(ErrorCodes::TypeMismatch, "The field 'v' must be a number", v.isNumber());
+        version = v.numberInt();
+        uassert(ErrorCodes::CannotCreateIndex,
+                "Invalid index specification " + specForMessage(spec) + "; cannot create an index with v=" +
+                    std::to_string(version),
+                version == 1 || version == 2);
+    }
+    for (const char* boolField : {"unique", "sparse", "hidden", "background"}) {
+        BSONElement b = spec[boolField];
+        uassert(ErrorCodes::TypeMismatch,
+                "Error in specification " + specForMessage(spec) + " :: caused by :: The field '" +
+                    std::string(boolField) + "' must be a boolean, but got " + typeName(b.type()),
+                b.eoo() || b.type() == Bool || b.isNumber());
+    }
+    BSONElement pfe = spec["partialFilterExpression"];
+    uassert(ErrorCodes::TypeMismatch, "The field 'partialFilterExpression' must be an object",
+            pfe.eoo() || pfe.type() == Object);
+    uassert(ErrorCodes::CannotCreateIndex, "cannot mix \"partialFilterExpression\" and \"sparse\" options",
+            pfe.eoo() || !spec["sparse"].trueValue());
+    BSONElement ttl = spec["expireAfterSeconds"];
+    uassert(ErrorCodes::CannotCreateIndex, "TTL index 'expireAfterSeconds' option must be numeric",
+            ttl.eoo() || ttl.isNumber());
+    bool isId = kp.nFields() == 1 && kp.firstElement().fieldNameStringData() == "_id";
+    if (isId && indexName == "_id_") {
+        uassert(ErrorCodes::BadValue, "The field 'unique' is not valid for an _id index specification",
+                spec["unique"].eoo() || spec["unique"].trueValue());
+        uassert(ErrorCodes::BadValue, "The field 'sparse' is not valid for an _id index specification",
+                !spec["sparse"].trueValue());
+    }
+
+    BSONObjBuilder b;
+    b.append("v", version);
+    b.append("key", kp);
+    b.append("name", indexName);
+    for (auto e : spec) {
+        std::string_view f = e.fieldNameStringData();
+        if (f == "v" || f == "key" || f == "name" || f == "ns" || f == "background" || f == "dropDups") continue;
+        if (isId && indexName == "_id_" && f == "unique") continue;
+        b.append(e);
+    }
+    return b.obj();
+}
+
+bool indexOptionsEquivalent(const BSONObj& a, const BSONObj& b) {
+    for (const char* f : kIdentityOptions) {
+        BSONElement x = a[f], y = b[f];
+        if (x.eoo() && y.eoo()) continue;
+        if (std::string_view(f) == "unique" || std::string_view(f) == "sparse" || std::string_view(f) == "hidden" ||
+            std::string_view(f) == "prepareUnique") {
+            if (x.trueValue() != y.trueValue()) return false;
+            continue;
+        }
+        if (x.eoo() != y.eoo() || x.woCompare(y) != 0) return false;
+    }
+    return true;
+}
+
+bool indexesMayCoexist(const BSONObj& a, const BSONObj& b) {
+    BSONElement x = a["partialFilterExpression"], y = b["partialFilterExpression"];
+    if (x.eoo() && y.eoo()) return false;
+    return x.eoo() != y.eoo() || x.woCompare(y) != 0;
+}
+
+}  // namespace mongo
