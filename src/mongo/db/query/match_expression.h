@@ -20,6 +20,9 @@
 
 namespace mongo {
 
+class Expression;
+struct ExpressionContext;
+
 class MatchExpression {
 public:
     virtual ~MatchExpression() = default;
@@ -230,6 +233,19 @@ public:
 
 private:
     std::unique_ptr<MatchExpression> _child;
+};
+
+// {$expr: <aggregation expression>}: the expression's truthiness on the whole document.
+class ExprMatchExpression : public MatchExpression {
+public:
+    explicit ExprMatchExpression(const BSONElement& e);  // throws parse errors of the expression
+    ~ExprMatchExpression() override;
+    bool matches(const BSONObj& doc, MatchDetails* details) const override;
+    bool matchesSingleElement(const BSONElement&, MatchDetails*) const override { return false; }
+
+private:
+    std::unique_ptr<ExpressionContext> _expCtx;  // declared first: the expression refers to it
+    std::unique_ptr<Expression> _expr;
 };
 
 // Parses a filter document into a tree (matcher_parser.cpp). Throws DBException.

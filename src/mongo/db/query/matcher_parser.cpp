@@ -158,6 +158,7 @@ std::unique_ptr<MatchExpression> Parser::parsePathless(const BSONElement& e, Lev
         uassert(ErrorCodes::BadValue, std::string(name) + " can only be applied to the top-level document",
                 level == Level::kTop);
         if (op == "text") uasserted(ErrorCodes::IndexNotFound, "text index required for $text query");
+        if (op == "expr") return std::make_unique<ExprMatchExpression>(e);
         uasserted(ErrorCodes::BadValue, std::string(name) + " is not supported by this server");
     }
     if (op == "jsonSchema" || op == "sampleRate")

@@ -405,10 +405,20 @@ TEST(MatcherMisc, UnknownOperators) {
               "using $getField or $setField.");
     EXPECT_EQ(parseError("{a: {$where: 'x'}}").reason(), "$where cannot be applied to a field");
     EXPECT_EQ(parseError("{$where: 'this.a == 1'}").code(), int(ErrorCodes::BadValue));
-    EXPECT_EQ(parseError("{$expr: {$eq: ['$a', 1]}}").code(), int(ErrorCodes::BadValue));
     EXPECT_EQ(parseError("{a: {$elemMatch: {$expr: {}}}}").reason(),
               "$expr can only be applied to the top-level document");
     EXPECT_EQ(parseError("{a: {$near: [0, 0]}}").code(), int(ErrorCodes::BadValue));
+}
+
+TEST(MatcherExpr, AggregationExpressionsOnTheDocument) {
+    EXPECT_TRUE(m("{$expr: {$eq: ['$a', 1]}}", "{a: 1}"));
+    EXPECT_FALSE(m("{$expr: {$eq: ['$a', 1]}}", "{a: 2}"));
+    EXPECT_TRUE(m("{$expr: {$gt: ['$a', '$b']}}", "{a: 3, b: 2}"));
+    EXPECT_FALSE(m("{$expr: {$gt: ['$a', '$b']}}", "{a: 1, b: 2}"));
+    EXPECT_TRUE(m("{$expr: {$lt: [{$add: ['$a', '$b']}, 10]}, c: 1}", "{a: 3, b: 2, c: 1}"));
+    EXPECT_TRUE(m("{$or: [{$expr: '$flag'}, {x: 1}]}", "{flag: true}"));
+    EXPECT_FALSE(m("{$expr: '$missing'}", "{}"));
+    EXPECT_EQ(parseError("{$expr: {$nosuchop: 1}}").code(), int(ErrorCodes::InvalidPipelineOperator));
 }
 
 TEST(MatcherMisc, OperatorLookingDocumentsThatAreValues) {

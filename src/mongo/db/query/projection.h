@@ -1,7 +1,8 @@
 #pragma once
-// find's projection: inclusion ({a: 1, "b.c": 1}), exclusion ({a: 0}), _id rules, $slice,
-// $elemMatch, positional "a.$", and (as MongoDB 4.4+) computed fields are not supported
-// (BadValue). Immutable after parse; apply() is thread safe.
+// find's projection (MongoDB 4.4+ semantics): inclusion ({a: 1, "b.c": 1}), exclusion ({a: 0}),
+// _id rules, $slice, $elemMatch, positional "a.$", and computed fields ({a: "$b.c"},
+// {a: {$add: [...]}}, literals), evaluated with the aggregation expression language.
+// Immutable after parse; apply() is thread safe.
 #include <memory>
 
 #include "mongo/bson/bsonobj.h"
@@ -16,7 +17,8 @@ public:
     explicit Projection(const BSONObj& spec);
     ~Projection();
     Projection(Projection&&) noexcept;
-    // details: from the query's Matcher when the projection uses "a.$".
+    // details: from the query's Matcher (requestElemMatchKey) when the projection uses "a.$".
+    // Returns an owned document. Throws 51246 / 51247 when "a.$" finds no matched element.
     BSONObj apply(const BSONObj& doc, const MatchDetails* details = nullptr) const;
     bool requiresMatchDetails() const;  // uses the positional operator
     bool isEmpty() const;
