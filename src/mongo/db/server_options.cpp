@@ -581,7 +581,15 @@ StatusWith<ParsedServerOptions> parseServerOptions(const std::vector<std::string
     po::variables_map vm;
     try {
         auto style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-        po::store(po::command_line_parser(args).options(cliOptions()).style(style).run(), vm);
+        // parsed_options points into the description: it must outlive store().
+        const po::options_description desc = cliOptions();
+        po::parsed_options parsedArgs = po::command_line_parser(args).options(desc).style(style).run();
+        // Words that are not options (mongod takes no positional arguments).
+        auto stray = po::collect_unrecognized(parsedArgs.options, po::include_positional);
+        if (!stray.empty())
+            return badOption("Error parsing command line: too many positional options have been specified on the "
+                             "command line ('" + stray.front() + "')\ntry 'mongod --help' for more information");
+        po::store(parsedArgs, vm);
         po::notify(vm);
     } catch (const po::error& e) {
         return badOption(std::string("Error parsing command line: ") + e.what() +

@@ -1,0 +1,363 @@
+#include "mongo/db/server_options.h"
+
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "mongo/db/server_parameters.h"
+
+namespace mongo {
+namespace {
+
+StatusWith<ParsedServerOptions> parse(std::vector<std::string> args) {
+    args.insert(args.begin(), "mongod");
+    return parseServerOptions(args);
+}
+
+ServerGlobalParams parseOK(std::vector<std::string> args) {
+    auto sw = parse(std::move(args));
+    EXPECT_TRUE(sw.isOK()) << sw.getStatus().toString();
+    return sw.isOK() ? sw.getValue().params : ServerGlobalParams();
+}
+
+std::string parseError(std::vector<std::string> args) {
+    auto sw = parse(std::move(args));
+    EXPECT_FALSE(sw.isOK());
+    return sw.isOK() ? "" : sw.getStatus().reason();
+}
+
+// A config file in a temporary directory, removed at the end of the test.
+class ConfigFile {
+public:
+    explicit ConfigFile(const std::string& yaml) {
+        char tmpl[] = "/tmp/server_options_test_XXXXXX";
+        int fd = mkstemp(tmpl);
+        _path = tmpl;
+        ::close(fd);
+        std::ofstream(_path) << yaml;
+    }
+    ~ConfigFile() { std::remove(_path.c_str()); }
+    const std::string& path() const { return _path; }
+
+private:
+    std::string _path;
+};
+
+TEST(ServerOptions, DefaultsWithoutArguments) {
+    auto p = parseOK({});
+    EXPECT_EQ(p.port, 27017);
+    EXPECT_EQ(p.bindIps, std::vector<std::string>{"127.0.0.1"});
+    EXPECT_FALSE(p.bindIpAll);
+    EXPECT_EQ(p.dbPath, "/data/db");
+    EXPECT_EQ(p.wiredTigerCollectionBlockCompressor, "snappy");
+    EXPECT_EQ(p.networkCompressors, (std::vector<std::string>{"snappy", "zstd", "zlib"}));
+    EXPECT_FALSE(p.dedup.enabled);
+    EXPECT_EQ(p.dedup.chunkSize, 64);
+    EXPECT_EQ(p.dedup.sketchSize, 8);
+    EXPECT_EQ(p.dedup.anchorInterval, 64);
+    EXPECT_EQ(p.dedup.hopDistance, 16);
+    EXPECT_EQ(p.dedup.sourceCacheMB, 32);
+    EXPECT_EQ(p.dedup.writeBackCacheMB, 8);
+    EXPECT_DOUBLE_EQ(p.dedup.governorThreshold, 1.1);
+    EXPECT_EQ(p.dedup.governorWindow, 100000);
+    EXPECT_TRUE(p.dedup.sizeFilter);
+    EXPECT_TRUE(p.parsedOptions.isEmpty());
+}
+
+TEST(ServerOptions, CommandLineNetAndStorage) {
+    auto p = parseOK({"--port", "27018", "--bind_ip", "127.0.0.1, ::1", "--dbpath", "/tmp/db",
+                      "--wiredTigerCacheSizeGB", "0.5", "--wiredTigerCollectionBlockCompressor", "zstd",
+                      "--networkMessageCompressors", "zlib,snappy"});
+    EXPECT_EQ(p.port, 27018);
+    EXPECT_EQ(p.bindIps, (std::vector<std::string>{"127.0.0.1", "::1"}));
+    EXPECT_EQ(p.dbPath, "/tmp/db");
+    EXPECT_DOUBLE_EQ(p.wiredTigerCacheSizeGB, 0.5);
+    EXPECT_EQ(p.wiredTigerCollectionBlockCompressor, "zstd");
+    EXPECT_EQ(p.networkCompressors, (std::vector<std::string>{"zlib", "snappy"}));
+}
+
+TEST(ServerOptions, EqualsFormAndBindIpAll) {
+    auto p = parseOK({"--port=1234", "--bind_ip_all"});
+    EXPECT_EQ(p.port, 1234);
+    EXPECT_TRUE(p.bindIpAll);
+}
+
+TEST(ServerOptions, CompressorsDisabled) {
+    auto p = parseOK({"--networkMessageCompressors", "disabled"});
+    EXPECT_TRUE(p.networkCompressors.empty());
+}
+
+TEST(ServerOptions, VerbosityFlags) {
+    EXPECT_EQ(parseOK({"-v"}).verbosity, 1);
+    EXPECT_EQ(parseOK({"-vvv"}).verbosity, 3);
+    EXPECT_EQ(parseOK({"-v", "-vv"}).verbosity, 3);
+    EXPECT_EQ(parseOK({"--verbose"}).verbosity, 1);
+    EXPECT_EQ(parseOK({"-vv"}).parsedOptions["systemLog"].Obj()["verbosity"].numberInt(), 2);
+}
+
+TEST(ServerOptions, LogPathImpliesFileDestination) {
+    auto p = parseOK({"--logpath", "/tmp/x.log", "--logappend"});
+    EXPECT_EQ(p.logPath, "/tmp/x.log");
+    EXPECT_TRUE(p.logAppend);
+    BSONObj sl = p.parsedOptions["systemLog"].Obj();
+    EXPECT_EQ(sl["destination"].str(), "file");
+    EXPECT_EQ(sl["path"].str(), "/tmp/x.log");
+    EXPECT_TRUE(sl["logAppend"].boolean());
+}
+
+TEST(ServerOptions, DedupOptionsFromCommandLine) {
+    auto p = parseOK({"--dedup", "--dedupChunkSize", "128", "--dedupSketchSize", "12", "--dedupAnchorInterval", "32",
+                      "--dedupHopDistance", "8", "--dedupSourceCacheMB", "64", "--dedupWriteBackCacheMB", "16",
+                      "--dedupGovernorThreshold", "1.5", "--dedupGovernorWindow", "5000", "--dedupSizeFilter",
+                      "false"});
+    EXPECT_TRUE(p.dedup.enabled);
+    EXPECT_EQ(p.dedup.chunkSize, 128);
+    EXPECT_EQ(p.dedup.sketchSize, 12);
+    EXPECT_EQ(p.dedup.anchorInterval, 32);
+    EXPECT_EQ(p.dedup.hopDistance, 8);
+    EXPECT_EQ(p.dedup.sourceCacheMB, 64);
+    EXPECT_EQ(p.dedup.writeBackCacheMB, 16);
+    EXPECT_DOUBLE_EQ(p.dedup.governorThreshold, 1.5);
+    EXPECT_EQ(p.dedup.governorWindow, 5000);
+    EXPECT_FALSE(p.dedup.sizeFilter);
+    BSONObj dedup = p.parsedOptions["storage"].Obj()["dedup"].Obj();
+    EXPECT_TRUE(dedup["enabled"].boolean());
+    EXPECT_EQ(dedup["chunkSize"].numberInt(), 128);
+    EXPECT_FALSE(dedup["sizeFilter"].boolean());
+}
+
+TEST(ServerOptions, DedupBooleanForms) {
+    EXPECT_FALSE(parseOK({"--dedup=false"}).dedup.enabled);
+    EXPECT_TRUE(parseOK({"--dedup", "true"}).dedup.enabled);
+    EXPECT_TRUE(parseOK({"--dedupSizeFilter=true"}).dedup.sizeFilter);
+    EXPECT_TRUE(parseOK({"--dedup", "--port", "1"}).dedup.enabled);
+}
+
+TEST(ServerOptions, DedupChunkSizeOutOfRangeIsAnError) {
+    EXPECT_NE(parseError({"--dedupChunkSize", "32"}).find("storage.dedup.chunkSize"), std::string::npos);
+    EXPECT_NE(parseError({"--dedupChunkSize", "8192"}).find("between 64 and 4096"), std::string::npos);
+    EXPECT_EQ(parseOK({"--dedupChunkSize", "4096"}).dedup.chunkSize, 4096);
+}
+
+TEST(ServerOptions, BadBlockCompressorIsAnError) {
+    std::string err = parseError({"--wiredTigerCollectionBlockCompressor", "lz5"});
+    EXPECT_NE(err.find("lz5"), std::string::npos);
+    EXPECT_NE(err.find("none, snappy, zlib, zstd"), std::string::npos);
+}
+
+TEST(ServerOptions, UnknownOptionIsAnError) {
+    std::string err = parseError({"--frobnicate"});
+    EXPECT_NE(err.find("Error parsing command line"), std::string::npos);
+    EXPECT_NE(err.find("frobnicate"), std::string::npos);
+    EXPECT_NE(err.find("mongod --help"), std::string::npos);
+}
+
+TEST(ServerOptions, AbbreviatedOptionIsNotAccepted) {
+    parseError({"--dbp", "/tmp"});
+}
+
+TEST(ServerOptions, PositionalArgumentIsAnError) { parseError({"stray"}); }
+
+TEST(ServerOptions, BadNumbersAreErrors) {
+    EXPECT_NE(parseError({"--port", "abc"}).find("net.port"), std::string::npos);
+    EXPECT_NE(parseError({"--port", "70000"}).find("between 0 and 65535"), std::string::npos);
+    parseError({"--port", "12x"});
+    parseError({"--wiredTigerCacheSizeGB", "lots"});
+}
+
+TEST(ServerOptions, MissingValueIsAnError) { parseError({"--port"}); }
+
+TEST(ServerOptions, HelpAndVersionActions) {
+    auto h = parse({"--help"});
+    ASSERT_TRUE(h.isOK());
+    EXPECT_EQ(h.getValue().action, OptionsAction::kPrintHelp);
+    auto v = parse({"--version"});
+    ASSERT_TRUE(v.isOK());
+    EXPECT_EQ(v.getValue().action, OptionsAction::kPrintVersion);
+    EXPECT_NE(serverOptionsHelp().find("--dbpath"), std::string::npos);
+    EXPECT_NE(serverOptionsHelp().find("--dedupChunkSize"), std::string::npos);
+}
+
+TEST(ServerOptions, SetParameterKnownNamesAreKept) {
+    auto p = parseOK({"--setParameter", "enableTestCommands=1", "--setParameter", "logLevel=2"});
+    ASSERT_EQ(p.setParameters.size(), 2u);
+    EXPECT_EQ(p.setParameters[0], (std::pair<std::string, std::string>{"enableTestCommands", "1"}));
+    BSONObj sp = p.parsedOptions["setParameter"].Obj();
+    EXPECT_EQ(sp["enableTestCommands"].str(), "1");
+    EXPECT_EQ(sp["logLevel"].str(), "2");
+}
+
+TEST(ServerOptions, SetParameterUnknownNameIsAnError) {
+    EXPECT_NE(parseError({"--setParameter", "noSuchParameter=1"}).find("Unknown --setParameter 'noSuchParameter'"),
+              std::string::npos);
+}
+
+TEST(ServerOptions, SetParameterWithoutEqualsIsAnError) {
+    EXPECT_NE(parseError({"--setParameter", "enableTestCommands"}).find("Illegal option assignment"),
+              std::string::npos);
+}
+
+TEST(ServerOptions, SetParameterNotSettableAtStartupIsAnError) {
+    parseError({"--setParameter", "featureCompatibilityVersion=6.0"});
+}
+
+TEST(ServerOptions, ReplSetIsStored) {
+    auto p = parseOK({"--replSet", "rs0/host1:27017"});
+    EXPECT_EQ(p.replSetName, "rs0");
+    EXPECT_EQ(p.parsedOptions["replication"].Obj()["replSet"].str(), "rs0/host1:27017");
+}
+
+TEST(ServerOptions, ArgvAndParsedAreKept) {
+    auto p = parseOK({"--port", "27019", "--dbpath", "/d"});
+    EXPECT_EQ(p.argv, (std::vector<std::string>{"mongod", "--port", "27019", "--dbpath", "/d"}));
+    EXPECT_EQ(p.parsedOptions.woCompare(fromjson(R"({"net": {"port": 27019}, "storage": {"dbPath": "/d"}})")), 0)
+        << p.parsedOptions.toString();
+}
+
+TEST(ServerOptions, YamlConfigFile) {
+    ConfigFile cfg(R"(
+net:
+  port: 27020
+  bindIp: 0.0.0.0
+  compression:
+    compressors: zstd
+storage:
+  dbPath: /var/lib/mongo
+  journal:
+    enabled: true
+  wiredTiger:
+    engineConfig:
+      cacheSizeGB: 1.5
+    collectionConfig:
+      blockCompressor: zlib
+  dedup:
+    enabled: true
+    chunkSize: 256
+    sketchSize: 16
+    anchorInterval: 128
+    hopDistance: 4
+    sourceCacheMB: 10
+    writeBackCacheMB: 2
+    governorThreshold: 1.25
+    governorWindow: 777
+    sizeFilter: false
+systemLog:
+  destination: file
+  path: /tmp/mongod.log
+  logAppend: true
+  verbosity: 2
+setParameter:
+  enableTestCommands: 1
+replication:
+  replSetName: rsY
+)");
+    auto p = parseOK({"--config", cfg.path()});
+    EXPECT_EQ(p.port, 27020);
+    EXPECT_EQ(p.bindIps, std::vector<std::string>{"0.0.0.0"});
+    EXPECT_EQ(p.networkCompressors, std::vector<std::string>{"zstd"});
+    EXPECT_EQ(p.dbPath, "/var/lib/mongo");
+    EXPECT_DOUBLE_EQ(p.wiredTigerCacheSizeGB, 1.5);
+    EXPECT_EQ(p.wiredTigerCollectionBlockCompressor, "zlib");
+    EXPECT_TRUE(p.dedup.enabled);
+    EXPECT_EQ(p.dedup.chunkSize, 256);
+    EXPECT_EQ(p.dedup.sketchSize, 16);
+    EXPECT_EQ(p.dedup.anchorInterval, 128);
+    EXPECT_EQ(p.dedup.hopDistance, 4);
+    EXPECT_EQ(p.dedup.sourceCacheMB, 10);
+    EXPECT_EQ(p.dedup.writeBackCacheMB, 2);
+    EXPECT_DOUBLE_EQ(p.dedup.governorThreshold, 1.25);
+    EXPECT_EQ(p.dedup.governorWindow, 777);
+    EXPECT_FALSE(p.dedup.sizeFilter);
+    EXPECT_EQ(p.logPath, "/tmp/mongod.log");
+    EXPECT_TRUE(p.logAppend);
+    EXPECT_EQ(p.verbosity, 2);
+    EXPECT_EQ(p.replSetName, "rsY");
+    EXPECT_EQ(p.configFile, cfg.path());
+    EXPECT_EQ(p.parsedOptions["config"].str(), cfg.path());
+    EXPECT_EQ(p.parsedOptions["net"].Obj()["port"].numberInt(), 27020);
+    EXPECT_EQ(p.parsedOptions["setParameter"].Obj()["enableTestCommands"].str(), "1");
+    ASSERT_EQ(p.setParameters.size(), 1u);
+}
+
+TEST(ServerOptions, ShortConfigFlag) {
+    ConfigFile cfg("net:\n  port: 27021\n");
+    EXPECT_EQ(parseOK({"-f", cfg.path()}).port, 27021);
+}
+
+TEST(ServerOptions, CommandLineOverridesConfigFile) {
+    ConfigFile cfg("net:\n  port: 27020\nstorage:\n  dbPath: /from/config\n  dedup:\n    chunkSize: 256\n");
+    auto p = parseOK({"--config", cfg.path(), "--port", "27030", "--dedupChunkSize", "512"});
+    EXPECT_EQ(p.port, 27030);
+    EXPECT_EQ(p.dbPath, "/from/config");
+    EXPECT_EQ(p.dedup.chunkSize, 512);
+    EXPECT_EQ(p.parsedOptions["net"].Obj()["port"].numberInt(), 27030);
+}
+
+TEST(ServerOptions, CommandLineSetParameterOverridesConfigFile) {
+    ConfigFile cfg("setParameter:\n  logLevel: 1\n");
+    auto p = parseOK({"--config", cfg.path(), "--setParameter", "logLevel=3"});
+    EXPECT_EQ(p.parsedOptions["setParameter"].Obj()["logLevel"].str(), "3");
+    ASSERT_EQ(p.setParameters.size(), 2u);
+    EXPECT_EQ(p.setParameters.back().second, "3");  // applied last, so it wins
+}
+
+TEST(ServerOptions, YamlUnknownKeyIsAnError) {
+    ConfigFile cfg("net:\n  prot: 1\n");
+    EXPECT_NE(parseError({"--config", cfg.path()}).find("Unrecognized option: net.prot"), std::string::npos);
+}
+
+TEST(ServerOptions, YamlSyntaxErrorIsAnError) {
+    ConfigFile cfg("net:\n  port: [1, 2\n");
+    EXPECT_NE(parseError({"--config", cfg.path()}).find("Error parsing YAML config file"), std::string::npos);
+}
+
+TEST(ServerOptions, YamlBadValueIsAnError) {
+    ConfigFile cfg("storage:\n  wiredTiger:\n    collectionConfig:\n      blockCompressor: brotli\n");
+    EXPECT_NE(parseError({"--config", cfg.path()}).find("brotli"), std::string::npos);
+}
+
+TEST(ServerOptions, MissingConfigFileIsAnError) {
+    EXPECT_NE(parseError({"--config", "/nonexistent/mongod.conf"}).find("/nonexistent/mongod.conf"), std::string::npos);
+}
+
+TEST(ServerOptions, YamlPathWithoutFileDestinationLogsToStdout) {
+    ConfigFile cfg("systemLog:\n  path: /tmp/ignored.log\n");
+    EXPECT_EQ(parseOK({"--config", cfg.path()}).logPath, "");
+}
+
+TEST(ServerOptions, YamlFileDestinationWithoutPathIsAnError) {
+    ConfigFile cfg("systemLog:\n  destination: file\n");
+    parseError({"--config", cfg.path()});
+}
+
+TEST(ServerOptions, BindIpAndBindIpAllConflict) { parseError({"--bind_ip", "1.2.3.4", "--bind_ip_all"}); }
+
+TEST(ServerOptions, UnknownStorageEngineIsAnError) { parseError({"--storageEngine", "inMemory"}); }
+
+TEST(ServerOptions, UnknownNetworkCompressorIsAnError) { parseError({"--networkMessageCompressors", "lz4"}); }
+
+TEST(ServerOptions, ProfileOptions) {
+    auto p = parseOK({"--profile", "1", "--slowms", "50", "--slowOpSampleRate", "0.5"});
+    EXPECT_EQ(p.profileLevel, 1);
+    EXPECT_EQ(p.slowOpThresholdMs, 50);
+    EXPECT_DOUBLE_EQ(p.slowOpSampleRate, 0.5);
+    parseError({"--profile", "3"});
+}
+
+TEST(ServerOptions, ApplyStartupParametersSetsThem) {
+    auto p = parseOK({"--setParameter", "cursorTimeoutMillis=1234"});
+    ASSERT_TRUE(applyStartupServerParameters(p).isOK());
+    EXPECT_EQ(cursorTimeoutMillis(), 1234);
+    ASSERT_TRUE(applyStartupServerParameters(parseOK({"--setParameter", "cursorTimeoutMillis=600000"})).isOK());
+}
+
+TEST(ServerOptions, ApplyStartupParametersRejectsBadValues) {
+    auto p = parseOK({"--setParameter", "cursorTimeoutMillis=soon"});
+    Status s = applyStartupServerParameters(p);
+    EXPECT_FALSE(s.isOK());
+    EXPECT_NE(s.reason().find("cursorTimeoutMillis"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mongo
