@@ -2,6 +2,7 @@
 // A sort specification ({a: 1, "b.c": -1}) and the comparison of documents under it, with
 // MongoDB's rules: missing sorts as null; for an array value the ascending key is its smallest
 // element and the descending key its largest; ties keep no particular order.
+// Immutable after construction: compare/extractKey may be called concurrently.
 #include <string>
 #include <vector>
 
@@ -11,10 +12,19 @@ namespace mongo {
 
 class SortPattern {
 public:
-    // Throws BadValue (2) / Location15974 style errors for bad specs ("$sort key ordering must
-    // be 1 (for ascending) or -1 (for descending)"). {$meta: ...} is rejected.
+    // Throws MongoDB's errors for bad specs: 15974 "Illegal key in $sort specification: a: \"x\"",
+    // 15975 "$sort key ordering must be 1 (for ascending) or -1 (for descending)", FieldPath
+    // errors (16410 for "$a", 40352 ...), 17312 for other expressions. {$meta: ...} is rejected
+    // (no text/search metadata here). An empty spec compares every document equal. "$natural"
+    // is not a path: callers handle {$natural: 1} themselves before building a SortPattern.
+    // Sort keys follow the index key rules: each field's values are collected through arrays
+    // (an empty array gives undefined, which sorts before null), the document's key is the
+    // smallest combination under the pattern, and fields through two different arrays throw
+    // BadValue "cannot sort with keys that are parallel arrays".
     explicit SortPattern(const BSONObj& spec);
-    int compare(const BSONObj& a, const BSONObj& b) const;  // <0, 0, >0
+    // <0, 0, >0. Extracts both keys on each call: for large sorts, extract keys once
+    // (extractKey) and use compareKeys.
+    int compare(const BSONObj& a, const BSONObj& b) const;
     bool operator()(const BSONObj& a, const BSONObj& b) const { return compare(a, b) < 0; }
     // The sort key of doc: one value per field, as {"": v1, "": v2}.
     BSONObj extractKey(const BSONObj& doc) const;
@@ -27,8 +37,13 @@ public:
     const std::vector<Part>& parts() const { return _parts; }
 
 private:
+    // The sort key of doc as elements (pointing into doc or into static null/undefined).
+    std::vector<BSONElement> keyElements(const BSONObj& doc) const;
+    int compareElements(const std::vector<BSONElement>& a, const std::vector<BSONElement>& b) const;
+
     BSONObj _spec;
     std::vector<Part> _parts;
+    std::vector<std::vector<std::string>> _pathParts;  // _parts[i].path split at dots
 };
 
 }  // namespace mongo
