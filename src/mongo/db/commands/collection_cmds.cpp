@@ -1,5 +1,6 @@
 // create, drop, renameCollection, listCollections, dropDatabase, listDatabases.
 #include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/catalog/collection.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/cursor_manager.h"

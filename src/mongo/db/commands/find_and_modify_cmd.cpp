@@ -59,7 +59,7 @@ public:
             UpdateResult r = performUpdate(opCtx, nss, s, true);
             lastError.append("n", static_cast<int>(r.nMatched + (r.upsertedId ? 1 : 0)));
             lastError.append("updatedExisting", r.nMatched > 0);
-            if (r.upsertedId) lastError.append("upserted", r.upsertedId->firstElement().wrap("upserted").firstElement());
+            if (r.upsertedId) lastError.appendAs(r.upsertedId->firstElement(), "upserted");
             if (r.nMatched) value = project(returnNew ? r.postImage : r.preImage);
             else if (r.upsertedId && returnNew) value = project(r.postImage);
         }

@@ -2,6 +2,7 @@
 #include <sys/statvfs.h>
 
 #include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/catalog/collection.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/server_options.h"

@@ -1,5 +1,6 @@
 // validate: reads every record and checks the indexes against the documents.
 #include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/catalog/collection.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 
