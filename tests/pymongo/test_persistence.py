@@ -1,0 +1,131 @@
+"""Durability: data and indexes survive a clean restart; every write acknowledged with
+j: true (or followed by fsync) survives kill -9. These tests start their own mongod
+(MONGOD_BIN) on their own dbpath."""
+import threading
+import time
+
+import pymongo
+import pytest
+from pymongo import WriteConcern
+from pymongo.errors import DuplicateKeyError, PyMongoError
+
+
+def test_clean_restart_keeps_data_indexes_and_collections(mongod_factory):
+    m = mongod_factory()
+    with m.client() as c:
+        db = c.persist
+        db.create_collection("empty_one")
+        db.docs.insert_many([{"_id": i, "v": "value %d" % i, "k": i % 10} for i in range(2000)])
+        db.docs.create_index("k")
+        db.docs.create_index("v", unique=True)
+        db.docs.update_many({"k": 3}, {"$set": {"updated": True}})
+        db.docs.delete_many({"k": 4})
+        c.other_db.x.insert_one({"_id": "x"})
+    assert m.stop() == 0, "mongod exits 0 on SIGTERM"
+    m.start()
+    with m.client() as c:
+        db = c.persist
+        assert sorted(db.list_collection_names()) == ["docs", "empty_one"]
+        assert db.docs.count_documents({}) == 1800
+        assert db.docs.count_documents({"updated": True}) == 200
+        assert db.docs.count_documents({"k": 4}) == 0
+        assert set(db.docs.index_information()) == {"_id_", "k_1", "v_1"}
+        assert db.docs.find_one({"_id": 1234})["v"] == "value 1234"
+        with pytest.raises(DuplicateKeyError):
+            db.docs.insert_one({"v": "value 5"})
+        assert "other_db" in c.list_database_names()
+        plan = db.docs.find({"k": 7}).explain()["queryPlanner"]["winningPlan"]
+        assert "IXSCAN" in str(plan)
+        assert c.persist.command("validate", "docs")["valid"] is True
+
+
+def test_several_restarts(mongod_factory):
+    m = mongod_factory()
+    for round_ in range(3):
+        with m.client() as c:
+            c.persist.c.insert_many([{"round": round_, "i": i} for i in range(100)])
+            assert c.persist.c.count_documents({}) == 100 * (round_ + 1)
+        m.restart()
+    with m.client() as c:
+        assert c.persist.c.count_documents({}) == 300
+
+
+def test_kill9_after_journaled_writes(mongod_factory):
+    m = mongod_factory()
+    with m.client() as c:
+        coll = c.persist.get_collection("j", write_concern=WriteConcern(w=1, j=True))
+        for i in range(300):
+            coll.insert_one({"_id": i, "v": i})
+        coll.update_many({"_id": {"$lt": 100}}, {"$set": {"updated": True}})
+        coll.delete_many({"_id": {"$gte": 250}})
+        coll.database.create_collection("made_before_kill")
+    m.kill9()
+    m.start()
+    with m.client() as c:
+        coll = c.persist.j
+        assert coll.count_documents({}) == 250
+        assert coll.count_documents({"updated": True}) == 100
+        assert "made_before_kill" in c.persist.list_collection_names()
+        assert c.persist.command("validate", "j")["valid"] is True
+
+
+def test_kill9_after_fsync(mongod_factory):
+    m = mongod_factory()
+    with m.client() as c:
+        c.persist.f.insert_many([{"_id": i} for i in range(1000)])
+        c.persist.f.create_index("x")
+        c.admin.command("fsync")
+    m.kill9()
+    m.start()
+    with m.client() as c:
+        assert c.persist.f.count_documents({}) == 1000
+        assert "x_1" in c.persist.f.index_information()
+
+
+def test_kill9_during_writes_keeps_every_acknowledged_write(mongod_factory):
+    m = mongod_factory()
+    acked = []
+    stop = threading.Event()
+
+    def writer():
+        c = m.client(serverSelectionTimeoutMS=2000, retryWrites=False)
+        coll = c.persist.get_collection("during", write_concern=WriteConcern(w=1, j=True))
+        i = 0
+        while not stop.is_set():
+            try:
+                coll.insert_one({"_id": i, "pad": "p" * 200})
+                acked.append(i)
+            except PyMongoError:
+                break
+            i += 1
+        c.close()
+
+    th = threading.Thread(target=writer)
+    th.start()
+    deadline = time.time() + 30
+    while len(acked) < 300 and time.time() < deadline:
+        time.sleep(0.05)
+    m.kill9()
+    stop.set()
+    th.join(60)
+    assert len(acked) >= 300, "the writer made progress before the kill"
+    m.start()
+    with m.client() as c:
+        present = set(d["_id"] for d in c.persist.during.find({}, {"_id": 1}))
+        missing = [i for i in acked if i not in present]
+        assert not missing, "%d acknowledged writes lost, e.g. %r" % (len(missing), missing[:10])
+        assert c.persist.command("validate", "during")["valid"] is True
+
+
+def test_drop_survives_restart(mongod_factory):
+    m = mongod_factory()
+    with m.client() as c:
+        c.gone.c.insert_one({})
+        c.persist.keep.insert_one({})
+        c.persist.dropme.insert_one({})
+        c.drop_database("gone")
+        c.persist.drop_collection("dropme")
+    m.restart()
+    with m.client() as c:
+        assert "gone" not in c.list_database_names()
+        assert c.persist.list_collection_names() == ["keep"]
