@@ -12,7 +12,8 @@ Suites (run in this order by default):
   core          jstests/core/*.js, each run by mongosh connected to the suite's server
   <name>        any other jstests/<name>/ holding *.js files; jstests/noPassthrough runs with
                 --nodb (tests start their own servers, see MONGOD_BIN / TEST_PORT_BASE).  A
-                directory may hold `suite.json`: {"nodb": bool, "mongodArgs": [..], "timeout": s}
+                directory may hold `suite.json`: {"nodb": bool, "mongodArgs": [..], "timeout": s,
+                "include": ["../core/*.js"]} (include runs other suites' tests under these options)
   pymongo       pytest tests/pymongo, MONGODB_URI pointing at the suite's server
   c_client      build/install/bin/c_client_crud <uri>, once plain and once with zstd
 
@@ -27,6 +28,7 @@ Logs of each suite (mongod's output and each failing test's output) go to build/
 import argparse
 import concurrent.futures
 import fnmatch
+import glob
 import json
 import os
 import shutil
@@ -444,7 +446,12 @@ def run_js_suite(ctx, name):
     suite_dir = os.path.join(REPO, "jstests", name)
     cfg = js_suite_config(suite_dir, name)
     files = sorted(f for f in os.listdir(suite_dir) if f.endswith(".js"))
-    files = [f for f in files if matches_filter(os.path.join("jstests", name, f), ctx.opts.tests)]
+    # "include": globs (relative to the suite directory) of tests from other suites to run
+    # again under this suite's server options, e.g. ["../core/*.js"].
+    for pattern in cfg.get("include", []):
+        for p in sorted(glob.glob(os.path.join(suite_dir, pattern))):
+            files.append(os.path.relpath(p, suite_dir))
+    files = [f for f in files if matches_filter(os.path.normpath(os.path.join("jstests", name, f)), ctx.opts.tests)]
     if not files:
         return
     log_dir = suite_log_dir(name)
@@ -455,7 +462,8 @@ def run_js_suite(ctx, name):
     timeout = cfg.get("timeout") or ctx.opts.test_timeout
 
     def run_file(fixture, fname):
-        path = os.path.join("jstests", name, fname)
+        path = os.path.normpath(os.path.join("jstests", name, fname))
+        label = fname.replace("../", "").replace("/", "_")
         env = ctx.base_env()
         args = [ctx.mongosh, "--quiet", "--norc"]
         if fixture is None:
@@ -464,13 +472,14 @@ def run_js_suite(ctx, name):
             env["MONGODB_URI"] = fixture.uri
             args.append(fixture.uri)
         args.append(path)
-        code, output, secs = run_process(args, env, timeout, os.path.join(log_dir, fname + ".log"))
+        code, output, secs = run_process(args, env, timeout, os.path.join(log_dir, label + ".log"))
+        test = "%s/%s" % (name, fname.replace("../", ""))
         if code == 0:
-            rep.result("%s/%s" % (name, fname), "PASS", secs, output if ctx.opts.verbose else None)
+            rep.result(test, "PASS", secs, output if ctx.opts.verbose else None)
         elif code is None:
-            rep.result("%s/%s" % (name, fname), "FAIL", secs, "timed out after %ds\n%s" % (timeout, tail_text(output)))
+            rep.result(test, "FAIL", secs, "timed out after %ds\n%s" % (timeout, tail_text(output)))
         else:
-            rep.result("%s/%s" % (name, fname), "FAIL", secs, "exit code %s\n%s" % (code, tail_text(output)))
+            rep.result(test, "FAIL", secs, "exit code %s\n%s" % (code, tail_text(output)))
         if fixture is not None and not fixture.alive():
             raise RuntimeError("mongod is no longer running after %s" % path)
 
@@ -483,7 +492,7 @@ def run_js_suite(ctx, name):
                 except RuntimeError as e:
                     rep.note("[%s] %s; remaining tests not run" % (name, e))
                     for rest in files[i + 1:]:
-                        rep.result("%s/%s" % (name, rest), "FAIL", detail="not run: mongod died")
+                        rep.result("%s/%s" % (name, rest.replace("../", "")), "FAIL", detail="not run: mongod died")
                     return
         else:
             with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
@@ -588,7 +597,7 @@ def discover_js_suites():
         p = os.path.join(root, d)
         if d in JS_SUITE_SKIP_DIRS or not os.path.isdir(p):
             continue
-        if any(f.endswith(".js") for f in os.listdir(p)):
+        if any(f.endswith(".js") for f in os.listdir(p)) or os.path.exists(os.path.join(p, "suite.json")):
             out.append(d)
     return out
 
