@@ -44,14 +44,26 @@ inline size_t matchForward(const uint8_t* a, const uint8_t* b, size_t max) {
 // relative to the previous copy, so most cost one to three bytes).
 constexpr uint32_t kCopyOverhead = 4;
 
+// Shortest run of equal bytes worth a COPY inside a literal gap.
+constexpr size_t kMinAlignedRun = 6;
+
+// Literal gaps searched densely against the source text they replaced: at least this long,
+// and neither the gap nor that source region longer than kLocalMaxGap.
+constexpr size_t kLocalMinGap = 24;
+constexpr size_t kLocalMaxGap = 4096;
+constexpr size_t kLocalMinRun = 12;
+
 }  // namespace
 
-DeltaEncoder::DeltaEncoder(uint32_t anchorInterval)
-    : _interval(std::max<uint32_t>(1, anchorInterval)),
-      _anchorThreshold(_interval <= 1 ? ~0ull : ~0ull / _interval) {}
+DeltaEncoder::DeltaEncoder(uint32_t anchorInterval, uint32_t minAnchors)
+    : _interval(std::max<uint32_t>(1, anchorInterval)), _minAnchors(minAnchors) {}
 
 void DeltaEncoder::buildSourceIndex(const uint8_t* src, size_t srcLen) {
-    size_t expected = srcLen / _interval + 16;
+    size_t interval = _interval;
+    if (_minAnchors > 0)
+        interval = std::max<size_t>(1, std::min<size_t>(interval, srcLen / _minAnchors));
+    _thr = interval <= 1 ? ~0ull : ~0ull / interval;
+    size_t expected = srcLen / interval + 16;
     size_t size = 64;
     while (size < expected * 2)
         size <<= 1;
@@ -61,7 +73,7 @@ void DeltaEncoder::buildSourceIndex(const uint8_t* src, size_t srcLen) {
         return;
     const uint64_t* g = gearTable();
     uint64_t h = 0;
-    const uint64_t thr = _anchorThreshold;
+    const uint64_t thr = _thr;
     // Content can make far more anchors than expected (a repeated pattern that passes the
     // test everywhere); the table stays at most half full so probes always end.
     size_t room = size / 2;
@@ -109,7 +121,7 @@ void DeltaEncoder::computeInstructions(const uint8_t* src, size_t srcLen, const 
         return;
     buildSourceIndex(src, srcLen);
     const uint64_t* g = gearTable();
-    const uint64_t thr = _anchorThreshold;
+    const uint64_t thr = _thr;  // the same density as the source index
     size_t pos = 0;  // target bytes before pos are covered by instructions
     size_t j = 0;    // next target byte to hash
     uint64_t h = 0;
@@ -144,7 +156,140 @@ void DeltaEncoder::computeInstructions(const uint8_t* src, size_t srcLen, const 
     }
     if (pos < tgtLen)
         out->push_back(makeInsert(uint32_t(pos), uint32_t(tgtLen - pos)));
+    matchGapsLocally(src, srcLen, tgt, out);
+    alignGaps(src, srcLen, tgt, out);
     normalizeInstructions(out);
+}
+
+void DeltaEncoder::matchGapsLocally(const uint8_t* src, size_t srcLen, const uint8_t* tgt,
+                                    std::vector<DeltaInst>* insts) {
+    // A rewritten sentence keeps many short runs of the text it replaced, too short to
+    // contain an anchor. For each literal gap, index every 8-byte window of the source bytes
+    // between the neighbouring COPYs (the text that was replaced) and match the gap against
+    // them. Only small gaps are searched, so the cost stays proportional to what changed.
+    std::vector<DeltaInst>& v = *insts;
+    std::vector<DeltaInst> out;
+    out.reserve(v.size());
+    size_t prevSrcEnd = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        const DeltaInst in = v[i];
+        if (in.copy) {
+            out.push_back(in);
+            prevSrcEnd = size_t(in.off) + in.len;
+            continue;
+        }
+        size_t regionEnd = i + 1 < v.size() ? v[i + 1].off : srcLen;
+        size_t regionStart = prevSrcEnd;
+        if (regionEnd < regionStart)
+            std::swap(regionStart, regionEnd);  // a moved block: search between them anyway
+        size_t regionLen = regionEnd - regionStart;
+        if (in.len < kLocalMinGap || regionLen < 8 || in.len > kLocalMaxGap ||
+            regionLen > kLocalMaxGap) {
+            out.push_back(in);
+            continue;
+        }
+        size_t size = 16;
+        while (size < regionLen * 2)
+            size <<= 1;
+        _local.assign(size, 0);
+        const size_t mask = size - 1;
+        for (size_t p = regionStart; p + 8 <= regionEnd; ++p) {
+            uint64_t key = load64(src + p);
+            size_t slot = (key * 0x9E3779B97F4A7C15ull) >> 40 & mask;
+            while (_local[slot] != 0 && load64(src + (_local[slot] - 1)) != key)
+                slot = (slot + 1) & mask;
+            if (_local[slot] == 0)
+                _local[slot] = p + 1;  // first occurrence wins
+        }
+        const size_t t0 = in.off, t1 = size_t(in.off) + in.len;
+        size_t lit = t0, t = t0;
+        while (t + 8 <= t1) {
+            uint64_t key = load64(tgt + t);
+            size_t slot = (key * 0x9E3779B97F4A7C15ull) >> 40 & mask;
+            size_t hit = 0;
+            while (_local[slot] != 0) {
+                if (load64(src + (_local[slot] - 1)) == key) {
+                    hit = _local[slot];
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+            if (!hit) {
+                ++t;
+                continue;
+            }
+            size_t sp = hit - 1;
+            size_t len = 8 + matchForward(src + sp + 8, tgt + t + 8,
+                                          std::min(regionEnd - sp - 8, t1 - t - 8));
+            size_t back = 0;
+            while (back < t - lit && sp - back > regionStart && src[sp - back - 1] == tgt[t - back - 1])
+                ++back;
+            if (len + back < kLocalMinRun) {
+                ++t;
+                continue;
+            }
+            if (lit < t - back)
+                out.push_back(makeInsert(uint32_t(lit), uint32_t(t - back - lit)));
+            out.push_back(makeCopy(uint32_t(sp - back), uint32_t(len + back)));
+            t += len;
+            lit = t;
+        }
+        if (lit < t1)
+            out.push_back(makeInsert(uint32_t(lit), uint32_t(t1 - lit)));
+    }
+    v.swap(out);
+}
+
+void DeltaEncoder::alignGaps(const uint8_t* src, size_t srcLen, const uint8_t* tgt,
+                             std::vector<DeltaInst>* insts) {
+    // An INSERT between two COPYs often replaces source bytes of the same length (a changed
+    // date, id, length field or word): compare it byte-wise with the source bytes between the
+    // neighbouring COPYs and copy the runs that agree. This costs one pass over the literal
+    // bytes and recovers matches too short for any anchor.
+    std::vector<DeltaInst>& v = *insts;
+    if (v.empty())
+        return;
+    std::vector<DeltaInst> out;
+    out.reserve(v.size());
+    size_t prevSrcEnd = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        const DeltaInst in = v[i];
+        if (in.copy) {
+            out.push_back(in);
+            prevSrcEnd = size_t(in.off) + in.len;
+            continue;
+        }
+        size_t nextSrcStart = srcLen;
+        if (i + 1 < v.size())
+            nextSrcStart = v[i + 1].off;  // inserts are never adjacent before normalising
+        if (nextSrcStart < prevSrcEnd) {
+            out.push_back(in);
+            continue;
+        }
+        size_t n = std::min<size_t>(in.len, nextSrcStart - prevSrcEnd);
+        const uint8_t* s = src + prevSrcEnd;
+        const uint8_t* t = tgt + in.off;
+        size_t litStart = 0, k = 0;
+        while (k < n) {
+            if (s[k] != t[k]) {
+                ++k;
+                continue;
+            }
+            size_t run = k;
+            while (run < n && s[run] == t[run])
+                ++run;
+            if (run - k >= kMinAlignedRun) {
+                if (litStart < k)
+                    out.push_back(makeInsert(uint32_t(in.off + litStart), uint32_t(k - litStart)));
+                out.push_back(makeCopy(uint32_t(prevSrcEnd + k), uint32_t(run - k)));
+                litStart = run;
+            }
+            k = run;
+        }
+        if (litStart < in.len)
+            out.push_back(makeInsert(uint32_t(in.off + litStart), uint32_t(in.len - litStart)));
+    }
+    v.swap(out);
 }
 
 std::string DeltaEncoder::encode(const uint8_t* src, size_t srcLen, const uint8_t* tgt,

@@ -6,7 +6,9 @@
 // on average. The target is scanned with the same rolling hash and looked up only at its
 // anchors; a hit is verified on the 16-byte window and extended byte-wise in both directions,
 // and the matched region is skipped without hashing. Contiguous COPYs are coalesced and COPYs
-// that cost more than their bytes become INSERTs.
+// that cost more than their bytes become INSERTs. Two cheap passes over the remaining literal
+// gaps recover short matches that no anchor can see: a dense 8-byte search against the source
+// text between the neighbouring COPYs, and a byte-wise comparison for same-length edits.
 //
 // Algorithm 2 (reencodeBackward): turns the forward instructions (old -> new) into backward
 // ones (new -> old) in one pass over the COPYs sorted by source offset, with no hashing.
@@ -28,7 +30,10 @@ constexpr uint32_t kDeltaWindow = 16;  // bytes verified at an anchor, as in xDe
 class DeltaEncoder {
 public:
     // anchorInterval: mean distance between anchors, 64 default (16 is xDelta-like density).
-    explicit DeltaEncoder(uint32_t anchorInterval = 64);
+    // minAnchors: a source shorter than anchorInterval * minAnchors is sampled more densely,
+    // so that it still gets about minAnchors anchors (small records have short matching runs
+    // that a 1-in-64 sample misses; their cost is small either way). 0 disables it.
+    explicit DeltaEncoder(uint32_t anchorInterval = 64, uint32_t minAnchors = 128);
 
     // Algorithm 1. *out receives instructions that build tgt from src (INSERT offsets are
     // target positions).
@@ -42,12 +47,18 @@ public:
 
 private:
     void buildSourceIndex(const uint8_t* src, size_t srcLen);
+    void matchGapsLocally(const uint8_t* src, size_t srcLen, const uint8_t* tgt,
+                          std::vector<DeltaInst>* insts);
+    void alignGaps(const uint8_t* src, size_t srcLen, const uint8_t* tgt,
+                   std::vector<DeltaInst>* insts);
     bool lookup(uint64_t key, uint32_t* srcEnd) const;
 
     uint32_t _interval;
-    uint64_t _anchorThreshold;
+    uint32_t _minAnchors;
+    uint64_t _thr = 0;  // anchor test threshold for the current source
     std::vector<uint64_t> _table;  // (key32 << 32) | (source window end + 1); 0 = empty
     uint64_t _tableMask = 0;
+    std::vector<uint64_t> _local;  // per-gap index: source position + 1, 0 = empty
 };
 
 // Algorithm 2. `forward` builds the new record from the old one (oldLen bytes); *backward
