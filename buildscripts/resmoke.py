@@ -530,8 +530,11 @@ def run_pymongo(ctx):
         env = ctx.base_env()
         env["MONGODB_URI"] = fixture.uri
         env["PYTHONDONTWRITEBYTECODE"] = "1"
+        # -o timeout: a per-test limit when pytest-timeout is installed (setup.sh installs it);
+        # without the plugin pytest only warns about the unknown option.
         args = [ctx.python, "-m", "pytest", "-q", "-rN", "-p", "no:cacheprovider", "--junitxml=" + xml_path,
-                "-o", "junit_family=xunit2"] + [os.path.join("tests", "pymongo", f) for f in files]
+                "-o", "junit_family=xunit2", "-o", "timeout=%d" % ctx.opts.test_timeout] + \
+            [os.path.join("tests", "pymongo", f) for f in files]
         code, output, secs = run_process(args, env, ctx.opts.pytest_timeout, os.path.join(log_dir, "pytest.log"))
         counted = 0
         if os.path.exists(xml_path):

@@ -57,10 +57,11 @@ if [ ! -x "$TOOLS/node_modules/.bin/mongosh" ]; then
   log "installing mongosh 2.x from npm"
   ( cd "$TOOLS" && npm install --silent --no-audit --no-fund mongosh@2 >/dev/null )
 fi
-if [ ! -x "$TOOLS/venv/bin/pytest" ] || ! "$TOOLS/venv/bin/python" -c 'import pymongo' 2>/dev/null; then
+if [ ! -x "$TOOLS/venv/bin/pytest" ] ||
+   ! "$TOOLS/venv/bin/python" -c 'import pymongo, pytest_timeout, zstandard, snappy' 2>/dev/null; then
   log "creating the Python venv (pymongo, pytest)"
   python3 -m venv "$TOOLS/venv"
-  "$TOOLS/venv/bin/pip" install -q 'pymongo>=4.8,<5' pytest zstandard python-snappy matplotlib
+  "$TOOLS/venv/bin/pip" install -q 'pymongo>=4.8,<5' pytest pytest-timeout zstandard python-snappy matplotlib
 fi
 
 # A file the build and the test runner read to find the dependencies.
