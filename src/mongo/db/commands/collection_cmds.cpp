@@ -9,6 +9,19 @@
 namespace mongo {
 namespace {
 
+// The options of a create command, without the command name and generic arguments.
+BSONObj userOptions(const BSONObj& createCmd) {
+    BSONObjBuilder b;
+    bool first = true;
+    for (BSONElement e : createCmd) {
+        bool skip = first && e.fieldNameStringData() == "create";
+        first = false;
+        if (skip || isGenericArgument(e.fieldNameStringData())) continue;
+        b.append(e);
+    }
+    return b.obj();
+}
+
 class CreateCmd : public Command {
 public:
     CreateCmd() : Command("create") {}
@@ -21,8 +34,11 @@ public:
             uasserted(ErrorCodes::CommandNotSupported, "time-series collections are not supported by this server");
         CollectionOptions opts = uassertStatusOK(CollectionOptions::parse(req.body));
         CatalogDDLLock lock;
-        if (CollectionCatalog::get()->lookupCollection(opCtx, nss))
-            uasserted(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.");
+        if (Collection* existing = CollectionCatalog::get()->lookupCollection(opCtx, nss)) {
+            // MongoDB 7.0 (SERVER-60064): create is idempotent when the options are identical.
+            if (userOptions(existing->options().raw).woCompare(userOptions(req.body)) == 0) return;
+            uasserted(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists with different options.");
+        }
         CollectionCatalog::get()->createCollection(opCtx, nss, opts);
     }
 };
@@ -117,11 +133,7 @@ public:
             d.append("name", nss.coll());
             d.append("type", "collection");
             if (!nameOnly) {
-                BSONObjBuilder opts;
-                for (BSONElement e : c->options().raw)
-                    if (!isGenericArgument(e.fieldNameStringData()) && e.fieldNameStringData() != "create")
-                        opts.append(e);
-                d.append("options", opts.obj());
+                d.append("options", userOptions(c->options().raw));
                 BSONObjBuilder info;
                 info.append("readOnly", false);
                 std::string hex = c->uuid();
