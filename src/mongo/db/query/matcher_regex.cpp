@@ -34,8 +34,9 @@ MatcherRegex::MatcherRegex(std::string_view pattern, std::string_view flags) : _
             case 'm': options |= PCRE2_MULTILINE; break;
             case 's': options |= PCRE2_DOTALL; break;
             case 'x': options |= PCRE2_EXTENDED; break;
-            case 'u': options |= PCRE2_UCP; break;
-            default: uasserted(51108, std::string("invalid flag in regex options: ") + f);
+            case 'u': break;  // UTF-8 is always on
+            // MongoDB prefixes the operator name, which is empty for the query's $regex.
+            default: uasserted(51108, std::string(" invalid flag in regex options: ") + f);
         }
     }
     int errorCode = 0;

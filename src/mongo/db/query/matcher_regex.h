@@ -9,7 +9,7 @@ namespace mongo {
 
 class MatcherRegex {
 public:
-    // Throws DBException: 51108 "invalid flag in regex options: z", 51091 "Regular expression
+    // Throws DBException: 51108 " invalid flag in regex options: z", 51091 "Regular expression
     // is invalid: ...", BadValue for embedded NUL bytes.
     MatcherRegex(std::string_view pattern, std::string_view flags);
     ~MatcherRegex();

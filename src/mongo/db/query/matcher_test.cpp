@@ -284,6 +284,15 @@ TEST(MatcherRegex, StoredRegexValues) {
 
 TEST(MatcherRegex, Errors) {
     EXPECT_EQ(parseError(R"({"a": {"%regex": "x", "%options": "z"}})").code(), 51108);
+    EXPECT_EQ(parseError(R"({"a": {"%regex": "x", "%options": "z"}})").reason(), " invalid flag in regex options: z");
+    BSONObjBuilder badIn;
+    BSONObjBuilder& a = badIn.subobjStart("a");
+    BSONArrayBuilder& in = a.subarrayStart("$in");
+    in.bb().appendRegex("0", "x", "q");
+    in.doneFast();
+    a.doneFast();
+    BSONObj badInFilter = badIn.obj();
+    EXPECT_EQ(statusOf([&] { Matcher matcher(badInFilter); }).code(), 51108);
     EXPECT_EQ(parseError(R"({"a": {"%regex": "("}})").code(), 51091);
     EXPECT_EQ(parseError(R"({"a": {"%regex": 5}})").reason(), "$regex has to be a string");
     EXPECT_EQ(parseError(R"({"a": {"%options": "i"}})").reason(), "$options needs a $regex");

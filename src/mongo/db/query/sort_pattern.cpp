@@ -158,6 +158,61 @@ private:
     bool _haveBest = false;
 };
 
+// The key of a one-field pattern: the smallest (ascending) or largest (descending) of the
+// values the generator above would produce, found without building candidate tuples.
+class SingleFieldKeyFinder {
+public:
+    SingleFieldKeyFinder(const std::vector<std::string>& path, bool ascending) : _path(path), _ascending(ascending) {}
+
+    BSONElement run(const BSONObj& doc) {
+        walk(doc, 0);
+        return _best;
+    }
+
+private:
+    void consider(const BSONElement& v) {
+        if (!_haveBest) {
+            _best = v;
+            _haveBest = true;
+            return;
+        }
+        int c = v.woCompare(_best, false);
+        if (_ascending ? c < 0 : c > 0) _best = v;
+    }
+
+    void walk(const BSONObj& start, size_t pos) {
+        BSONObj obj = start;
+        BSONElement e = obj.getField(_path[pos]);
+        while (true) {
+            if (e.eoo()) return consider(nullElement());
+            bool last = pos + 1 == _path.size();
+            if (e.type() == Array) {
+                if (!last && isAllDigits(_path[pos + 1])) {
+                    e = e.Obj().getField(_path[++pos]);
+                    continue;
+                }
+                BSONObj elems = e.Obj();
+                if (elems.isEmpty()) return consider(last ? undefinedElement() : nullElement());
+                for (BSONElement x : elems) {
+                    if (last) consider(x);
+                    else if (x.type() == Object) walk(x.Obj(), pos + 1);
+                    else consider(nullElement());
+                }
+                return;
+            }
+            if (last) return consider(e);
+            if (e.type() != Object) return consider(nullElement());
+            obj = e.Obj();
+            e = obj.getField(_path[++pos]);
+        }
+    }
+
+    const std::vector<std::string>& _path;
+    bool _ascending;
+    BSONElement _best;
+    bool _haveBest = false;
+};
+
 }  // namespace
 
 SortPattern::SortPattern(const BSONObj& spec) : _spec(spec.getOwned()) {
@@ -196,6 +251,22 @@ int SortPattern::compareElements(const std::vector<BSONElement>& a, const std::v
 }
 
 std::vector<BSONElement> SortPattern::keyElements(const BSONObj& doc) const {
+    // Common case first: no array on any sort path, so each field has exactly one value.
+    std::vector<BSONElement> key;
+    key.reserve(_pathParts.size());
+    for (const auto& path : _pathParts) {
+        BSONElement e = doc.getField(path[0]);
+        size_t i = 1;
+        for (; i < path.size() && e.type() == Object; i++) e = e.Obj().getField(path[i]);
+        if (e.type() == Array) break;  // needs expansion: the general generator below
+        // Missing, or a scalar where the path wanted a document: null.
+        key.push_back(i < path.size() || e.eoo() ? nullElement() : e);
+    }
+    if (key.size() == _pathParts.size()) return key;
+    if (_pathParts.size() == 1) {
+        BSONObj view(doc.objdata());
+        return {SingleFieldKeyFinder(_pathParts[0], _parts[0].ascending).run(view)};
+    }
     auto cmp = [this](const std::vector<BSONElement>& a, const std::vector<BSONElement>& b) {
         return compareElements(a, b);
     };
