@@ -196,6 +196,7 @@ namespace mongo {
     X(FileStreamFailed, 39)                        \
     X(NotImplemented, 238)                         \
     X(ConversionFailure, 241)                      \
+    X(MaxSubPipelineDepthExceeded, 232)            \
     X(APIStrictError, 323)                         \
     X(InvalidIndexSpecificationOption, 197)        \
     X(FailPointSetFailed, 266)                     \

@@ -25,9 +25,17 @@ struct PipelineContext {
     std::function<void()> checkForInterrupt;
     // allowDiskUse has no effect; memory limits are not enforced in this version.
     bool allowDiskUse = false;
+    // The aggregate command's 'let': top-level variables ({name: <expression>}), evaluated once
+    // when the pipeline is built.
+    BSONObj letVars;
+    // $out / $merge (which must be the last stage): called once with the stage ({$out: ...} or
+    // {$merge: ...}) and every document that reached it; the command layer writes them. When
+    // unset, $out/$merge fail with NotImplemented.
+    std::function<void(const BSONObj& stage, const std::vector<BSONObj>& docs)> writeOutput;
 };
 
 class DocumentSource;  // one stage (pipeline.cpp and stage files)
+struct ExpressionContext;  // variables and hooks shared by the stages (expression_context.h)
 
 class Pipeline {
 public:
@@ -51,6 +59,9 @@ private:
     PipelineContext _ctx;
     std::vector<std::unique_ptr<DocumentSource>> _stages;
     std::function<std::optional<BSONObj>()> _source;
+    std::unique_ptr<ExpressionContext> _expCtx;
+    std::unique_ptr<DocumentSource> _input;  // reads _source
+    BSONObj _leadingMatch;
 };
 
 }  // namespace mongo
