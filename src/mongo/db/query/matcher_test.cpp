@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "mongo/db/query/query_test_util.h"
 
 namespace mongo {
@@ -78,6 +80,77 @@ TEST(MatcherEquality, NullMatchesMissingNullAndUndefined) {
     EXPECT_FALSE(m("{'a.b': null}", "{a: [1, 2]}"));
     EXPECT_TRUE(m("{a: {$ne: null}}", "{a: 1}"));
     EXPECT_FALSE(m("{a: {$ne: null}}", "{}"));
+}
+
+// MongoDB's null semantics over a spread of shapes (after jstests/core/null_query_semantics.js).
+std::vector<std::string> nullShapes() {
+    return {"{_id: 'a_empty_subobject', a: {}}",
+            "{_id: 'a_null', a: null}",
+            "{_id: 'a_number', a: 4}",
+            "{_id: 'a_subobject_b_not_null', a: {b: 'hi'}}",
+            "{_id: 'a_subobject_b_null', a: {b: null}}",
+            "{_id: 'a_subobject_b_undefined', a: {b: {$undefined: true}}}",
+            "{_id: 'a_undefined', a: {$undefined: true}}",
+            "{_id: 'no_a'}",
+            "{_id: 'a_double_array', a: [[]]}",
+            "{_id: 'a_empty_array', a: []}",
+            "{_id: 'a_object_array_all_b_nulls', a: [{b: null}, {b: {$undefined: true}}, {b: null}, {}]}",
+            "{_id: 'a_object_array_no_b_nulls', a: [{b: 1}, {b: 3}, {b: 'string'}]}",
+            "{_id: 'a_object_array_some_b_nulls', a: [{b: null}, {b: 3}, {b: null}]}",
+            "{_id: 'a_object_array_some_b_undefined', a: [{b: {$undefined: true}}, {b: 3}]}",
+            "{_id: 'a_object_array_some_b_missing', a: [{b: 3}, {}]}",
+            "{_id: 'a_value_array_all_nulls', a: [null, null]}",
+            "{_id: 'a_value_array_no_nulls', a: [1, 'string', 4]}",
+            "{_id: 'a_value_array_with_null', a: [1, 'string', null, 4]}",
+            "{_id: 'a_value_array_with_undefined', a: [1, 'string', {$undefined: true}, 4]}"};
+}
+
+std::set<std::string> matchingIds(const std::string& filter) {
+    Matcher matcher(q(filter));
+    std::set<std::string> ids;
+    for (const auto& d : nullShapes()) {
+        BSONObj doc = q(d);
+        if (matcher.matches(doc)) ids.insert(doc["_id"].str());
+    }
+    return ids;
+}
+
+TEST(MatcherNullSemantics, TopLevel) {
+    EXPECT_EQ(matchingIds("{a: {$eq: null}}"),
+              (std::set<std::string>{"a_null", "a_undefined", "no_a", "a_value_array_all_nulls",
+                                     "a_value_array_with_null", "a_value_array_with_undefined"}));
+    EXPECT_EQ(matchingIds("{a: {$ne: null}}").size(), 13u);
+    EXPECT_EQ(matchingIds("{a: {$not: {$gte: null}}}"), matchingIds("{a: {$ne: null}}"));
+    EXPECT_EQ(matchingIds("{a: {$in: [null, 75]}}"), matchingIds("{a: {$eq: null}}"));
+    EXPECT_EQ(matchingIds("{a: {$elemMatch: {$eq: null}}}"),
+              (std::set<std::string>{"a_value_array_all_nulls", "a_value_array_with_null",
+                                     "a_value_array_with_undefined"}));
+    EXPECT_EQ(matchingIds("{a: {$exists: false}}"), (std::set<std::string>{"no_a"}));
+}
+
+TEST(MatcherNullSemantics, Dotted) {
+    EXPECT_EQ(matchingIds("{'a.b': {$eq: null}}"),
+              (std::set<std::string>{"a_empty_subobject", "a_null", "a_number", "a_subobject_b_null",
+                                     "a_subobject_b_undefined", "a_undefined", "no_a", "a_object_array_all_b_nulls",
+                                     "a_object_array_some_b_nulls", "a_object_array_some_b_undefined",
+                                     "a_object_array_some_b_missing"}));
+    EXPECT_EQ(matchingIds("{'a.b': {$ne: null}}"),
+              (std::set<std::string>{"a_subobject_b_not_null", "a_double_array", "a_empty_array",
+                                     "a_object_array_no_b_nulls", "a_value_array_all_nulls", "a_value_array_no_nulls",
+                                     "a_value_array_with_null", "a_value_array_with_undefined"}));
+    EXPECT_EQ(matchingIds("{'a.b': {$in: [null, 75]}}"), matchingIds("{'a.b': {$eq: null}}"));
+    EXPECT_EQ(matchingIds("{'a.b': {$exists: false}}"),
+              (std::set<std::string>{"no_a", "a_empty_subobject", "a_null", "a_number", "a_undefined",
+                                     "a_double_array", "a_empty_array", "a_value_array_all_nulls",
+                                     "a_value_array_no_nulls", "a_value_array_with_null",
+                                     "a_value_array_with_undefined"}));
+    EXPECT_TRUE(matchingIds("{'a.b': {$elemMatch: {$eq: null}}}").empty());
+    EXPECT_EQ(matchingIds("{a: {$elemMatch: {b: {$eq: null}}}}"),
+              (std::set<std::string>{"a_double_array", "a_object_array_all_b_nulls", "a_object_array_some_b_nulls",
+                                     "a_object_array_some_b_undefined", "a_object_array_some_b_missing"}));
+    EXPECT_EQ(matchingIds("{a: {$elemMatch: {b: {$ne: null}}}}"),
+              (std::set<std::string>{"a_object_array_no_b_nulls", "a_object_array_some_b_nulls",
+                                     "a_object_array_some_b_undefined", "a_object_array_some_b_missing"}));
 }
 
 TEST(MatcherComparison, TypeBracketing) {
