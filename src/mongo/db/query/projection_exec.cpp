@@ -16,7 +16,7 @@ using Kind = ProjectionNode::Kind;
 
 // Per-apply() state: the root document as the expression language sees it (built lazily)
 // and a private copy of the variables, so concurrent apply() calls don't share state.
-struct ApplyContext {
+struct ProjectionApplyState {
     const ProjectionData& impl;
     const BSONObj& doc;
     std::optional<Document> rootDoc;
@@ -72,9 +72,9 @@ void appendElemMatch(BSONObjBuilder& b, const std::string& name, const Projectio
     out.doneFast();
 }
 
-void includeObject(const BSONObj& obj, const ProjectionNode& node, BSONObjBuilder& b, ApplyContext& ctx);
+void includeObject(const BSONObj& obj, const ProjectionNode& node, BSONObjBuilder& b, ProjectionApplyState& ctx);
 
-void includeArray(const BSONElement& arr, const ProjectionNode& node, BSONArrayBuilder& out, ApplyContext& ctx) {
+void includeArray(const BSONElement& arr, const ProjectionNode& node, BSONArrayBuilder& out, ProjectionApplyState& ctx) {
     for (BSONElement x : arr.Obj()) {
         if (x.type() == Object) {
             BSONObjBuilder& sub = out.subobjStart();
@@ -88,7 +88,7 @@ void includeArray(const BSONElement& arr, const ProjectionNode& node, BSONArrayB
     }
 }
 
-void includeObject(const BSONObj& obj, const ProjectionNode& node, BSONObjBuilder& b, ApplyContext& ctx) {
+void includeObject(const BSONObj& obj, const ProjectionNode& node, BSONObjBuilder& b, ProjectionApplyState& ctx) {
     // Which inner nodes produced a value from the document; the others may still create a
     // sub-document for their computed fields.
     std::vector<bool> emitted(node.children.size(), false);
@@ -221,7 +221,7 @@ BSONObj applyPositional(const BSONObj& projected, const std::vector<std::string>
 
 BSONObj Projection::apply(const BSONObj& doc, const MatchDetails* details) const {
     if (_impl->empty) return doc.getOwned();
-    ApplyContext ctx{*_impl, doc, std::nullopt, std::nullopt};
+    ProjectionApplyState ctx{*_impl, doc, std::nullopt, std::nullopt};
     BSONObjBuilder b;
     if (_impl->inclusion) {
         includeObject(doc, _impl->root, b, ctx);
