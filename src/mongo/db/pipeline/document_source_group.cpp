@@ -9,6 +9,15 @@
 namespace mongo {
 namespace {
 
+// {count: {$sum: 1}}: the default output of $bucket/$bucketAuto and $sortByCount's count.
+BSONObj countAccumulatorSpec() {
+    BSONObjBuilder b;
+    BSONObjBuilder& sum = b.subobjStart("count");
+    sum.append("$sum", 1);
+    sum.doneFast();
+    return b.obj();
+}
+
 class DocumentSourceGroup : public DocumentSource {
 public:
     enum class OutputOrder { kFirstSeen, kById, kByCountDesc };
@@ -108,7 +117,7 @@ std::vector<StagePtr> parseSortByCount(const BSONElement& e, const StageParseCon
     } else {
         uasserted(40149, "the sortByCount field must be specified as a string or as an object");
     }
-    BSONObj accSpec = fromjson("{count: {$sum: 1}}");
+    BSONObj accSpec = countAccumulatorSpec();
     std::vector<AccumulationStatement> accs;
     accs.push_back(AccumulationStatement::parse(accSpec.firstElement(), ctx.vps));
     return single(std::make_unique<DocumentSourceGroup>(ctx.expCtx, stageSpec("$sortByCount", e),
@@ -203,7 +212,7 @@ std::vector<StagePtr> parseBucket(const BSONElement& e, const StageParseContext&
     }
     std::vector<AccumulationStatement> accs;
     if (output.eoo()) {
-        BSONObj accSpec = fromjson("{count: {$sum: 1}}");
+        BSONObj accSpec = countAccumulatorSpec();
         accs.push_back(AccumulationStatement::parse(accSpec.firstElement(), ctx.vps));
     } else {
         uassert(40196, "The $bucket 'output' field must be an object, but found type: " + typeName(output.type()),
@@ -312,7 +321,7 @@ std::vector<StagePtr> parseBucketAuto(const BSONElement& e, const StageParseCont
     uassert(40243, "The $bucketAuto 'buckets' field must be greater than 0, but found: " + std::to_string(nb), nb > 0);
     std::vector<AccumulationStatement> accs;
     if (output.eoo()) {
-        BSONObj accSpec = fromjson("{count: {$sum: 1}}");
+        BSONObj accSpec = countAccumulatorSpec();
         accs.push_back(AccumulationStatement::parse(accSpec.firstElement(), ctx.vps));
     } else {
         uassert(40244, "The $bucketAuto 'output' field must be an object, but found type: " + typeName(output.type()),
