@@ -124,40 +124,59 @@ bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSp
     SortedDataOptions opts;
     opts.ordering = key_string::Ordering::make(kp);
     kv->createSortedDataInterface(md.ident, opts);
+    std::unique_ptr<Entry> entry = makeEntry(md);
+    try {
+        buildIndex(opCtx, *entry);
+    } catch (...) {
+        entry.reset();
+        kv->dropIdent(md.ident);
+        throw;
+    }
 
+    // The index becomes part of the collection only now, in one unit of work with its
+    // catalog entry.
     WriteUnitOfWork wuow(opCtx);
     std::string ident = md.ident;
     opCtx->recoveryUnit()->onRollback([kv, ident] { kv->dropIdent(ident); });
-    _entries.push_back(makeEntry(md));
-    opCtx->recoveryUnit()->onRollback([this] { _entries.pop_back(); });
-    Entry& entry = *_entries.back();
-    buildIndex(opCtx, entry);
-    md.multikey = entry.multikeyPending;
+    md.multikey = entry->multikeyPending;
     CollectionMetaData cmd = _coll->metaData();
     cmd.indexes.push_back(md);
     _coll->setMetaData(opCtx, std::move(cmd));
+    Entry* added = entry.get();
+    _entries.push_back(std::move(entry));
+    opCtx->recoveryUnit()->onRollback([this] { _entries.pop_back(); });
+    opCtx->recoveryUnit()->onCommit([added] {
+        added->multikey = added->multikeyPending.load();
+        added->multikeyPending = false;
+    });
     wuow.commit();
     LOGV2(20345, Index, "Index build: done building",
           logv2::attrs("namespace", _coll->ns().ns(), "index", name, "ident", md.ident));
     return true;
 }
 
+// Scans the collection in batches, each its own unit of work, so that a large build does not
+// hold everything in one transaction. The index is not visible to anyone until createIndex
+// commits its catalog entry; on failure its table is dropped.
 void IndexCatalogImpl::buildIndex(OperationContext* opCtx, Entry& e) {
     auto cursor = _coll->recordStore()->getCursor(opCtx, true);
-    while (auto r = cursor->next()) {
+    bool more = true;
+    while (more) {
+        WriteUnitOfWork wuow(opCtx);
+        for (int n = 0; n < 1000; ++n) {
+            auto r = cursor->next();
+            if (!r) {
+                more = false;
+                break;
+            }
+            KeyStringSet keys;
+            bool multikey = false;
+            getKeys(e, r->data.toBson(), &keys, &multikey);
+            if (multikey) e.multikeyPending = true;
+            insertKeys(opCtx, e, keys, r->id);
+        }
+        wuow.commit();
         opCtx->checkForInterrupt();
-        KeyStringSet keys;
-        bool multikey = false;
-        getKeys(e, r->data.toBson(), &keys, &multikey);
-        if (multikey) e.multikeyPending = true;
-        insertKeys(opCtx, e, keys, r->id);
-    }
-    if (e.multikeyPending) {
-        Entry* p = &e;
-        opCtx->recoveryUnit()->onCommit([p] {
-            p->multikey = true;
-            p->multikeyPending = false;
-        });
     }
 }
 

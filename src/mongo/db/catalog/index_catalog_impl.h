@@ -53,14 +53,14 @@ private:
         std::unique_ptr<IndexKeyGenerator> keyGen;
         std::unique_ptr<Matcher> partialFilter;
         std::atomic<bool> multikey{false};
-        bool multikeyPending = false;  // set in the current unit of work, not yet committed
+        std::atomic<bool> multikeyPending{false};  // set in the current unit of work, not yet committed
     };
     std::unique_ptr<Entry> makeEntry(const IndexMetaData& md) const;
     Entry* findEntry(const IndexDescriptor* desc) const;
     void getKeys(const Entry& e, const BSONObj& doc, KeyStringSet* keys, bool* multikey) const;
     void insertKeys(OperationContext* opCtx, Entry& e, const KeyStringSet& keys, RecordId id);
     void noteMultikey(OperationContext* opCtx, Entry& e);
-    // Builds a new index over the collection's documents (inside the caller's unit of work).
+    // Fills a new index (not yet in _entries) from the collection's documents.
     void buildIndex(OperationContext* opCtx, Entry& e);
 
     CollectionImpl* _coll;
