@@ -6,16 +6,22 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/commands/build_info.h"
+#include "mongo/db/commands/test_commands.h"
 #include "mongo/db/server_parameters.h"
 #include "mongo/util/fail_point.h"
+#include "mongo/util/log.h"
 
 namespace po = boost::program_options;
 
@@ -245,12 +251,12 @@ Status flattenYaml(const YAML::Node& node, const std::string& prefix, ConfigFile
     for (auto it = node.begin(); it != node.end(); ++it) {
         std::string key = it->first.as<std::string>();
         std::string dotted = prefix.empty() ? key : prefix + "." + key;
-        const YAML::Node& v = it->second;
+        const YAML::Node v = it->second;  // a copy: the iterator yields a temporary pair
         if (dotted == "setParameter") {
             if (v.IsNull()) continue;
             if (!v.IsMap()) return badOption("setParameter in the config file must be a map of parameter names to values");
             for (auto p = v.begin(); p != v.end(); ++p) {
-                const YAML::Node& pv = p->second;
+                const YAML::Node pv = p->second;
                 out->setParameters.emplace_back(p->first.as<std::string>(),
                                                 pv.IsScalar() ? pv.Scalar() : yamlToJson(pv));
             }
@@ -731,6 +737,38 @@ void initializeServerOptionsOrExit(int argc, char** argv) {
         std::exit(kBadOptionsExitCode);
     }
     serverGlobalParams() = std::move(parsed.params);
+    registerTestCommandsIfEnabled();
+}
+
+Status initializeLogFile(const ServerGlobalParams& params) {
+    if (params.logPath.empty()) return Status::OK();
+    struct stat st;
+    if (!params.logAppend && ::stat(params.logPath.c_str(), &st) == 0) {
+        std::time_t t = std::time(nullptr);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        char suffix[32];
+        strftime(suffix, sizeof suffix, "%Y-%m-%dT%H-%M-%S", &tm);
+        std::string target = params.logPath + "." + suffix;
+        if (std::rename(params.logPath.c_str(), target.c_str()) != 0)
+            return Status(ErrorCodes::FileStreamFailed,
+                          "Failed to rename '" + params.logPath + "' to '" + target + "': " + std::strerror(errno));
+    }
+    if (!logv2::setLogFile(params.logPath))
+        return Status(ErrorCodes::FileStreamFailed,
+                      "Failed to open log file '" + params.logPath + "': " + std::strerror(errno));
+    return Status::OK();
+}
+
+Status writePidFile(const ServerGlobalParams& params) {
+    if (params.pidFilePath.empty()) return Status::OK();
+    FILE* f = std::fopen(params.pidFilePath.c_str(), "w");
+    if (!f)
+        return Status(ErrorCodes::FileStreamFailed,
+                      "Can't open " + params.pidFilePath + " for write: " + std::strerror(errno));
+    std::fprintf(f, "%d\n", static_cast<int>(getpid()));
+    std::fclose(f);
+    return Status::OK();
 }
 
 }  // namespace mongo

@@ -108,8 +108,15 @@ Status applyStartupServerParameters(const ServerGlobalParams& params);
 // Usage text for --help.
 std::string serverOptionsHelp();
 
-// For main(): parses options into serverGlobalParams() and applies the startup parameters.
+// For main(): parses options into serverGlobalParams(), applies the startup parameters and
+// registers the test-only commands when enableTestCommands is set.
 // --help / --version print to stdout and exit(0); bad options print to stderr and exit(2).
 void initializeServerOptionsOrExit(int argc, char** argv);
+
+// Sends the log to systemLog.path, as mongod: without logAppend an existing file is first
+// renamed to <path>.<UTC time>. Nothing to do when logging to stdout.
+Status initializeLogFile(const ServerGlobalParams& params);
+// Writes the process id to processManagement.pidFilePath, if one was given.
+Status writePidFile(const ServerGlobalParams& params);
 
 }  // namespace mongo

@@ -361,3 +361,24 @@ TEST(ServerOptions, ApplyStartupParametersRejectsBadValues) {
 
 }  // namespace
 }  // namespace mongo
+
+namespace mongo {
+namespace {
+
+TEST(ServerOptions, WritePidFile) {
+    ConfigFile pidFile("");
+    ServerGlobalParams p;
+    p.pidFilePath = pidFile.path();
+    ASSERT_TRUE(writePidFile(p).isOK());
+    std::ifstream in(pidFile.path());
+    int pid = 0;
+    in >> pid;
+    EXPECT_EQ(pid, static_cast<int>(getpid()));
+    p.pidFilePath = "/nonexistent-dir/x.pid";
+    EXPECT_FALSE(writePidFile(p).isOK());
+    p.pidFilePath.clear();
+    EXPECT_TRUE(writePidFile(p).isOK());
+}
+
+}  // namespace
+}  // namespace mongo
