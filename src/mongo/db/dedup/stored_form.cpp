@@ -1,0 +1,107 @@
+#include "mongo/db/dedup/stored_form.h"
+
+#include <vector>
+
+#include "mongo/db/dedup/delta_format.h"
+#include "mongo/db/dedup/varint.h"
+
+namespace mongo {
+namespace dedup {
+
+std::string makeRawStored(std::string_view bytes) {
+    std::string s;
+    s.reserve(bytes.size() + 1);
+    s.push_back(char(kStoredRaw));
+    s.append(bytes.data(), bytes.size());
+    return s;
+}
+
+std::string makeDeltaStored(int64_t id, int64_t baseId, std::string_view delta) {
+    std::string s;
+    s.reserve(delta.size() + 11);
+    s.push_back(char(kStoredDelta));
+    putVarint(&s, zigzagEncode(int64_t(uint64_t(baseId) - uint64_t(id))));
+    s.append(delta.data(), delta.size());
+    return s;
+}
+
+size_t rawStoredSize(size_t recordLen) { return recordLen + 1; }
+
+size_t deltaStoredSize(int64_t id, int64_t baseId, size_t deltaLen) {
+    return 1 + varintLength(zigzagEncode(int64_t(uint64_t(baseId) - uint64_t(id)))) + deltaLen;
+}
+
+Status parseStored(int64_t id, std::string_view stored, StoredView* out) {
+    if (stored.empty())
+        return Status(ErrorCodes::DataCorruptionDetected, "dedup stored form: empty");
+    const uint8_t* p = reinterpret_cast<const uint8_t*>(stored.data());
+    const uint8_t* end = p + stored.size();
+    if (p[0] == kStoredRaw) {
+        out->isDelta = false;
+        out->payload = stored.substr(1);
+        return Status::OK();
+    }
+    if (p[0] != kStoredDelta)
+        return Status(ErrorCodes::DataCorruptionDetected, "dedup stored form: unknown tag");
+    ++p;
+    uint64_t z;
+    if (!getVarint(&p, end, &z))
+        return Status(ErrorCodes::DataCorruptionDetected, "dedup stored form: bad base id");
+    out->isDelta = true;
+    out->baseId = int64_t(uint64_t(id) + uint64_t(zigzagDecode(z)));
+    out->payload = stored.substr(static_cast<size_t>(p - reinterpret_cast<const uint8_t*>(stored.data())));
+    return Status::OK();
+}
+
+Status decodeRecord(StoredRecordReader& reader, std::string_view ns, int64_t id, std::string* out,
+                    DecodeInfo* info, const KnownRecordFn& known, uint32_t maxSteps) {
+    DecodeInfo local;
+    DecodeInfo& di = info ? *info : local;
+    di = DecodeInfo();
+    std::vector<std::string> deltas;  // deltas[i] rebuilds step i from step i+1
+    std::string stored, current;
+    int64_t cur = id;
+    while (true) {
+        if (cur != id && known) {
+            if (auto bytes = known(cur)) {
+                current = *bytes;
+                di.usedKnown = true;
+                break;
+            }
+        }
+        Status st = reader.readStored(ns, cur, &stored);
+        if (!st.isOK())
+            return cur == id ? st
+                             : Status(ErrorCodes::DataCorruptionDetected,
+                                      "dedup: a delta's base record is missing: " + st.reason());
+        ++di.reads;
+        StoredView v;
+        st = parseStored(cur, stored, &v);
+        if (!st.isOK())
+            return st;
+        if (!v.isDelta) {
+            current.assign(v.payload.data(), v.payload.size());
+            break;
+        }
+        if (deltas.size() >= maxSteps)
+            return Status(ErrorCodes::DataCorruptionDetected,
+                          "dedup: delta chain longer than the limit (a cycle?)");
+        deltas.emplace_back(v.payload);
+        cur = v.baseId;
+    }
+    std::string next;
+    for (size_t i = deltas.size(); i-- > 0;) {
+        const std::string& d = deltas[i];
+        Status st = applyDelta(reinterpret_cast<const uint8_t*>(current.data()), current.size(),
+                               reinterpret_cast<const uint8_t*>(d.data()), d.size(), &next);
+        if (!st.isOK())
+            return st;
+        current.swap(next);
+        ++di.steps;
+    }
+    out->swap(current);
+    return Status::OK();
+}
+
+}  // namespace dedup
+}  // namespace mongo
