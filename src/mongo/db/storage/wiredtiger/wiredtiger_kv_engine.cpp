@@ -263,13 +263,13 @@ void WiredTigerKVEngine::cleanShutdown() {
     _threadCv.notify_all();
     if (_thread.joinable()) _thread.join();
     retryPendingDrops();
-    _sizeStorer.reset();
     _sessionCache->closeAll();
     std::lock_guard<std::mutex> lk(_checkpointMutex);
     LOGV2(4795902, Storage, "Closing WiredTiger", logv2::attrs("dbpath", _options.dbpath));
     // Closing the connection takes a final checkpoint of every table.
     int ret = _conn->close(_conn, nullptr);
     _conn = nullptr;
+    _sessionCache->markConnectionClosed();
     if (ret) LOGV2_ERROR(4795903, Storage, "WiredTiger close failed", logv2::attrs("error", ret));
 }
 

@@ -161,5 +161,21 @@ TEST(WiredTigerKVEngineTest, WorksWithoutJournal) {
     EXPECT_EQ(rs->numRecords(makeTestOpCtx(engine.get()).get()), 1);
 }
 
+TEST(WiredTigerKVEngineTest, OperationOutlivingShutdownIsHarmless) {
+    TempDir dir;
+    auto engine = StorageEngine::open(testEngineOptions(dir.path()));
+    engine->kvEngine()->createRecordStore("collection-late", RecordStoreOptions());
+    auto rs = engine->kvEngine()->getRecordStore("collection-late");
+    auto opCtx = makeTestOpCtx(engine.get());
+    auto wuow = std::make_unique<WriteUnitOfWork>(opCtx.get());
+    rs->insertRecord(opCtx.get(), "x", 1);
+    engine->cleanShutdown();  // rolls the open transaction back
+    wuow.reset();
+    opCtx.reset();
+    engine = StorageEngine::open(testEngineOptions(dir.path()));
+    rs = engine->kvEngine()->getRecordStore("collection-late");
+    EXPECT_EQ(rs->numRecords(makeTestOpCtx(engine.get()).get()), 0);
+}
+
 }  // namespace
 }  // namespace mongo

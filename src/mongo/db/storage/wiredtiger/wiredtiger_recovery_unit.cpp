@@ -9,6 +9,11 @@ namespace mongo {
 WiredTigerRecoveryUnit::WiredTigerRecoveryUnit(WiredTigerKVEngine* engine) : _engine(engine) {}
 
 WiredTigerRecoveryUnit::~WiredTigerRecoveryUnit() {
+    if (_engine->sessionCache()->connectionClosed()) {
+        // Outlived the engine's shutdown (which rolled back any open transaction).
+        _session.reset();
+        return;
+    }
     if (_nesting > 0) {
         _nesting = 1;
         abortUnitOfWork();
@@ -44,6 +49,11 @@ void WiredTigerRecoveryUnit::endTransaction(bool commit) {
     WT_SESSION* s = _session->get();
     _txnOpen = false;
     ++_snapshotId;
+    if (_engine->sessionCache()->connectionClosed()) {
+        // The engine shut down under us: WiredTiger rolled the transaction back.
+        uassert(ErrorCodes::InterruptedAtShutdown, "interrupted at shutdown", !commit);
+        return;
+    }
     int ret = commit ? s->commit_transaction(s, nullptr) : s->rollback_transaction(s, nullptr);
     if (ret != 0 && commit) {
         // A failed commit rolls the transaction back (WiredTiger's contract).

@@ -14,7 +14,7 @@ WiredTigerSession::WiredTigerSession(WT_CONNECTION* conn, WiredTigerSessionCache
 }
 
 WiredTigerSession::~WiredTigerSession() {
-    if (_session) _session->close(_session, nullptr);  // closes its cursors too
+    if (_session && !_cache->connectionClosed()) _session->close(_session, nullptr);  // closes its cursors too
 }
 
 void WiredTigerSession::syncWithPendingDrops() {
@@ -78,6 +78,7 @@ std::unique_ptr<WiredTigerSession> WiredTigerSessionCache::getSession() {
 
 void WiredTigerSessionCache::releaseSession(std::unique_ptr<WiredTigerSession> session) {
     if (!session) return;
+    if (_connClosed) return;  // its WT_SESSION was closed with the connection
     session->syncWithPendingDrops();
     std::lock_guard<std::mutex> lk(_mutex);
     if (_closed || _idle.size() >= kMaxIdleSessions) return;  // destroyed: WT_SESSION closed

@@ -66,6 +66,10 @@ public:
 
     // Closes every idle session (shutdown). Sessions still in use are closed when released.
     void closeAll();
+    // After WT_CONNECTION::close every WT_SESSION is gone: sessions still checked out must not
+    // be touched any more (their owners are destroyed after the engine shut down).
+    void markConnectionClosed() { _connClosed = true; }
+    bool connectionClosed() const { return _connClosed.load(); }
 
 private:
     WT_CONNECTION* _conn;
@@ -73,6 +77,7 @@ private:
     std::vector<std::unique_ptr<WiredTigerSession>> _idle;
     std::set<std::string> _dropPending;
     std::atomic<uint64_t> _dropEpoch{1};
+    std::atomic<bool> _connClosed{false};
     bool _closed = false;
 };
 
