@@ -151,12 +151,12 @@ public:
         for (const auto& f : v.getDocument().fields()) _doc.setField(f.first, f.second);
     }
     Value getValue() const override {
-        MutableDocument copy = _doc;
+        MutableDoc copy = _doc;
         return Value(copy.freeze());
     }
 
 private:
-    MutableDocument _doc;
+    MutableDoc _doc;
 };
 
 long long validateN(const Value& n) {

@@ -132,7 +132,7 @@ public:
                 while (auto d = source->getNext()) matches.emplace_back(std::move(*d));
             }
         }
-        MutableDocument out(*in);
+        MutableDoc out(*in);
         out.setNestedField(_as, Value(std::move(matches)));
         return out.freeze();
     }

@@ -154,7 +154,7 @@ private:
                 "$redact's expression should not return anything aside from the variables $$KEEP, $$DESCEND, and "
                 "$$PRUNE, but returned " + r.toString(),
                 s == "descend");
-        MutableDocument out;
+        MutableDoc out;
         for (const auto& [name, value] : doc.fields()) {
             Value nv = redactValue(value, root);
             if (!nv.missing()) out.addField(name, std::move(nv));

@@ -18,7 +18,7 @@ public:
             if (_current) {
                 const auto& arr = _array.getArray();
                 if (_index < arr.size()) {
-                    MutableDocument out(*_current);
+                    MutableDoc out(*_current);
                     out.setNestedField(_path, arr[_index]);
                     if (_indexField) out.setNestedField(*_indexField, Value(static_cast<long long>(_index)));
                     _index++;
@@ -37,7 +37,7 @@ public:
             }
             if (v.isArray() || v.nullish()) {
                 if (!_preserve) continue;
-                MutableDocument out(*in);
+                MutableDoc out(*in);
                 // An empty array disappears; null and missing stay as they were.
                 if (v.isArray()) removeNested(&out, 0);
                 if (_indexField) out.setNestedField(*_indexField, Value::null());
@@ -45,21 +45,21 @@ public:
             }
             // A non-array value acts as a one-element array.
             if (!_indexField) return in;
-            MutableDocument out(*in);
+            MutableDoc out(*in);
             out.setNestedField(*_indexField, Value::null());
             return out.freeze();
         }
     }
 
 private:
-    void removeNested(MutableDocument* doc, size_t depth) {
+    void removeNested(MutableDoc* doc, size_t depth) {
         if (depth + 1 == _path.size()) {
             doc->removeField(_path[depth]);
             return;
         }
         Value sub = doc->getField(_path[depth]);
         if (!sub.isObject()) return;
-        MutableDocument m(sub.getDocument());
+        MutableDoc m(sub.getDocument());
         removeNested(&m, depth + 1);
         doc->setField(_path[depth], Value(m.freeze()));
     }

@@ -104,7 +104,7 @@ Value elementsTrue(const std::string& op, const std::vector<Value>& args, bool a
 // ---------------------------------------------------------------- objects
 
 Value mergeObjects(const std::string&, const std::vector<Value>& args) {
-    MutableDocument out;
+    MutableDoc out;
     for (const Value& v : args) {
         if (v.nullish()) continue;
         uassert(40400,
@@ -133,7 +133,7 @@ Value arrayToObject(const std::string&, const std::vector<Value>& args) {
     const Value& v = args[0];
     if (v.nullish()) return Value::null();
     uassert(40386, "$arrayToObject requires an array input, found: " + typeNameOf(v), v.isArray());
-    MutableDocument out;
+    MutableDoc out;
     const auto& arr = v.getArray();
     if (arr.empty()) return Value(out.freeze());
     bool pairs = arr[0].isArray();
@@ -202,7 +202,7 @@ public:
         if (in.nullish()) return Value::null();
         uassert(4161105, _op + " requires 'input' to evaluate to type Object, but got " + typeNameOf(in),
                 in.isObject());
-        MutableDocument out(in.getDocument());
+        MutableDoc out(in.getDocument());
         out.setField(_field, _kind == kSet ? _value->evaluate(root, vars) : Value());
         return Value(out.freeze());
     }

@@ -238,17 +238,17 @@ std::unique_ptr<ProjectionExecutor> ProjectionExecutor::makeExclusion(const std:
 
 Document ProjectionExecutor::apply(const Document& doc, Variables* vars) const {
     if (_mode == Mode::kAddFields) {
-        MutableDocument out(doc);
+        MutableDoc out(doc);
         applyExpressions(*_root, doc, &out, vars);
         return out.freeze();
     }
-    MutableDocument out;
+    MutableDoc out;
     applyProjections(*_root, doc, &out, true);
     if (_mode == Mode::kInclusion) applyExpressions(*_root, doc, &out, vars);
     return out.freeze();
 }
 
-void ProjectionExecutor::applyProjections(const Node& n, const Document& in, MutableDocument* out, bool) const {
+void ProjectionExecutor::applyProjections(const Node& n, const Document& in, MutableDoc* out, bool) const {
     bool inclusion = _mode == Mode::kInclusion;
     for (const auto& [name, value] : in.fields()) {
         auto leaf = n.leaves.find(name);
@@ -270,7 +270,7 @@ void ProjectionExecutor::applyProjections(const Node& n, const Document& in, Mut
 Value ProjectionExecutor::projectValue(const Node& n, const Value& v) const {
     bool inclusion = _mode == Mode::kInclusion;
     if (v.isObject()) {
-        MutableDocument sub;
+        MutableDoc sub;
         applyProjections(n, v.getDocument(), &sub, false);
         return Value(sub.freeze());
     }
@@ -287,7 +287,7 @@ Value ProjectionExecutor::projectValue(const Node& n, const Value& v) const {
     return inclusion ? Value() : v;
 }
 
-void ProjectionExecutor::applyExpressions(const Node& n, const Document& root, MutableDocument* out,
+void ProjectionExecutor::applyExpressions(const Node& n, const Document& root, MutableDoc* out,
                                           Variables* vars) const {
     for (const auto& name : n.order) {
         auto e = n.exprs.find(name);
@@ -303,7 +303,7 @@ void ProjectionExecutor::applyExpressions(const Node& n, const Document& root, M
 
 Value ProjectionExecutor::expressionsToValue(const Node& n, const Document& root, const Value& v, Variables* vars) const {
     if (v.isObject()) {
-        MutableDocument sub(v.getDocument());
+        MutableDoc sub(v.getDocument());
         applyExpressions(n, root, &sub, vars);
         return Value(sub.freeze());
     }
@@ -313,7 +313,7 @@ Value ProjectionExecutor::expressionsToValue(const Node& n, const Document& root
         return Value(std::move(out));
     }
     if (n.hasComputed) {
-        MutableDocument sub;
+        MutableDoc sub;
         applyExpressions(n, root, &sub, vars);
         return Value(sub.freeze());
     }

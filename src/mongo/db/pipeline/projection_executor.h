@@ -40,9 +40,9 @@ public:
 
 private:
     explicit ProjectionExecutor(Mode m) : _mode(m), _root(std::make_unique<Node>()) {}
-    void applyProjections(const Node& n, const Document& in, MutableDocument* out, bool top) const;
+    void applyProjections(const Node& n, const Document& in, MutableDoc* out, bool top) const;
     Value projectValue(const Node& n, const Value& v) const;
-    void applyExpressions(const Node& n, const Document& root, MutableDocument* out, Variables* vars) const;
+    void applyExpressions(const Node& n, const Document& root, MutableDoc* out, Variables* vars) const;
     Value expressionsToValue(const Node& n, const Document& root, const Value& v, Variables* vars) const;
 
     Mode _mode;

@@ -624,14 +624,14 @@ std::string FieldPath::full() const {
 
 FieldPath FieldPath::tail() const { return FieldPath(std::vector<std::string>(_parts.begin() + 1, _parts.end())); }
 
-// ---------------------------------------------------------------- MutableDocument
+// ---------------------------------------------------------------- MutableDoc
 
-void MutableDocument::addField(std::string name, Value v) {
+void MutableDoc::addField(std::string name, Value v) {
     if (v.missing()) return;
     _fields.emplace_back(std::move(name), std::move(v));
 }
 
-void MutableDocument::setField(std::string_view name, Value v) {
+void MutableDoc::setField(std::string_view name, Value v) {
     for (auto it = _fields.begin(); it != _fields.end(); ++it) {
         if (it->first == name) {
             if (v.missing())
@@ -644,18 +644,18 @@ void MutableDocument::setField(std::string_view name, Value v) {
     if (!v.missing()) _fields.emplace_back(std::string(name), std::move(v));
 }
 
-void MutableDocument::setNestedField(const FieldPath& path, Value v, size_t from) {
+void MutableDoc::setNestedField(const FieldPath& path, Value v, size_t from) {
     if (from + 1 == path.size()) {
         setField(path[from], std::move(v));
         return;
     }
     Value cur = getField(path[from]);
-    MutableDocument sub(cur.isObject() ? cur.getDocument() : Document());
+    MutableDoc sub(cur.isObject() ? cur.getDocument() : Document());
     sub.setNestedField(path, std::move(v), from + 1);
     setField(path[from], Value(sub.freeze()));
 }
 
-void MutableDocument::removeField(std::string_view name) {
+void MutableDoc::removeField(std::string_view name) {
     for (auto it = _fields.begin(); it != _fields.end(); ++it)
         if (it->first == name) {
             _fields.erase(it);
@@ -663,12 +663,12 @@ void MutableDocument::removeField(std::string_view name) {
         }
 }
 
-Value MutableDocument::getField(std::string_view name) const {
+Value MutableDoc::getField(std::string_view name) const {
     for (const auto& f : _fields)
         if (f.first == name) return f.second;
     return Value();
 }
 
-bool MutableDocument::hasField(std::string_view name) const { return !getField(name).missing(); }
+bool MutableDoc::hasField(std::string_view name) const { return !getField(name).missing(); }
 
 }  // namespace mongo

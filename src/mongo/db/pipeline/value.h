@@ -1,5 +1,5 @@
 #pragma once
-// Value, Document and MutableDocument: the in-memory values the aggregation pipeline computes
+// Value, Document and MutableDoc: the in-memory values the aggregation pipeline computes
 // with (MongoDB's pipeline/value.h and document.h in spirit).
 //
 // A Value is any BSON value or "missing" (EOO). Strings, arrays and documents are shared,
@@ -9,7 +9,7 @@
 // Exotic types (binData, regex, decimal, code, dbPointer, minKey, ...) are kept as their
 // raw BSON element.
 // Thread safety: Values/Documents are immutable but their lazy field split is not
-// synchronised: do not share one Document between threads. MutableDocument is not shared.
+// synchronised: do not share one Document between threads. MutableDoc is not shared.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -191,10 +191,10 @@ private:
 };
 
 // Builds a Document field by field; setField keeps the position of an existing field.
-class MutableDocument {
+class MutableDoc {
 public:
-    MutableDocument() = default;
-    explicit MutableDocument(const Document& d) : _fields(d.fields()) {}
+    MutableDoc() = default;
+    explicit MutableDoc(const Document& d) : _fields(d.fields()) {}
 
     void addField(std::string name, Value v);  // appends (no duplicate check); missing skipped
     // Replaces the field in place, or appends it. A missing value removes the field.
