@@ -347,3 +347,22 @@ TEST_F(AdminCmdsTest, LogRotateWithoutLogFileSucceeds) {
 
 }  // namespace
 }  // namespace mongo
+
+namespace mongo {
+namespace {
+
+TEST_F(AdminCmdsTest, OpCountersAccounting) {
+    OpCounters& c = globalOpCounters();
+    long long q = c.query, g = c.getmore, cmd = c.command, ins = c.insert;
+    noteCommandForOpCounters("find");
+    noteCommandForOpCounters("getMore");
+    noteCommandForOpCounters("aggregate");
+    noteCommandForOpCounters("insert");
+    EXPECT_EQ(c.query, q + 1);
+    EXPECT_EQ(c.getmore, g + 1);
+    EXPECT_EQ(c.command, cmd + 1);
+    EXPECT_EQ(c.insert, ins);  // counted per document by the insert path
+}
+
+}  // namespace
+}  // namespace mongo

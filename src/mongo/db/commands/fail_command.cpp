@@ -115,6 +115,21 @@ std::optional<FailCommandOutcome> checkFailCommand(OperationContext* opCtx, cons
     return outcome;
 }
 
+std::optional<BSONObj> checkFailCommand(const std::string& cmdName, Client* client) {
+    if (!failCommand.isActive()) return std::nullopt;
+    // An OperationContext without storage, only to carry the client and observe shutdown.
+    OperationContext opCtx(client, nullptr);
+    auto outcome = checkFailCommand(&opCtx, cmdName, "");
+    if (!outcome) return std::nullopt;
+    if (!outcome->closeConnection) return outcome->reply;
+    BSONObjBuilder b;
+    b.append("ok", 0.0);
+    b.append("errmsg", "Failing command due to 'failCommand' failpoint");
+    b.appendInt("code", 50985);
+    b.append("codeName", errorCodeName(50985));
+    return b.obj();
+}
+
 std::optional<BSONObj> failCommandWriteConcernError(OperationContext* opCtx, const std::string& cmdName,
                                                     const std::string& ns) {
     if (!failCommand.isActive()) return std::nullopt;

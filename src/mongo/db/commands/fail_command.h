@@ -49,6 +49,13 @@ struct FailCommandOutcome {
 std::optional<FailCommandOutcome> checkFailCommand(OperationContext* opCtx, const std::string& cmdName,
                                                    const std::string& ns = "");
 
+// The same for a caller without an OperationContext (the block is then not interruptible by
+// killOp/maxTimeMS, only by shutdown; a "namespace" filter never matches). Returns the reply
+// to send instead of running the command. closeConnection gives a reply with code 50985
+// (MongoDB's code for it, which nothing else uses): the caller must then close the
+// connection and send nothing.
+std::optional<BSONObj> checkFailCommand(const std::string& cmdName, Client* client);
+
 // After a write-concern-accepting command ran: the fields to append when the fail point
 // injects a write concern error: {writeConcernError: {...}[, errorLabels: [...]]}.
 std::optional<BSONObj> failCommandWriteConcernError(OperationContext* opCtx, const std::string& cmdName,

@@ -178,3 +178,26 @@ TEST_F(FailCommandTest, ConfigureFailPointCommandSetsFailCommand) {
 
 }  // namespace
 }  // namespace mongo
+
+namespace mongo {
+namespace {
+
+TEST_F(FailCommandTest, ClientOnlyOverloadReturnsTheReply) {
+    configure(R"({"mode": {"times": 1}, "data": {"failCommands": ["find"], "errorCode": 11600}})");
+    EXPECT_FALSE(checkFailCommand("insert", &client));
+    auto reply = checkFailCommand("find", &client);
+    ASSERT_TRUE(reply);
+    EXPECT_EQ((*reply)["code"].numberInt(), 11600);
+    EXPECT_EQ((*reply)["codeName"].str(), "InterruptedAtShutdown");
+    EXPECT_FALSE(checkFailCommand("find", &client));
+}
+
+TEST_F(FailCommandTest, ClientOnlyOverloadSignalsCloseWith50985) {
+    configure(R"({"mode": "alwaysOn", "data": {"failCommands": ["find"], "closeConnection": true}})");
+    auto reply = checkFailCommand("find", &client);
+    ASSERT_TRUE(reply);
+    EXPECT_EQ((*reply)["code"].numberInt(), 50985);
+}
+
+}  // namespace
+}  // namespace mongo

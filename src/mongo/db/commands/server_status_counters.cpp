@@ -20,6 +20,17 @@ OpCounters& globalOpCounters() {
     return *c;
 }
 
+void noteCommandForOpCounters(const std::string& cmdName) {
+    OpCounters& c = globalOpCounters();
+    if (cmdName == "find") {
+        c.gotQuery();
+    } else if (cmdName == "getMore") {
+        c.gotGetMore();
+    } else if (cmdName != "insert" && cmdName != "update" && cmdName != "delete") {
+        c.gotCommand();
+    }
+}
+
 BSONObj AssertionCounters::toBSON() const {
     BSONObjBuilder b;
     b.appendInt("regular", regular.load());

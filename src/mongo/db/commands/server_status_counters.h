@@ -2,6 +2,7 @@
 // Process-wide counters shown by serverStatus: opcounters and asserts.
 // The command dispatcher increments them; all members are atomics (thread safe, relaxed).
 #include <atomic>
+#include <string>
 
 #include "mongo/bson/bsonobj.h"
 
@@ -29,6 +30,11 @@ struct OpCounters {
     BSONObj toBSON() const;
 };
 OpCounters& globalOpCounters();
+
+// The dispatcher's per-command accounting, as mongod: find counts as query, getMore as
+// getmore, other commands as command, except insert/update/delete, which count their
+// documents/statements where they are executed (gotInsert(n), gotUpdate(n), gotDelete(n)).
+void noteCommandForOpCounters(const std::string& cmdName);
 
 // serverStatus().asserts: user counts user errors (uassert: errors replied to clients),
 // regular counts internal errors, warning/msg/tripwire exist for shape compatibility.
