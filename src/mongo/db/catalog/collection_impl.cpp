@@ -31,6 +31,7 @@ CollectionImpl::CollectionImpl(StorageEngine* engine, DurableCatalog* catalog, R
       _catalog(catalog),
       _catalogId(catalogId),
       _md(std::move(md)),
+      _uuid(_md.uuid),
       _options(std::move(options)),
       _ns(NamespaceString::parse(_md.ns)) {
     _rs = engine->openCollectionRecordStore(_md.ident, _md.options);

@@ -21,7 +21,7 @@ public:
                    CollectionOptions options);
 
     const NamespaceString& ns() const override { return _ns; }
-    const std::string& uuid() const override { return _md.uuid; }
+    const std::string& uuid() const override { return _uuid; }
     const CollectionOptions& options() const override { return _options; }
     IndexCatalog* getIndexCatalog() const override { return _indexes.get(); }
 
@@ -55,7 +55,8 @@ private:
     StorageEngine* _engine;
     DurableCatalog* _catalog;
     RecordId _catalogId;
-    CollectionMetaData _md;
+    CollectionMetaData _md;  // changes under the write lock (multikey flags): readers use _uuid/_ns
+    const std::string _uuid;
     CollectionOptions _options;
     NamespaceString _ns;
     std::unique_ptr<RecordStore> _rs;
