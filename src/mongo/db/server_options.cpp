@@ -740,19 +740,43 @@ void initializeServerOptionsOrExit(int argc, char** argv) {
     registerTestCommandsIfEnabled();
 }
 
+namespace {
+// Renames path to path.<UTC time> (mongod's rotated-log name). A missing file is fine.
+Status renameAside(const std::string& path) {
+    std::time_t t = std::time(nullptr);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    char suffix[32];
+    strftime(suffix, sizeof suffix, "%Y-%m-%dT%H-%M-%S", &tm);
+    std::string target = path + "." + suffix;
+    // Two rotations within a second must not overwrite the first one's file.
+    struct stat st;
+    for (int n = 1; ::stat(target.c_str(), &st) == 0; n++) target = path + "." + suffix + "." + std::to_string(n);
+    if (std::rename(path.c_str(), target.c_str()) != 0 && errno != ENOENT)
+        return Status(ErrorCodes::FileStreamFailed,
+                      "Failed to rename '" + path + "' to '" + target + "': " + std::strerror(errno));
+    return Status::OK();
+}
+}  // namespace
+
+Status rotateLogFile(const ServerGlobalParams& params) {
+    if (params.logPath.empty()) return Status::OK();  // stdout: nothing to rotate
+    if (params.logRotate == "rename") {
+        Status s = renameAside(params.logPath);
+        if (!s.isOK()) return s;
+    }
+    if (!logv2::setLogFile(params.logPath))
+        return Status(ErrorCodes::FileStreamFailed,
+                      "Failed to open log file '" + params.logPath + "' after rotation: " + std::strerror(errno));
+    return Status::OK();
+}
+
 Status initializeLogFile(const ServerGlobalParams& params) {
     if (params.logPath.empty()) return Status::OK();
     struct stat st;
     if (!params.logAppend && ::stat(params.logPath.c_str(), &st) == 0) {
-        std::time_t t = std::time(nullptr);
-        struct tm tm;
-        gmtime_r(&t, &tm);
-        char suffix[32];
-        strftime(suffix, sizeof suffix, "%Y-%m-%dT%H-%M-%S", &tm);
-        std::string target = params.logPath + "." + suffix;
-        if (std::rename(params.logPath.c_str(), target.c_str()) != 0)
-            return Status(ErrorCodes::FileStreamFailed,
-                          "Failed to rename '" + params.logPath + "' to '" + target + "': " + std::strerror(errno));
+        Status s = renameAside(params.logPath);
+        if (!s.isOK()) return s;
     }
     if (!logv2::setLogFile(params.logPath))
         return Status(ErrorCodes::FileStreamFailed,

@@ -116,6 +116,9 @@ void initializeServerOptionsOrExit(int argc, char** argv);
 // Sends the log to systemLog.path, as mongod: without logAppend an existing file is first
 // renamed to <path>.<UTC time>. Nothing to do when logging to stdout.
 Status initializeLogFile(const ServerGlobalParams& params);
+// Starts a new log file (the logRotate command, SIGUSR1): with systemLog.logRotate "rename"
+// the current file becomes <path>.<UTC time>; with "reopen" the file is reopened in place.
+Status rotateLogFile(const ServerGlobalParams& params);
 // Writes the process id to processManagement.pidFilePath, if one was given.
 Status writePidFile(const ServerGlobalParams& params);
 

@@ -382,3 +382,14 @@ TEST(ServerOptions, WritePidFile) {
 
 }  // namespace
 }  // namespace mongo
+
+namespace mongo {
+namespace {
+
+TEST(ServerOptions, RotateLogFileWithoutLogPathDoesNothing) {
+    ServerGlobalParams p;
+    EXPECT_TRUE(rotateLogFile(p).isOK());
+}
+
+}  // namespace
+}  // namespace mongo
