@@ -319,6 +319,45 @@ TEST(StageOut, UsesTheWriteHookOrFails) {
     EXPECT_EQ(stage.jsonString(true), J("{$out: 'dest'}").jsonString(true));
 }
 
+TEST(StageGraphLookup, FollowsEdgesWithDepth) {
+    std::map<std::string, std::vector<BSONObj>> colls{
+        {"emp", A("[{_id: 1, name: 'a', boss: null}, {_id: 2, name: 'b', boss: 'a'}, {_id: 3, name: 'c', boss: 'b'},"
+                  " {_id: 4, name: 'd', boss: 'c'}]")}};
+    auto out = run("[{$graphLookup: {from: 'emp', startWith: '$boss', connectFromField: 'boss', connectToField: 'name',"
+                   " as: 'chain', depthField: 'depth', maxDepth: 1}}, {$project: {chain: {$map: {input: '$chain', in:"
+                   " ['$$this.name', '$$this.depth']}}}}]",
+                   "[{_id: 9, boss: 'c'}]", colls);
+    EXPECT_EQ(str(out), str("[{_id: 9, chain: [['c', {$numberLong: '0'}], ['b', {$numberLong: '1'}]]}]"));
+    auto all = run("[{$graphLookup: {from: 'emp', startWith: '$boss', connectFromField: 'boss', connectToField: 'name',"
+                   " as: 'chain', restrictSearchWithMatch: {_id: {$ne: 1}}}}, {$project: {n: {$size: '$chain'}}}]",
+                   "[{_id: 9, boss: 'c'}]", colls);
+    EXPECT_EQ(str(all), str("[{_id: 9, n: 2}]"));
+    EXPECT_PIPELINE_CODE("[{$graphLookup: {from: 'emp', startWith: '$a', connectFromField: 'a', as: 'x'}}]", "[]", 40105);
+    EXPECT_PIPELINE_CODE("[{$graphLookup: {from: 'emp', startWith: '$a', connectFromField: 'a', connectToField: 'b',"
+                         " as: 'x', maxDepth: -1}}]", "[]", 40101);
+}
+
+TEST(StageSetWindowFields, RunningTotalsRanksAndShift) {
+    const char* docs = "[{g: 'a', t: 1, v: 10}, {g: 'b', t: 1, v: 1}, {g: 'a', t: 2, v: 20}, {g: 'a', t: 3, v: 20},"
+                       " {g: 'b', t: 2, v: 2}]";
+    EXPECT_RUN("[{$setWindowFields: {partitionBy: '$g', sortBy: {t: 1}, output: {run: {$sum: '$v', window: {documents:"
+               " ['unbounded', 'current']}}, tot: {$sum: '$v'}, r: {$rank: {}}, prev: {$shift: {output: '$v', by: -1,"
+               " default: 0}}}}}, {$project: {_id: 0, g: 1, t: 1, run: 1, tot: 1, r: 1, prev: 1}}]",
+               docs,
+               "[{g: 'a', t: 1, run: 10, tot: 50, r: 1, prev: 0}, {g: 'a', t: 2, run: 30, tot: 50, r: 2, prev: 10},"
+               " {g: 'a', t: 3, run: 50, tot: 50, r: 3, prev: 20}, {g: 'b', t: 1, run: 1, tot: 3, r: 1, prev: 0},"
+               " {g: 'b', t: 2, run: 3, tot: 3, r: 2, prev: 1}]");
+    EXPECT_RUN("[{$setWindowFields: {sortBy: {v: 1}, output: {dr: {$denseRank: {}}, avg: {$avg: {$sum: ['$v']},"
+               " window: {documents: [-1, 1]}}, near: {$push: '$v', window: {range: [-5, 5]}}}}},"
+               " {$project: {_id: 0, v: 1, dr: 1, avg: 1, near: 1}}]",
+               "[{v: 20}, {v: 10}, {v: 20}]",
+               "[{v: 10, dr: 1, avg: 15.0, near: [10]}, {v: 20, dr: 2, avg: 16.666666666666668, near: [20, 20]},"
+               " {v: 20, dr: 2, avg: 20.0, near: [20, 20]}]");
+    EXPECT_PIPELINE_CODE("[{$setWindowFields: {output: {r: {$rank: {}}}}}]", "[]", 5371601);
+    EXPECT_PIPELINE_CODE("[{$setWindowFields: {sortBy: {a: 1}}}]", "[]", 40414);
+    EXPECT_PIPELINE_CODE("[{$setWindowFields: {output: {x: {$bogus: 1}}}}]", "[]", 9);
+}
+
 TEST(PipelineContextLet, TopLevelVariables) {
     PipelineContext ctx;
     ctx.letVars = J("{min: 2}");
