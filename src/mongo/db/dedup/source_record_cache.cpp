@@ -26,6 +26,12 @@ bool SourceRecordCache::contains(const RecordKey& k) const {
     return _map.count(k) != 0;
 }
 
+SourceRecordCache::Bytes SourceRecordCache::peek(const RecordKey& k) const {
+    std::lock_guard<std::mutex> lk(_mu);
+    auto it = _map.find(k);
+    return it == _map.end() ? nullptr : it->second->bytes;
+}
+
 void SourceRecordCache::put(const RecordKey& k, Bytes bytes) {
     std::lock_guard<std::mutex> lk(_mu);
     putLocked(k, std::move(bytes));

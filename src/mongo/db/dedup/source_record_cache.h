@@ -27,6 +27,8 @@ public:
     Bytes get(const RecordKey& k);
     // Membership without touching recency or statistics (source selection's reward).
     bool contains(const RecordKey& k) const;
+    // A lookup that touches neither recency nor statistics (decode walks).
+    Bytes peek(const RecordKey& k) const;
     // Inserts or replaces; evicts least recently used entries beyond capacity. Records larger
     // than the whole cache are not cached.
     void put(const RecordKey& k, Bytes bytes);

@@ -1,0 +1,216 @@
+#pragma once
+// dbDedup: similarity-based deduplication of database records (Xu et al., SIGMOD 2017).
+//
+// The engine sees records as (namespace, record id, bytes). For each inserted record it finds
+// a similar older record (content-defined chunks -> top-K sketch -> feature index -> cache-
+// aware selection), computes one delta, and returns
+//   * the forward delta (older -> new record) for the oplog / replication, and
+//   * the backward delta (new -> older record): the older record's new stored form, queued in
+//     the lossy write-back cache until the caller says I/O is idle (drainWriteBacks).
+// The new record itself is always stored raw, so reading the latest version never decodes.
+// Hop encoding re-encodes some older records ("hop bases") so that decoding any record takes
+// a bounded number of steps; those re-encodings are queued as write-backs too.
+//
+// The storage layer implements RecordStore (read a stored form, write one back, remove a
+// record kept only as a decode base) and calls onInsert / onUpdate / onDelete / read /
+// drainWriteBacks. Stored forms are described in stored_form.h, deltas in delta_format.h.
+//
+// Thread-safety: Engine is thread-safe. Its bookkeeping is guarded by one mutex; feature
+// extraction runs outside it and the caches lock internally. RecordStore methods are called
+// with the engine's mutex held, so they must not call back into the Engine.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mongo/base/status.h"
+#include "mongo/db/dedup/chain_policy.h"
+#include "mongo/db/dedup/stored_form.h"
+
+namespace mongo {
+namespace dedup {
+
+struct Options {
+    // Feature extraction. Mean content-defined chunk size in bytes (16 B .. 64 KB; the paper's
+    // best is 64 B) and the sketch size K (features indexed per record).
+    uint32_t avgChunkSize = 64;
+    uint32_t sketchSize = 8;
+    // Feature index: records kept per feature; beyond it the least recently used is evicted.
+    uint32_t maxCandidatesPerFeature = 8;
+    // Expected records per database, to size the index up front (it grows anyway).
+    size_t expectedRecordsPerDb = 4096;
+
+    // Source selection: score bonus of a candidate found in the source record cache.
+    uint32_t cacheReward = 2;
+
+    // Delta compression: mean anchor interval (Algorithm 1) and the minimum number of anchors
+    // a small source gets (DeltaEncoder).
+    uint32_t anchorInterval = 64;
+    uint32_t minAnchors = 128;
+    // A record is encoded only if its forward delta is smaller than this fraction of it.
+    double maxDeltaFraction = 0.9;
+
+    // Encoding chains: scheme and hop distance H (cluster size for version jumping).
+    ChainScheme chainScheme = ChainScheme::kBoundedHop;
+    uint32_t hopDistance = 16;
+    // Hard limit on decode steps enforced when write-backs are applied (a write-back that
+    // would make some record take more steps is skipped). 0: the scheme's own bound
+    // (H + floor(log_H N) for bounded-hop with N the records of the database, H for version
+    // jumping, none for backward and hop).
+    uint32_t maxDecodeSteps = 0;
+
+    // Caches, in bytes (paper: 32 MB source record cache, 8 MB write-back cache).
+    size_t sourceCacheBytes = 32u << 20;
+    size_t writeBackCacheBytes = 8u << 20;
+
+    // Governor: disable dedup for a database whose ratio over a window of inserts stays
+    // below minRatio.
+    bool governor = true;
+    double governorMinRatio = 1.1;
+    uint64_t governorWindow = 100000;
+    // Size filter: skip records smaller than this percentile of the database's record sizes,
+    // re-estimated every sizeFilterUpdateEvery inserts.
+    bool sizeFilter = true;
+    double sizeFilterPercentile = 0.40;
+    uint32_t sizeFilterUpdateEvery = 1000;
+};
+
+// Implemented by the storage layer. Namespaces are full "db.collection" names; a delta's
+// base is always a record of the same namespace.
+class RecordStore : public StoredRecordReader {
+public:
+    // readStored (from StoredRecordReader): the record's current stored form.
+    // Replaces the stored form of an existing record (a write-back or a required rewrite).
+    virtual Status writeStored(std::string_view ns, int64_t id, std::string_view stored) = 0;
+    // Physically removes a record the client deleted earlier, kept until now because other
+    // records were stored as deltas against it.
+    virtual Status removeRetained(std::string_view ns, int64_t id) = 0;
+};
+
+struct InsertDecision {
+    enum class Outcome {
+        kEncoded,            // a source was found: forwardDelta is set
+        kUnique,             // no similar record (or no delta worth keeping)
+        kFilteredBySize,     // below the database's size threshold
+        kDisabled,           // the governor turned dedup off for this database
+        kSourceUnavailable,  // the chosen source could not be read
+    };
+    Outcome outcome = Outcome::kUnique;
+    int64_t sourceId = 0;       // kEncoded: the record the new one was encoded against
+    std::string forwardDelta;   // kEncoded: rebuilds the new record from the source
+    uint32_t writeBacksQueued = 0;  // backward delta of the source + hop re-encodings
+};
+const char* outcomeName(InsertDecision::Outcome o);
+
+// Records the storage layer must rewrite in the same unit of work as a client write,
+// because they were stored as deltas against a record whose bytes are changing or going.
+struct Rewrite {
+    int64_t id;
+    std::string stored;  // the record's new stored form
+};
+
+struct UpdatePlan {
+    // Apply in the same unit of work as the update, which stores the new bytes raw. A rewrite
+    // may be a delta against the record's new bytes.
+    std::vector<Rewrite> rewrites;
+    std::vector<int64_t> alsoRemove;  // retained records of this namespace now free to go
+};
+
+struct DeletePlan {
+    // true: other records decode through this one; keep its stored form, hide it from
+    // clients, and remove it when the engine says so (RecordStore::removeRetained).
+    bool retain = false;
+    std::vector<int64_t> alsoRemove;  // retained records of this namespace now free to go
+};
+
+struct DrainResult {
+    uint32_t applied = 0;      // written back
+    uint32_t stale = 0;        // invalidated since queued (record or base changed)
+    uint32_t depthLimited = 0; // skipped: would exceed maxDecodeSteps
+    uint32_t failed = 0;       // the RecordStore returned an error
+    uint32_t removed = 0;      // retained records removed because nothing decodes through them
+};
+
+struct DbStats {
+    std::string db;
+    bool active = true;          // dedup still enabled by the governor
+    double windowRatio = 1.0;    // governor's ratio over the current window
+    uint64_t records = 0;        // tracked records
+    uint64_t logicalBytes = 0;   // bytes of the records
+    uint64_t storedBytes = 0;    // bytes of their stored forms as applied
+    uint64_t sizeThreshold = 0;  // size filter cut-off
+    uint64_t indexEntries = 0;
+    uint64_t indexBytes = 0;
+    uint64_t metadataBytes = 0;
+};
+
+struct Stats {
+    uint64_t recordsExamined = 0;     // onInsert calls
+    uint64_t recordsEncoded = 0;
+    uint64_t recordsUnique = 0;
+    uint64_t skippedBySizeFilter = 0;
+    uint64_t skippedByGovernor = 0;
+    uint64_t sourceUnavailable = 0;
+    uint64_t logicalBytes = 0;        // current records
+    uint64_t storedBytes = 0;         // their stored forms as applied
+    uint64_t forwardDeltaBytes = 0;   // oplog payload of encoded inserts
+    uint64_t insertedBytes = 0;       // bytes of all inserted records
+    uint64_t indexEntries = 0;
+    uint64_t indexBytes = 0;
+    uint64_t metadataBytes = 0;
+    uint64_t sourceCacheHits = 0, sourceCacheMisses = 0, sourceCacheBytes = 0;
+    uint64_t sourceFetches = 0;       // sources read from the RecordStore
+    uint64_t writeBacksQueued = 0, writeBacksApplied = 0, writeBacksDropped = 0;
+    uint64_t writeBacksInvalidated = 0, writeBacksReplaced = 0, writeBacksDepthLimited = 0;
+    uint64_t writeBacksPending = 0, writeBackCacheBytes = 0;
+    uint64_t requiredRewrites = 0;    // from onUpdate / onDelete
+    uint64_t longestChain = 0;        // most decode steps of any record (computeChains only)
+    std::vector<DbStats> dbs;
+};
+
+class Engine {
+public:
+    // `store` must outlive the engine. Invalid options are clamped to their ranges.
+    Engine(const Options& options, RecordStore* store);
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    const Options& options() const;
+
+    // A new record (ns, id) with these bytes is being inserted; the caller stores it raw.
+    // DuplicateKey if the engine already tracks (ns, id).
+    StatusWith<InsertDecision> onInsert(std::string_view ns, int64_t id, std::string_view bytes);
+
+    // Replica side: the primary encoded record (ns, id) as forwardDelta against sourceId.
+    // Rebuilds the record into *bytes and does the same bookkeeping as onInsert did on the
+    // primary (same chain, same write-backs). The caller stores *bytes raw.
+    Status onReplicatedInsert(std::string_view ns, int64_t id, int64_t sourceId,
+                              std::string_view forwardDelta, std::string* bytes);
+
+    // A client replaces record (ns, id) with newBytes. The plan's rewrites must be applied
+    // before the record's new bytes are (others decode through its old bytes).
+    StatusWith<UpdatePlan> onUpdate(std::string_view ns, int64_t id, std::string_view newBytes);
+
+    // A client deletes record (ns, id).
+    StatusWith<DeletePlan> onDelete(std::string_view ns, int64_t id);
+
+    // Reads record (ns, id) through the RecordStore, decoding if it is stored as a delta
+    // (using the source record cache where it helps). Does not take the engine's mutex.
+    Status read(std::string_view ns, int64_t id, std::string* out, DecodeInfo* info = nullptr);
+
+    // I/O is idle: apply up to maxEntries pending write-backs, most valuable first.
+    DrainResult drainWriteBacks(size_t maxEntries = SIZE_MAX, size_t maxBytes = SIZE_MAX);
+
+    // computeChains walks every tracked record to find the longest decode chain (linear).
+    Stats stats(bool computeChains = false) const;
+
+private:
+    class Impl;
+    std::unique_ptr<Impl> _impl;
+};
+
+}  // namespace dedup
+}  // namespace mongo

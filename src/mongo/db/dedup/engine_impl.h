@@ -1,0 +1,117 @@
+#pragma once
+// Private to the dedup engine: the state behind Engine (dedup_engine.h) and the helpers its
+// two source files share (dedup_engine.cpp: inserts; engine_maintenance.cpp: updates,
+// deletes, write-backs, reads, statistics).
+// Thread-safety: every member below is guarded by _mu unless noted.
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "mongo/db/dedup/dedup_engine.h"
+#include "mongo/db/dedup/delta_encoder.h"
+#include "mongo/db/dedup/feature_extractor.h"
+#include "mongo/db/dedup/feature_index.h"
+#include "mongo/db/dedup/governor.h"
+#include "mongo/db/dedup/record_table.h"
+#include "mongo/db/dedup/source_record_cache.h"
+#include "mongo/db/dedup/writeback_cache.h"
+
+namespace mongo {
+namespace dedup {
+
+class Engine::Impl {
+public:
+    Impl(const Options& options, RecordStore* store);
+
+    const Options& options() const { return _o; }
+    StatusWith<InsertDecision> onInsert(std::string_view ns, int64_t id, std::string_view bytes);
+    Status onReplicatedInsert(std::string_view ns, int64_t id, int64_t sourceId,
+                              std::string_view forwardDelta, std::string* bytes);
+    StatusWith<UpdatePlan> onUpdate(std::string_view ns, int64_t id, std::string_view newBytes);
+    StatusWith<DeletePlan> onDelete(std::string_view ns, int64_t id);
+    Status read(std::string_view ns, int64_t id, std::string* out, DecodeInfo* info);
+    DrainResult drainWriteBacks(size_t maxEntries, size_t maxBytes);
+    Stats stats(bool computeChains) const;
+
+private:
+    using Bytes = SourceRecordCache::Bytes;
+
+    struct Chain {
+        std::vector<uint32_t> members;  // record pointer by position; kNoRecord once removed
+    };
+
+    // One database: its feature index, metadata container, governor and chains.
+    struct Partition {
+        Partition(std::string n, const Options& o, const GovernorOptions& g);
+        std::string name;
+        RecordTable table;
+        std::unique_ptr<FeatureIndex> index;  // null once the governor disabled the database
+        DbGovernor gov;
+        std::vector<Chain> chains;
+        uint64_t logicalBytes = 0;  // live (not deleted) records
+        uint64_t storedBytes = 0;   // all stored forms, retained ones included
+    };
+
+    // --- namespaces and partitions ---
+    uint32_t internNs(std::string_view ns);  // takes _nsMu
+    bool findNs(std::string_view ns, uint32_t* idx) const;  // takes _nsMu
+    const std::string& nsName(uint32_t idx) const;  // takes _nsMu
+    Partition& partitionOfNs(uint32_t nsIdx);
+    RecordKey keyOf(const RecordMeta& m) const { return RecordKey{m.ns, m.id}; }
+
+    // --- insert path (dedup_engine.cpp) ---
+    uint32_t trackRecord(Partition& p, uint32_t nsIdx, int64_t id, size_t size,
+                         const Sketch& sketch, bool index);
+    void startChain(Partition& p, uint32_t ptr);
+    // Chooses a source for ptr among records sharing its features (kNoRecord if none).
+    uint32_t selectFor(Partition& p, uint32_t ptr, const Sketch& sketch);
+    // Chain bookkeeping and write-backs once ptr has been encoded against source.
+    uint32_t encodeAgainst(Partition& p, uint32_t ptr, const Bytes& newBytes, uint32_t source,
+                           const Bytes& srcBytes, const std::vector<DeltaInst>& forward);
+    void afterInsert(Partition& p);
+
+    // --- shared helpers (engine_maintenance.cpp) ---
+    // The record's bytes: from the source record cache, else decoded from the RecordStore.
+    Bytes fetchLogical(Partition& p, uint32_t ptr);
+    // Queues a new stored form for rec (against base, or raw if base == kNoRecord).
+    bool queueWriteBack(Partition& p, uint32_t rec, uint32_t base, std::string stored,
+                        bool structural, int64_t extraValue = 0);
+    // Changes the applied base of rec, keeping dependents and heights right.
+    void relink(Partition& p, uint32_t rec, uint32_t base);
+    uint32_t decodeCap(const Partition& p) const;
+    bool tracksHeights() const;
+    uint32_t depthOf(const Partition& p, uint32_t ptr, uint32_t limit) const;
+    // Forgets a record for good; retained bases left without dependents go too (their ids
+    // are appended to *removed).
+    void removeRecord(Partition& p, uint32_t ptr, std::vector<int64_t>* removed);
+    void unindex(Partition& p, uint32_t ptr);
+    void disablePartition(Partition& p);
+
+    const Options _o;
+    RecordStore* const _store;
+    const FeatureExtractor _fx;  // immutable: used without _mu
+
+    mutable std::mutex _nsMu;  // guards the namespace table only
+    std::deque<std::string> _namespaces;
+    std::unordered_map<std::string, uint32_t> _nsIndex;
+
+    mutable std::mutex _mu;
+    DeltaEncoder _enc;
+    std::vector<std::unique_ptr<Partition>> _partitions;
+    std::unordered_map<std::string, size_t> _partitionByDb;
+    std::vector<size_t> _partitionOfNs;  // by namespace index
+    uint64_t _seq = 0;
+    Stats _counters;  // the event counters of Stats (the rest is computed on demand)
+
+    SourceRecordCache _srcCache;  // internally locked
+    WriteBackCache _wbCache;      // internally locked
+};
+
+// The database part of a namespace ("db.coll" -> "db").
+std::string_view dbOfNamespace(std::string_view ns);
+
+}  // namespace dedup
+}  // namespace mongo

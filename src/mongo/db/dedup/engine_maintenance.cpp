@@ -1,0 +1,422 @@
+// The dbDedup engine after the insert: write-backs (queued and applied), client updates and
+// deletes with their reference-count bookkeeping and garbage collection, reads, statistics,
+// and the helpers the insert path shares.
+#include <algorithm>
+
+#include "mongo/db/dedup/dedup_engine.h"
+#include "mongo/db/dedup/engine_impl.h"
+
+namespace mongo {
+namespace dedup {
+
+// ---------------------------------------------------------------------------------------
+// Helpers.
+
+Engine::Impl::Bytes Engine::Impl::fetchLogical(Partition& p, uint32_t ptr) {
+    const RecordMeta& m = p.table.at(ptr);
+    const RecordKey k = keyOf(m);
+    if (Bytes b = _srcCache.get(k))
+        return b;
+    const uint32_t nsIdx = m.ns;
+    auto known = [this, nsIdx](int64_t id) { return _srcCache.peek(RecordKey{nsIdx, id}); };
+    std::string out;
+    ++_counters.sourceFetches;
+    Status st = decodeRecord(*_store, nsName(nsIdx), m.id, &out, nullptr, known);
+    if (!st.isOK())
+        return nullptr;
+    return std::make_shared<const std::string>(std::move(out));
+}
+
+bool Engine::Impl::tracksHeights() const {
+    return _o.maxDecodeSteps != 0 || _o.chainScheme == ChainScheme::kBoundedHop ||
+        _o.chainScheme == ChainScheme::kVersionJumping;
+}
+
+uint32_t Engine::Impl::decodeCap(const Partition& p) const {
+    if (_o.maxDecodeSteps != 0)
+        return _o.maxDecodeSteps;
+    switch (_o.chainScheme) {
+        case ChainScheme::kBoundedHop:
+            return static_cast<uint32_t>(guaranteedDecodeBound(
+                ChainScheme::kBoundedHop, _o.hopDistance, std::max<size_t>(1, p.table.size())));
+        case ChainScheme::kVersionJumping:
+            return static_cast<uint32_t>(guaranteedDecodeBound(
+                ChainScheme::kVersionJumping, _o.hopDistance, std::max<size_t>(2, p.table.size())));
+        default:
+            return 0;
+    }
+}
+
+uint32_t Engine::Impl::depthOf(const Partition& p, uint32_t ptr, uint32_t limit) const {
+    uint32_t d = 0;
+    for (uint32_t n = p.table.at(ptr).base; n != kNoRecord && d <= limit; n = p.table.at(n).base)
+        ++d;
+    return d;
+}
+
+void Engine::Impl::relink(Partition& p, uint32_t rec, uint32_t base) {
+    uint32_t old = p.table.at(rec).base;
+    if (old == base)
+        return;
+    p.table.setBase(rec, base);
+    if (!tracksHeights())
+        return;
+    // Heights (longest dependent path below a record) are kept exact: the old base's path may
+    // shrink, the new base's path may grow.
+    for (uint32_t n = old; n != kNoRecord;) {
+        uint32_t h = 0;
+        p.table.forEachDependent(n, [&](uint32_t d) { h = std::max(h, p.table.at(d).height + 1); });
+        RecordMeta& nm = p.table.at(n);
+        if (nm.height == h)
+            break;
+        nm.height = h;
+        n = nm.base;
+    }
+    uint32_t h = p.table.at(rec).height + 1;
+    for (uint32_t n = base; n != kNoRecord && p.table.at(n).height < h; n = p.table.at(n).base) {
+        p.table.at(n).height = h;
+        ++h;
+    }
+}
+
+bool Engine::Impl::queueWriteBack(Partition& p, uint32_t rec, uint32_t base, std::string stored,
+                                  bool structural, int64_t extraValue) {
+    const RecordMeta& rm = p.table.at(rec);
+    WriteBack wb;
+    wb.key = keyOf(rm);
+    wb.recordVersion = rm.version;
+    if (base != kNoRecord) {
+        const RecordMeta& bm = p.table.at(base);
+        wb.hasBase = true;
+        wb.base = keyOf(bm);
+        wb.baseVersion = bm.version;
+    }
+    wb.bytesSaved = int64_t(rm.storedSize) - int64_t(stored.size()) + extraValue;
+    if (!structural && wb.bytesSaved <= 0)
+        return false;  // the record is already stored at least as compactly
+    wb.structural = structural;
+    wb.stored = std::move(stored);
+    p.gov.onSavings(wb.bytesSaved - extraValue);
+    _wbCache.put(std::move(wb));
+    ++_counters.writeBacksQueued;
+    return true;
+}
+
+void Engine::Impl::unindex(Partition& p, uint32_t ptr) {
+    RecordMeta& m = p.table.at(ptr);
+    if (m.indexed && p.index)
+        for (Feature f : p.table.sketchOf(ptr))
+            p.index->remove(f, ptr);
+    m.indexed = false;
+}
+
+void Engine::Impl::removeRecord(Partition& p, uint32_t ptr, std::vector<int64_t>* removed) {
+    while (ptr != kNoRecord) {
+        RecordMeta& m = p.table.at(ptr);
+        const RecordKey k = keyOf(m);
+        uint32_t base = m.base;
+        relink(p, ptr, kNoRecord);
+        unindex(p, ptr);
+        _srcCache.erase(k);
+        _wbCache.invalidate(k);
+        _wbCache.invalidateBase(k);
+        if (m.chain != kNoChain)
+            p.chains[m.chain].members[m.pos] = kNoRecord;
+        if (!m.deleted)
+            p.logicalBytes -= m.logicalSize;
+        p.storedBytes -= m.storedSize;
+        p.table.erase(ptr);
+        ptr = kNoRecord;
+        // A retained base that nothing decodes through any more can go as well.
+        if (base != kNoRecord && p.table.at(base).deleted && p.table.at(base).refCount == 0) {
+            removed->push_back(p.table.at(base).id);
+            ptr = base;
+        }
+    }
+}
+
+void Engine::Impl::disablePartition(Partition& p) {
+    // The governor's verdict: drop the index partition; encoded data stays as it is and its
+    // bookkeeping (bases, reference counts) is kept for updates and deletes.
+    p.index.reset();
+    p.table.releaseSketches();
+    p.table.forEachLive([&](uint32_t ptr) { p.table.at(ptr).indexed = false; });
+}
+
+// ---------------------------------------------------------------------------------------
+// Client updates and deletes.
+
+StatusWith<UpdatePlan> Engine::Impl::onUpdate(std::string_view ns, int64_t id,
+                                              std::string_view newBytes) {
+    if (newBytes.size() > kMaxDeltaTarget)
+        return Status(ErrorCodes::BadValue, "dedup: record too large");
+    UpdatePlan plan;
+    uint32_t nsIdx;
+    if (!findNs(ns, &nsIdx))
+        return plan;
+    std::lock_guard<std::mutex> lk(_mu);
+    Partition& p = partitionOfNs(nsIdx);
+    uint32_t x = p.table.find(nsIdx, id);
+    if (x == kNoRecord || p.table.at(x).deleted)
+        return plan;  // not tracked (inserted before dedup was on): nothing depends on it
+    Bytes newX = std::make_shared<const std::string>(newBytes);
+
+    // Records stored as deltas against x decode through its current bytes: rebuild them now
+    // and store them against the new bytes (or raw), in the update's unit of work.
+    std::vector<uint32_t> deps;
+    p.table.forEachDependent(x, [&](uint32_t d) { deps.push_back(d); });
+    std::vector<std::pair<uint32_t, std::string>> rebuilt;
+    for (uint32_t d : deps) {
+        Bytes db = fetchLogical(p, d);
+        if (!db)
+            return Status(ErrorCodes::DataCorruptionDetected,
+                          "dedup: cannot rebuild a record stored against the updated one");
+        rebuilt.emplace_back(d, *db);
+    }
+    const int64_t xid = p.table.at(x).id;
+    for (auto& [d, bytes] : rebuilt) {
+        RecordMeta& dm = p.table.at(d);
+        std::string delta = _enc.encode(reinterpret_cast<const uint8_t*>(newX->data()), newX->size(),
+                                        reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+        std::string stored;
+        uint32_t newBase = kNoRecord;
+        if (deltaStoredSize(dm.id, xid, delta.size()) < rawStoredSize(bytes.size())) {
+            stored = makeDeltaStored(dm.id, xid, delta);
+            newBase = x;
+        } else {
+            stored = makeRawStored(bytes);
+        }
+        p.storedBytes += stored.size();
+        p.storedBytes -= dm.storedSize;
+        dm.storedSize = static_cast<uint32_t>(stored.size());
+        relink(p, d, newBase);
+        plan.rewrites.push_back(Rewrite{dm.id, std::move(stored)});
+        ++_counters.requiredRewrites;
+    }
+
+    RecordMeta& xm = p.table.at(x);
+    const RecordKey xk = keyOf(xm);
+    _wbCache.invalidate(xk);
+    _wbCache.invalidateBase(xk);
+    uint32_t oldBase = xm.base;
+    relink(p, x, kNoRecord);  // the client's write stores the new bytes raw
+    ++xm.version;
+    p.logicalBytes += newX->size();
+    p.logicalBytes -= xm.logicalSize;
+    p.storedBytes += rawStoredSize(newX->size());
+    p.storedBytes -= xm.storedSize;
+    xm.logicalSize = static_cast<uint32_t>(newX->size());
+    xm.storedSize = static_cast<uint32_t>(rawStoredSize(newX->size()));
+    if (oldBase != kNoRecord && p.table.at(oldBase).deleted && p.table.at(oldBase).refCount == 0) {
+        plan.alsoRemove.push_back(p.table.at(oldBase).id);
+        removeRecord(p, oldBase, &plan.alsoRemove);
+    }
+    // The record keeps its place in its chain but is found by its new content.
+    RecordMeta& xm2 = p.table.at(x);
+    if (xm2.indexed && p.index) {
+        unindex(p, x);
+        Sketch sketch = _fx.sketch(newX->data(), newX->size());
+        p.table.setSketch(x, sketch);
+        std::vector<uint32_t> ignored;
+        for (Feature f : sketch)
+            p.index->lookupAndInsert(f, x, &ignored);
+        p.table.at(x).indexed = true;
+    }
+    if (_srcCache.contains(xk))
+        _srcCache.put(xk, newX);
+    return plan;
+}
+
+StatusWith<DeletePlan> Engine::Impl::onDelete(std::string_view ns, int64_t id) {
+    DeletePlan plan;
+    uint32_t nsIdx;
+    if (!findNs(ns, &nsIdx))
+        return plan;
+    std::lock_guard<std::mutex> lk(_mu);
+    Partition& p = partitionOfNs(nsIdx);
+    uint32_t x = p.table.find(nsIdx, id);
+    if (x == kNoRecord)
+        return plan;
+    RecordMeta& xm = p.table.at(x);
+    if (xm.deleted) {
+        plan.retain = true;
+        return plan;
+    }
+    const RecordKey xk = keyOf(xm);
+    _wbCache.invalidate(xk);
+    _wbCache.invalidateBase(xk);
+    _srcCache.erase(xk);
+    unindex(p, x);
+    if (xm.refCount == 0) {
+        removeRecord(p, x, &plan.alsoRemove);
+        return plan;
+    }
+    // Others decode through it: keep its stored form, and queue the rewrites that move its
+    // dependents onto its own base (or raw), after which it can be removed.
+    xm.deleted = true;
+    p.logicalBytes -= xm.logicalSize;
+    plan.retain = true;
+    uint32_t base = xm.base;
+    Bytes baseBytes;
+    if (base != kNoRecord && !p.table.at(base).deleted)
+        baseBytes = fetchLogical(p, base);
+    std::vector<uint32_t> deps;
+    p.table.forEachDependent(x, [&](uint32_t d) { deps.push_back(d); });
+    const int64_t share = int64_t(xm.storedSize / std::max<uint32_t>(1, xm.refCount)) + 1;
+    for (uint32_t d : deps) {
+        Bytes db = fetchLogical(p, d);
+        if (!db)
+            continue;
+        const int64_t did = p.table.at(d).id;
+        if (baseBytes) {
+            std::string delta =
+                _enc.encode(reinterpret_cast<const uint8_t*>(baseBytes->data()), baseBytes->size(),
+                            reinterpret_cast<const uint8_t*>(db->data()), db->size());
+            queueWriteBack(p, d, base, makeDeltaStored(did, p.table.at(base).id, delta), false,
+                           share);
+        } else {
+            queueWriteBack(p, d, kNoRecord, makeRawStored(*db), false, share);
+        }
+    }
+    return plan;
+}
+
+// ---------------------------------------------------------------------------------------
+// Write-backs, reads, statistics.
+
+DrainResult Engine::Impl::drainWriteBacks(size_t maxEntries, size_t maxBytes) {
+    DrainResult r;
+    std::vector<WriteBack> batch = _wbCache.take(maxEntries, maxBytes);
+    if (batch.empty())
+        return r;
+    std::lock_guard<std::mutex> lk(_mu);
+    for (WriteBack& wb : batch) {
+        Partition& p = partitionOfNs(wb.key.ns);
+        uint32_t rec = p.table.find(wb.key.ns, wb.key.id);
+        if (rec == kNoRecord || p.table.at(rec).version != wb.recordVersion) {
+            ++r.stale;
+            continue;
+        }
+        uint32_t base = kNoRecord;
+        if (wb.hasBase) {
+            base = p.table.find(wb.base.ns, wb.base.id);
+            if (base == kNoRecord || p.table.at(base).version != wb.baseVersion ||
+                p.table.at(base).deleted) {
+                ++r.stale;
+                continue;
+            }
+            // Every base is newer than what is stored against it, so chains cannot loop.
+            if (p.table.at(base).seq <= p.table.at(rec).seq) {
+                ++r.stale;
+                continue;
+            }
+            uint32_t cap = decodeCap(p);
+            if (cap != 0 && depthOf(p, base, cap) + 1 + p.table.at(rec).height > cap) {
+                ++r.depthLimited;
+                ++_counters.writeBacksDepthLimited;
+                continue;
+            }
+        }
+        Status st = _store->writeStored(nsName(wb.key.ns), wb.key.id, wb.stored);
+        if (!st.isOK()) {
+            ++r.failed;
+            continue;
+        }
+        RecordMeta& rm = p.table.at(rec);
+        uint32_t oldBase = rm.base;
+        p.storedBytes += wb.stored.size();
+        p.storedBytes -= rm.storedSize;
+        rm.storedSize = static_cast<uint32_t>(wb.stored.size());
+        relink(p, rec, base);
+        ++r.applied;
+        ++_counters.writeBacksApplied;
+        if (oldBase != kNoRecord && p.table.at(oldBase).deleted &&
+            p.table.at(oldBase).refCount == 0) {
+            std::vector<int64_t> gone{p.table.at(oldBase).id};
+            removeRecord(p, oldBase, &gone);
+            for (int64_t id : gone)
+                if (_store->removeRetained(nsName(wb.key.ns), id).isOK())
+                    ++r.removed;
+        }
+    }
+    return r;
+}
+
+Status Engine::Impl::read(std::string_view ns, int64_t id, std::string* out, DecodeInfo* info) {
+    uint32_t nsIdx;
+    KnownRecordFn known;
+    if (findNs(ns, &nsIdx))
+        known = [this, nsIdx](int64_t rid) { return _srcCache.peek(RecordKey{nsIdx, rid}); };
+    return decodeRecord(*_store, ns, id, out, info, known);
+}
+
+Stats Engine::Impl::stats(bool computeChains) const {
+    std::lock_guard<std::mutex> lk(_mu);
+    Stats s = _counters;
+    for (const auto& pp : _partitions) {
+        const Partition& p = *pp;
+        DbStats d;
+        d.db = p.name;
+        d.active = p.index != nullptr;
+        d.windowRatio = p.gov.windowRatio();
+        d.records = p.table.size();
+        d.logicalBytes = p.logicalBytes;
+        d.storedBytes = p.storedBytes;
+        d.sizeThreshold = p.gov.sizeThreshold();
+        d.indexEntries = p.index ? p.index->entries() : 0;
+        d.indexBytes = p.index ? p.index->memoryBytes() : 0;
+        d.metadataBytes = p.table.memoryBytes();
+        for (const Chain& c : p.chains)
+            d.metadataBytes += c.members.capacity() * sizeof(uint32_t) + sizeof(Chain);
+        s.logicalBytes += d.logicalBytes;
+        s.storedBytes += d.storedBytes;
+        s.indexEntries += d.indexEntries;
+        s.indexBytes += d.indexBytes;
+        s.metadataBytes += d.metadataBytes;
+        if (computeChains) {
+            // Decode steps of every record, memoised along each walk: linear overall.
+            std::unordered_map<uint32_t, uint32_t> memo;
+            memo.reserve(p.table.size());
+            p.table.forEachLive([&](uint32_t ptr) {
+                std::vector<uint32_t> path;
+                uint32_t n = ptr;
+                uint32_t known = 0;
+                while (true) {
+                    auto it = memo.find(n);
+                    if (it != memo.end()) {
+                        known = it->second;
+                        break;
+                    }
+                    path.push_back(n);
+                    uint32_t b = p.table.at(n).base;
+                    if (b == kNoRecord) {
+                        known = 0;
+                        memo[n] = 0;
+                        path.pop_back();
+                        break;
+                    }
+                    n = b;
+                }
+                for (size_t i = path.size(); i-- > 0;)
+                    memo[path[i]] = ++known;
+                if (!path.empty())
+                    s.longestChain = std::max<uint64_t>(s.longestChain, memo[path.front()]);
+            });
+        }
+        s.dbs.push_back(d);
+    }
+    SourceRecordCache::Stats cs = _srcCache.stats();
+    s.sourceCacheHits = cs.hits;
+    s.sourceCacheMisses = cs.misses;
+    s.sourceCacheBytes = cs.bytes;
+    WriteBackCache::Stats ws = _wbCache.stats();
+    s.writeBacksDropped = ws.dropped;
+    s.writeBacksInvalidated = ws.invalidated;
+    s.writeBacksReplaced = ws.replaced;
+    s.writeBacksPending = ws.entries;
+    s.writeBackCacheBytes = ws.bytes;
+    return s;
+}
+
+}  // namespace dedup
+}  // namespace mongo
