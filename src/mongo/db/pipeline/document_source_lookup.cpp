@@ -481,3 +481,52 @@ struct Registrar {
 
 }  // namespace
 }  // namespace mongo
+
+namespace mongo {
+namespace {
+
+// Source stages answered by the server through PipelineContext::serverSourceStage.
+class DocumentSourceServer : public DocumentSource {
+public:
+    DocumentSourceServer(ExpressionContext* expCtx, BSONObj spec) : DocumentSource(expCtx), _spec(std::move(spec)) {}
+    const char* name() const override { return "$serverSource"; }
+    bool isSourceStage() const override { return true; }
+    BSONObj serialize() const override { return _spec; }
+    std::optional<Document> getNext() override {
+        if (!_gen) _gen = _expCtx->ctx.serverSourceStage(_spec);
+        auto d = _gen ? _gen() : std::nullopt;
+        if (!d) return std::nullopt;
+        return Document::fromBson(*d);
+    }
+
+private:
+    BSONObj _spec;
+    std::function<std::optional<BSONObj>()> _gen;
+};
+
+std::vector<StagePtr> parseServerSource(const BSONElement& e, const StageParseContext& ctx, const char* name) {
+    uassert(40602, std::string(name) + " is only valid as the first stage in a pipeline", ctx.isFirst);
+    uassert(ctx.inFacet ? 40600 : 51047,
+            std::string(name) + (ctx.inFacet ? " is not allowed to be used within a $facet stage"
+                                             : " is not allowed within a $lookup's sub-pipeline"),
+            !ctx.inFacet && !ctx.inLookup);
+    if (!ctx.expCtx->ctx.serverSourceStage) {
+        uassert(40573, "The $changeStream stage is only supported on replica sets", std::string_view(name) != "$changeStream");
+        uasserted(ErrorCodes::NotImplemented, std::string(name) + " is not supported by this server");
+    }
+    return single(std::make_unique<DocumentSourceServer>(ctx.expCtx, stageSpec(name, e)));
+}
+
+struct ServerStagesRegistrar {
+    ServerStagesRegistrar() {
+        for (const char* name : {"$collStats", "$indexStats", "$currentOp", "$listLocalSessions", "$listSessions",
+                                 "$planCacheStats", "$changeStream"}) {
+            registerStage(name, [name](const BSONElement& e, const StageParseContext& c) {
+                return parseServerSource(e, c, name);
+            });
+        }
+    }
+} serverStagesRegistrar;
+
+}  // namespace
+}  // namespace mongo

@@ -32,6 +32,12 @@ struct PipelineContext {
     // {$merge: ...}) and every document that reached it; the command layer writes them. When
     // unset, $out/$merge fail with NotImplemented.
     std::function<void(const BSONObj& stage, const std::vector<BSONObj>& docs)> writeOutput;
+    // Stages whose documents come from the server rather than the collection ($collStats,
+    // $indexStats, $currentOp, $listLocalSessions, $listSessions, $planCacheStats,
+    // $changeStream): must be first; called once with the stage spec, returns a generator of the
+    // stage's output. Throw DBException for bad specs. When unset these stages fail
+    // (NotImplemented; $changeStream: 40573 as on a standalone server).
+    std::function<std::function<std::optional<BSONObj>()>(const BSONObj& stage)> serverSourceStage;
 };
 
 class DocumentSource;  // one stage (pipeline.cpp and stage files)

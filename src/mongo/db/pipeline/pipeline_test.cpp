@@ -358,6 +358,24 @@ TEST(StageSetWindowFields, RunningTotalsRanksAndShift) {
     EXPECT_PIPELINE_CODE("[{$setWindowFields: {output: {x: {$bogus: 1}}}}]", "[]", 9);
 }
 
+TEST(StageServerSource, UsesTheServerHook) {
+    EXPECT_PIPELINE_CODE("[{$collStats: {}}]", "[]", 238);
+    EXPECT_PIPELINE_CODE("[{$changeStream: {}}]", "[]", 40573);
+    EXPECT_PIPELINE_CODE("[{$match: {}}, {$indexStats: {}}]", "[]", 40602);
+    PipelineContext ctx;
+    ctx.serverSourceStage = [](const BSONObj& stage) -> std::function<std::optional<BSONObj>()> {
+        auto sent = std::make_shared<bool>(false);
+        BSONObj out = BSONObjBuilder().append("stage", stage.firstElementFieldName()).obj();
+        return [sent, out]() -> std::optional<BSONObj> {
+            if (*sent) return std::nullopt;
+            *sent = true;
+            return out;
+        };
+    };
+    EXPECT_EQ(str(run("[{$indexStats: {}}, {$project: {_id: 0, stage: 1}}]", "[{a: 1}]", {}, ctx)),
+              str("[{stage: '$indexStats'}]"));
+}
+
 TEST(PipelineContextLet, TopLevelVariables) {
     PipelineContext ctx;
     ctx.letVars = J("{min: 2}");

@@ -61,9 +61,11 @@ std::string formatIsoDate(long long ms) {
 // ---------------------------------------------------------------- DocumentStorage
 
 void DocumentStorage::ensureSplit() const {
-    if (split) return;
+    if (split.load(std::memory_order_acquire)) return;
+    std::lock_guard<std::mutex> lk(splitMutex);
+    if (split.load(std::memory_order_relaxed)) return;
     for (BSONElement e : bson) fields.emplace_back(std::string(e.fieldNameStringData()), Value::fromElement(e, owner));
-    split = true;
+    split.store(true, std::memory_order_release);
 }
 
 // ---------------------------------------------------------------- Document
@@ -101,17 +103,17 @@ const std::vector<Document::Field>& Document::fields() const {
 }
 
 bool Document::empty() const {
-    if (_s->fromBson && !_s->split) return _s->bson.isEmpty();
+    if (_s->fromBson && !_s->split.load(std::memory_order_acquire)) return _s->bson.isEmpty();
     return _s->fields.empty();
 }
 
 Value Document::getField(std::string_view name) const {
-    if (_s->fromBson && !_s->split) {
+    if (_s->fromBson && !_s->split.load(std::memory_order_acquire)) {
         // Small documents are cheaper to search in BSON than to split.
         BSONElement e = _s->bson.getField(name);
         return e.eoo() ? Value() : Value::fromElement(e, _s->owner);
     }
-    for (const auto& f : _s->fields)
+    for (const auto& f : fields())
         if (f.first == name) return f.second;
     return Value();
 }

@@ -8,10 +8,12 @@
 // that passes through the pipeline unchanged is never rebuilt. Field order is preserved.
 // Exotic types (binData, regex, decimal, code, dbPointer, minKey, ...) are kept as their
 // raw BSON element.
-// Thread safety: Values/Documents are immutable but their lazy field split is not
-// synchronised: do not share one Document between threads. MutableDoc is not shared.
+// Thread safety: Values/Documents are immutable and may be shared between threads (the lazy
+// field split is synchronised). MutableDoc is not thread safe.
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -167,7 +169,8 @@ struct DocumentStorage {
     bool fromBson = false;
     BSONObj bson;
     BSONObj owner;
-    mutable bool split = false;
+    mutable std::atomic<bool> split{false};
+    mutable std::mutex splitMutex;
     mutable std::vector<Document::Field> fields;
     void ensureSplit() const;
 };
