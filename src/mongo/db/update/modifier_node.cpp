@@ -89,17 +89,4 @@ BSONObj wrapArray(const std::vector<BSONElement>& values) {
     return b.obj();
 }
 
-StatusWith<long long> parseIntegerElementToLong(const BSONElement& e) {
-    if (!e.isNumber()) return Status(ErrorCodes::FailedToParse, "Expected a number in: " + formatElementForError(e));
-    if (e.type() == NumberInt || e.type() == NumberLong) return e.numberLong();
-    double d = e.numberDouble();
-    if (std::isnan(d))
-        return Status(ErrorCodes::FailedToParse, "Expected an integer, but found NaN in: " + formatElementForError(e));
-    if (d >= 9223372036854775808.0 || d < -9223372036854775808.0)
-        return Status(ErrorCodes::FailedToParse, "Cannot represent as a 64-bit integer: " + formatElementForError(e));
-    if (d != static_cast<double>(static_cast<long long>(d)))
-        return Status(ErrorCodes::FailedToParse, "Expected an integer: " + formatElementForError(e));
-    return static_cast<long long>(d);
-}
-
 }  // namespace mongo

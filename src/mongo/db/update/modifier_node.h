@@ -8,6 +8,7 @@
 #include <string>
 
 #include "mongo/base/status.h"
+#include "mongo/db/query/matcher_parse_util.h"  // parseIntegerElementToLong
 #include "mongo/db/update/update_node.h"
 
 namespace mongo {
@@ -43,8 +44,6 @@ bool sameValueBytes(const BSONElement& a, const BSONElement& b);
 BSONElement keepValue(ApplyContext* ctx, const BSONObj& wrapped);
 // Builds {"": <array of values>} for keepValue.
 BSONObj wrapArray(const std::vector<BSONElement>& values);
-// mongod's parseIntegerElementToLong (FailedToParse for non-numbers / non-integers).
-StatusWith<long long> parseIntegerElementToLong(const BSONElement& e);
 
 // Factories (one per operator family file).
 std::shared_ptr<UpdateNode> makeSetNode(const BSONElement& modExpr, bool onlyOnInsert);

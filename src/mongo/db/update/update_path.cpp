@@ -55,7 +55,16 @@ bool parseArrayIndex(std::string_view part, size_t* index) {
 }
 
 bool UpdateFieldNameLess::operator()(const std::string& a, const std::string& b) const {
-    if (a.size() != b.size() && isAllDigits(a) && isAllDigits(b)) return a.size() < b.size();
+    // A strict weak order: numeric names first, in numeric order; then the others.
+    bool an = isAllDigits(a), bn = isAllDigits(b);
+    if (an != bn) return an;
+    if (an) {
+        std::string_view sa(a), sb(b);
+        sa.remove_prefix(std::min(sa.find_first_not_of('0'), sa.size()));
+        sb.remove_prefix(std::min(sb.find_first_not_of('0'), sb.size()));
+        if (sa.size() != sb.size()) return sa.size() < sb.size();
+        if (sa != sb) return sa < sb;
+    }
     return a < b;
 }
 

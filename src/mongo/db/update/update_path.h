@@ -24,7 +24,7 @@ inline bool isArrayFilterPart(std::string_view part) {
 }
 
 // Order in which update operators visit sibling fields (MongoDB 5.0+): numeric names in numeric
-// order, other names lexicographically.
+// order, other names lexicographically (numeric names before the others).
 struct UpdateFieldNameLess {
     bool operator()(const std::string& a, const std::string& b) const;
 };
