@@ -21,9 +21,10 @@ constexpr int kMaxUserStorageDepth = 100;
 // The _id rules above.
 Status validateIdField(const BSONElement& id);
 
-// Validates a whole document for storage: a replacement's result (the default), or with
-// allowTopLevelDollarPrefixes an inserted document.
-Status validateStorageDocument(const BSONObj& doc, bool allowTopLevelDollarPrefixes = false);
+// Validates a whole document for storage: _id, depth, and (unless allowTopLevelDollarPrefixes,
+// as for inserts and documents created by upserts) '$'-prefixed top-level fields, which
+// replacement documents may not have. UpdateDriver::apply already validates what it returns.
+Status validateStorageDocument(const BSONObj& doc, bool allowTopLevelDollarPrefixes = true);
 
 // For inserts, as mongod's fixDocumentForInsert: checks size (BadValue), depth (Overflow) and
 // _id (see validateIdField; BadValue for several _id fields), then returns the document with

@@ -27,18 +27,21 @@ TEST(StorageValidation, IdDocumentWithDollarFields) {
 }
 
 TEST(StorageValidation, TopLevelDollarFields) {
-    Status s = validateStorageDocument(J("{_id: 1, $x: 1}"));
+    // Replacement documents may not have them; inserts (the default) may.
+    Status s = validateStorageDocument(J("{_id: 1, $x: 1}"), false);
     EXPECT_EQ(s.code(), 52);
-    EXPECT_TRUE(validateStorageDocument(J("{_id: 1, $x: 1}"), true).isOK());
-    EXPECT_TRUE(validateStorageDocument(J("{_id: 1, a: {$x: 1}}")).isOK());
-    EXPECT_TRUE(validateStorageDocument(J("{$ref: 'c', $id: 1, $db: 'x'}")).isOK());
-    EXPECT_EQ(validateStorageDocument(J("{$id: 1}")).code(), 55);
-    EXPECT_EQ(validateStorageDocument(J("{$ref: 1, $id: 1}")).code(), 55);
-    EXPECT_EQ(validateStorageDocument(J("{$ref: 'c'}")).reason(), "The DBRef $ref field must be followed by a $id field");
+    EXPECT_TRUE(validateStorageDocument(J("{_id: 1, $x: 1}")).isOK());
+    EXPECT_TRUE(validateStorageDocument(J("{_id: 1, a: {$x: 1}}"), false).isOK());
+    EXPECT_TRUE(validateStorageDocument(J("{$ref: 'c', $id: 1, $db: 'x'}"), false).isOK());
+    EXPECT_EQ(validateStorageDocument(J("{$id: 1}"), false).code(), 55);
+    EXPECT_EQ(validateStorageDocument(J("{$ref: 1, $id: 1}"), false).code(), 55);
+    EXPECT_EQ(validateStorageDocument(J("{$ref: 'c'}"), false).reason(),
+              "The DBRef $ref field must be followed by a $id field");
+    EXPECT_EQ(validateStorageDocument(J("{_id: [1], $x: 1}")).code(), 53);
 }
 
 TEST(StorageValidation, EmptyFieldNamesAreAllowed) {
-    EXPECT_TRUE(validateStorageDocument(J("{'': 1, a: {'': 2}}")).isOK());
+    EXPECT_TRUE(validateStorageDocument(J("{'': 1, a: {'': 2}}"), false).isOK());
 }
 
 TEST(FixDocumentForInsert, MovesIdFirst) {

@@ -7,6 +7,7 @@
 #include "mongo/db/update/element_format.h"
 #include "mongo/db/update/storage_validation.h"
 #include "mongo/db/update/update_node.h"
+#include "mongo/db/update/write_timestamp.h"
 
 namespace mongo {
 namespace {
@@ -93,15 +94,22 @@ BSONObj UpdateDriver::Impl::applyReplacement(const BSONObj& doc, bool isInsert) 
     BSONElement newId = update.getField("_id");
     if (!isInsert && oldId.ok() && newId.ok() && oldId.woCompare(newId) != 0)
         uasserted(ErrorCodes::ImmutableField,
-                  "Performing an update on the path '_id' would modify the immutable field '_id'");
+                  "After applying the update, the (immutable) field '_id' was found to have been altered to " +
+                      formatElementForError(newId));
     BSONObjBuilder b;
     // The replacement keeps the original _id when it has none of its own.
     if (newId.ok())
         b.append(newId);
     else if (oldId.ok())
         b.append(oldId);
-    for (BSONElement e : update)
-        if (e.fieldNameStringData() != "_id") b.append(e);
+    for (BSONElement e : update) {
+        if (e.fieldNameStringData() == "_id") continue;
+        // As for inserts, a top-level Timestamp(0, 0) stands for "now".
+        if (e.type() == bsonTimestamp && e.timestamp().isNull())
+            b.append(e.fieldNameStringData(), nextWriteTimestamp());
+        else
+            b.append(e);
+    }
     BSONObj out = b.obj();
     // A document created by an upsert is validated as an insert.
     uassertStatusOK(validateStorageDocument(out, isInsert));

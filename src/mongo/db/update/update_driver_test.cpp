@@ -137,7 +137,16 @@ TEST(UpdateReplacement, EmptyReplacementKeepsOnlyId) {
 
 TEST(UpdateReplacement, DifferentIdIsRefused) {
     EXPECT_TRUE(throwsExactly([] { applyJson("{_id: 2, a: 1}", "{_id: 1}"); }, 66,
-                              "Performing an update on the path '_id' would modify the immutable field '_id'"));
+                              "After applying the update, the (immutable) field '_id' was found to have been "
+                              "altered to _id: 2"));
+    // Equal values of another numeric type are the same _id.
+    EXPECT_TRUE(bsonIdentical(applyJson("{_id: 1.0, a: 1}", "{_id: 1}"), "{_id: 1.0, a: 1}"));
+}
+
+TEST(UpdateReplacement, ZeroTimestampsAreFilled) {
+    auto out = applyJson("{t: {$timestamp: {t: 0, i: 0}}, u: {$timestamp: {t: 5, i: 1}}}", "{_id: 1}");
+    EXPECT_FALSE(out["t"].timestamp().isNull());
+    EXPECT_EQ(out["u"].timestamp().secs, 5u);
 }
 
 TEST(UpdateReplacement, IdMayBeSetOnInsert) {
