@@ -47,16 +47,42 @@ int64_t hopTarget(uint32_t H, uint64_t pos, uint64_t head) {
     return int64_t(best);
 }
 
+// kBoundedHop's levels: level-1 bases every c = H/2 positions, then H/2 - 1 doublings, then a
+// factor H per level. Small clusters and doubling levels keep the deltas between bases short;
+// the factor H keeps the number of levels within log_H N for long chains. interval(k) is the
+// spacing of level-k bases (k >= 1); 0 means beyond any chain.
+uint64_t boundedInterval(uint32_t H, uint32_t k) {
+    uint64_t iv = std::max<uint32_t>(2, H / 2);
+    const uint32_t doublings = H / 2 >= 1 ? H / 2 - 1 : 0;
+    for (uint32_t level = 1; level < k; ++level) {
+        uint64_t g = level <= doublings ? 2 : H;
+        if (iv > (uint64_t(1) << 62) / g)
+            return 0;
+        iv *= g;
+    }
+    return iv;
+}
+
+uint32_t boundedLevelOf(uint64_t pos, uint32_t H) {
+    if (pos == 0)
+        return kInfiniteLevel;
+    uint32_t L = 0;
+    for (uint64_t iv = boundedInterval(H, 1); iv != 0 && pos % iv == 0; iv = boundedInterval(H, L + 1))
+        ++L;
+    return L;
+}
+
 int64_t boundedHopTarget(uint32_t H, uint64_t pos, uint64_t head) {
-    uint32_t L = levelOf(pos, H);
+    uint32_t L = boundedLevelOf(pos, H);
     if (L == 0)
         return int64_t(pos + 1);
-    uint64_t newestBase = head - head % H;
+    const uint64_t c = boundedInterval(H, 1);
+    uint64_t newestBase = head - head % c;
     if (pos == newestBase)
         return int64_t(head);
     if (pos == 0)
         return int64_t(newestBase);
-    uint64_t span = powH(H, L + 1);
+    uint64_t span = boundedInterval(H, L + 1);
     if (span != 0) {
         uint64_t up = (pos / span + 1) * span;
         if (up <= head)
@@ -70,13 +96,13 @@ int64_t boundedHopTarget(uint32_t H, uint64_t pos, uint64_t head) {
 void addFrontier(uint32_t H, uint64_t head, std::vector<uint64_t>* out) {
     out->push_back(0);
     for (uint32_t L = 1;; ++L) {
-        uint64_t step = powH(H, L);
+        uint64_t step = boundedInterval(H, L);
         if (step == 0 || step > head)
             break;
-        uint64_t span = powH(H, L + 1);
+        uint64_t span = boundedInterval(H, L + 1);
         uint64_t start = span == 0 ? 0 : head / span * span;
         for (uint64_t p = start + step; p <= head; p += step)
-            if (levelOf(p, H) == L)
+            if (boundedLevelOf(p, H) == L)
                 out->push_back(p);
     }
 }

@@ -13,11 +13,12 @@
 //                    few extra write-backs (N*H/(H-1)^2), but decoding walks along each level,
 //                    up to about (H-1) steps per level.
 //   kBoundedHop      hop encoding arranged so decoding never takes more than
-//                    H + floor(log_H N) steps: a base points straight to the next base of a
-//                    higher level; the newest base points to the head; bases with no higher
-//                    base yet point to the newest base. The price is longer-distance deltas
-//                    for bases (larger storage than kHop) and re-encoding the newest base on
-//                    every insert.
+//                    H + floor(log_H N) steps. Level-1 bases every H/2 positions, then
+//                    H/2 - 1 levels that double the spacing, then a factor H per level. A
+//                    base points straight to the next base of a higher level; the newest base
+//                    points to the head; bases with no higher base yet point to the newest
+//                    base. The price over kHop: somewhat longer deltas for bases and the
+//                    newest base re-encoded on every insert.
 // Thread-safety: stateless functions.
 #include <cstdint>
 #include <vector>

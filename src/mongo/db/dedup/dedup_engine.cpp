@@ -204,14 +204,18 @@ uint32_t Engine::Impl::encodeAgainst(Partition& p, uint32_t ptr, const Bytes& ne
 
     uint32_t queued = 0;
     const uint32_t H = _o.hopDistance;
-    bool extendsChain = sm.chain != kNoChain && p.chains[sm.chain].members.back() == source;
-    if (!extendsChain) {
-        // Overlapped encoding: the source is not the newest of its chain. The new record
-        // starts a chain; the source is re-encoded against it if that makes it smaller.
-        startChain(p, ptr);
-        queued += queueWriteBack(p, source, ptr,
-                                 makeDeltaStored(sm.id, p.table.at(ptr).id, bwdDelta), false);
-    } else {
+    // The new record normally becomes the newest of its source's chain. When the source is
+    // an older member (a revert, or a reply quoting an earlier message), the paper leaves the
+    // chain's newest record raw ("overlapped encoding"); here the new record still joins the
+    // chain if that newest record is similar to it (shares a feature), so it too is encoded
+    // against the new one, and the source gets its own re-encoding against the new record.
+    const uint32_t head = sm.chain != kNoChain ? p.chains[sm.chain].members.back() : kNoRecord;
+    bool extendsChain = head == source;
+    if (!extendsChain && head != kNoRecord && p.table.valid(head) && !p.table.at(head).deleted &&
+        sharedFeatures(p.table.sketchOf(head), p.table.sketchOf(ptr)) > 0)
+        extendsChain = true;
+    bool sourceRewritten = false;
+    if (extendsChain) {
         Chain& chain = p.chains[sm.chain];
         RecordMeta& m = p.table.at(ptr);
         m.chain = sm.chain;
@@ -226,17 +230,19 @@ uint32_t Engine::Impl::encodeAgainst(Partition& p, uint32_t ptr, const Bytes& ne
                 Bytes b = fetchLogical(p, rec);
                 if (b)
                     queued += queueWriteBack(p, rec, kNoRecord, makeRawStored(*b), true);
+                sourceRewritten |= rec == source;
                 continue;
             }
             uint32_t tgt = chain.members[size_t(r.target)];
             if (!p.table.valid(tgt) || p.table.at(tgt).deleted)
                 continue;
             std::string delta;
-            bool plainBackward = rec == source && tgt == ptr;
-            if (plainBackward) {
-                delta = bwdDelta;
+            bool plainBackward = r.pos + 1 == m.pos && tgt == ptr;
+            if (rec == source && tgt == ptr) {
+                delta = bwdDelta;  // Algorithm 2: no second encoding pass
             } else {
-                // A hop re-encoding: delta-compress the older record against its new base.
+                // A hop re-encoding, or the chain's previous newest record when the source
+                // was an older member: delta-compress it against its new base.
                 Bytes recBytes = fetchLogical(p, rec);
                 Bytes tgtBytes = tgt == ptr ? newBytes : fetchLogical(p, tgt);
                 if (!recBytes || !tgtBytes)
@@ -249,7 +255,17 @@ uint32_t Engine::Impl::encodeAgainst(Partition& p, uint32_t ptr, const Bytes& ne
             queued += queueWriteBack(p, rec, tgt,
                                      makeDeltaStored(rm.id, p.table.at(tgt).id, delta),
                                      !plainBackward);
+            sourceRewritten |= rec == source;
         }
+    } else {
+        startChain(p, ptr);
+    }
+    if (!sourceRewritten) {
+        // Overlapped encoding: the source is re-encoded against the new record if that makes
+        // it smaller than it is stored now.
+        ++_counters.overlappedEncodings;
+        queued += queueWriteBack(p, source, ptr,
+                                 makeDeltaStored(sm.id, p.table.at(ptr).id, bwdDelta), false);
     }
 
     // Source record cache (Algorithm 3, with hop bases): the new record replaces its source,
@@ -257,7 +273,7 @@ uint32_t Engine::Impl::encodeAgainst(Partition& p, uint32_t ptr, const Bytes& ne
     const RecordMeta& smNow = p.table.at(source);
     bool keepSource = (_o.chainScheme == ChainScheme::kHop ||
                        _o.chainScheme == ChainScheme::kBoundedHop) &&
-        extendsChain && smNow.pos % H == 0;
+        smNow.pos % H == 0;
     if (keepSource)
         _srcCache.put(keyOf(p.table.at(ptr)), newBytes);
     else

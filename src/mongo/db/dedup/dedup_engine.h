@@ -40,7 +40,7 @@ struct Options {
     // Feature index: records kept per feature; beyond it the least recently used is evicted.
     uint32_t maxCandidatesPerFeature = 8;
     // Expected records per database, to size the index up front (it grows anyway).
-    size_t expectedRecordsPerDb = 4096;
+    size_t expectedRecordsPerDb = 128;
 
     // Source selection: score bonus of a candidate found in the source record cache.
     uint32_t cacheReward = 2;
@@ -153,6 +153,7 @@ struct Stats {
     uint64_t skippedBySizeFilter = 0;
     uint64_t skippedByGovernor = 0;
     uint64_t sourceUnavailable = 0;
+    uint64_t overlappedEncodings = 0;  // the source was not the newest of its chain
     uint64_t logicalBytes = 0;        // current records
     uint64_t storedBytes = 0;         // their stored forms as applied
     uint64_t forwardDeltaBytes = 0;   // oplog payload of encoded inserts
