@@ -191,7 +191,7 @@ namespace mongo {
     X(Location16870, 16870)                        \
     X(Location40414, 40414)                        \
     X(Location40415, 40415)                        \
-    X(InvalidRegex, 51091)                         \
+    X(Location51091, 51091)                        \
     X(ConflictingUpdateOperators, 40)              \
     X(FileStreamFailed, 39)                        \
     X(NotImplemented, 238)                         \

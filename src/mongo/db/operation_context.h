@@ -25,6 +25,9 @@ public:
     std::vector<std::string> compressors;
     // Set by the connection's first hello/isMaster: client metadata may only come with it.
     bool seenHello = false;
+    // Set by the dispatcher when the connection must be closed instead of answered
+    // (failCommand with closeConnection: true).
+    bool closeConnectionWithoutReply = false;
 
 private:
     int64_t _id;

@@ -4,14 +4,15 @@
 
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/commands/current_op_registry.h"
+#include "mongo/db/commands/fail_command.h"
+#include "mongo/db/commands/server_status_counters.h"
+#include "mongo/db/commands/profile_settings.h"
 #include "mongo/db/service_context.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
 
-// Implemented with the fail points (util/fail_point.h) and server status (opcounters).
-std::optional<BSONObj> checkFailCommand(const std::string& cmdName, Client* client);
-void noteCommandForOpCounters(const std::string& cmdName);
 
 BSONObj makeErrorReply(const Status& s) {
     BSONObjBuilder b;
@@ -23,8 +24,6 @@ BSONObj makeErrorReply(const Status& s) {
 }
 
 namespace {
-
-constexpr int kSlowMs = 100;
 
 void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBuilder& result) {
     const BSONObj& body = req.body;
@@ -38,6 +37,9 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
                   "Transaction numbers are only allowed on a replica set member or mongos");
 
     auto opCtx = makeOperationContext(client);
+    std::string ns = req.db();
+    if (body.firstElement().type() == String) ns += "." + body.firstElement().str();
+    ScopedCurrentOp currentOp(opCtx.get(), body, ns, "command");
     BSONElement maxTime = body["maxTimeMS"];
     if (!maxTime.eoo()) {
         long long ms;
@@ -46,7 +48,16 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         opCtx->setDeadlineAfterMillis(ms);
     }
     if (body["lsid"].type() == Object) opCtx->lsid = body["lsid"].Obj().getOwned();
+    if (auto outcome = checkFailCommand(opCtx.get(), cmd->name(), ns)) {
+        if (outcome->closeConnection) {
+            client->closeConnectionWithoutReply = true;
+            return;
+        }
+        result.appendElements(outcome->reply);  // carries ok: 0
+        return;
+    }
     cmd->run(opCtx.get(), req, result);
+    if (auto wce = failCommandWriteConcernError(opCtx.get(), cmd->name(), ns)) result.appendElements(*wce);
 }
 
 }  // namespace
@@ -60,10 +71,6 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
 
     noteCommandForOpCounters(name);
     cmd->calls++;
-    if (auto failure = checkFailCommand(name, client)) {
-        cmd->failed++;
-        return *failure;
-    }
 
     auto start = std::chrono::steady_clock::now();
     BSONObjBuilder result;
@@ -78,17 +85,21 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
         status = Status(ErrorCodes::InternalError, std::string("unexpected error: ") + e.what());
     }
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
-    if (ms >= kSlowMs)
+    if (ms >= slowOpThresholdMs())
         LOGV2(51803, Command, "Slow query",
               logv2::attrs("type", "command", "ns", req.db() + ".$cmd", "command", name, "durationMillis",
                            static_cast<long long>(ms), "ok", status.isOK() ? 1 : 0));
     if (!status.isOK()) {
         cmd->failed++;
+        globalAssertionCounters().gotUser();
         return makeErrorReply(status);
     }
-    // A command may have set "ok" itself (e.g. to report an error shape with extra fields).
+    // A command may have set "ok" itself (a failCommand reply).
+    BSONObj reply;
     if (!result.hasField("ok")) result.append("ok", 1.0);
-    return result.obj();
+    reply = result.obj();
+    if (!reply["ok"].trueValue()) cmd->failed++;
+    return reply;
 }
 
 void ServiceEntryPointMongod::onClientDisconnect(Client* client) {}

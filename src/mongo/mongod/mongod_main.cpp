@@ -39,7 +39,10 @@ void signalThread(sigset_t set) {
     logv2::setThreadName("signalProcessingThread");
     int sig = 0;
     while (sigwait(&set, &sig) == 0) {
-        if (sig == SIGUSR1) continue;  // log rotation is done by the logRotate command
+        if (sig == SIGUSR1) {
+            rotateLogFile(serverGlobalParams());
+            continue;
+        }
         LOGV2(23377, Control, "Received signal", logv2::attrs("signal", sig, "error", strsignal(sig)));
         triggerShutdown(sig);
         return;
@@ -125,7 +128,6 @@ int runMongod() {
     }
     setShutdownHandler([] { triggerShutdown(0); });
     tl.start();
-    LOGV2(23016, Network, "Waiting for connections", logv2::attrs("port", tl.port(), "ssl", "off"));
     std::thread reaper(cursorReaper);
 
     {
@@ -151,8 +153,14 @@ int runMongod() {
 int main(int argc, char** argv) {
     mongo::initializeServerOptionsOrExit(argc, argv);
     const auto& params = mongo::serverGlobalParams();
-    if (!params.logPath.empty() && !mongo::logv2::setLogFile(params.logPath)) {
-        fprintf(stderr, "Failed to open log file %s\n", params.logPath.c_str());
+    mongo::Status logStatus = mongo::initializeLogFile(params);
+    if (!logStatus.isOK()) {
+        fprintf(stderr, "Failed to open log file: %s\n", logStatus.reason().c_str());
+        return 2;
+    }
+    mongo::Status pidStatus = mongo::writePidFile(params);
+    if (!pidStatus.isOK()) {
+        fprintf(stderr, "Failed to write pid file: %s\n", pidStatus.reason().c_str());
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);

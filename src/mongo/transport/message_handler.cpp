@@ -70,6 +70,10 @@ HandledMessage handleOpMsg(const Message& msg, Client* client, ServiceEntryPoint
         ParsedOpMsg parsed = parseOpMsg(msg);
         *cmdName = parsed.request.commandName();
         replyBody = runCommand(client, sep, parsed.request);
+        if (client->closeConnectionWithoutReply) {
+            out.closeConnection = true;  // e.g. failCommand's closeConnection
+            return out;
+        }
     } catch (const DBException& e) {
         if (isConnectionFatalMessageParseError(e.code())) return closeWith(e.toStatus(), client);
         LOGV2_DEBUG(21963, 1, Network, "Assertion while parsing command",
@@ -95,6 +99,10 @@ HandledMessage handleOpQuery(const Message& msg, Client* client, ServiceEntryPoi
         OpMsgRequest request = upconvertLegacyCommand(q);
         *cmdName = request.commandName();
         replyBody = runCommand(client, sep, request);
+        if (client->closeConnectionWithoutReply) {
+            out.closeConnection = true;
+            return out;
+        }
     } catch (const DBException& e) {
         replyBody = makeErrorReplyDoc(e.toStatus());
     }

@@ -9,7 +9,6 @@
 
 namespace mongo {
 
-void noteCommandOnlyForOpCounters();
 
 namespace {
 

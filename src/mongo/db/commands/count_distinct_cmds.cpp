@@ -3,13 +3,13 @@
 
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/commands/command.h"
+#include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/query/plan_executor.h"
 
 namespace mongo {
 
-void noteQueryForOpCounters();
 
 namespace {
 
@@ -85,7 +85,6 @@ public:
         if (key.type() != String)
             uasserted(ErrorCodes::TypeMismatch, "BSON field 'distinct.key' is the wrong type '" + typeName(key.type()) +
                                                     "', expected type 'string'");
-        noteQueryForOpCounters();
         QueryRequest qr;
         qr.filter = parseObjectArg(req.body["query"], "distinct");
         qr.hint = parseHint(req.body["hint"]);

@@ -1,5 +1,6 @@
 // findAndModify: atomically update or remove one document and return it.
 #include "mongo/db/commands/command.h"
+#include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/ops/write_ops.h"
 #include "mongo/db/query/find_request.h"
@@ -7,7 +8,6 @@
 
 namespace mongo {
 
-void noteWriteForOpCounters(const char* op, long long n);
 
 namespace {
 
@@ -41,13 +41,13 @@ public:
         BSONObjBuilder lastError;
         std::optional<BSONObj> value;
         if (remove) {
-            noteWriteForOpCounters("delete", 1);
+            globalOpCounters().gotDelete(1);
             BSONObj deleted;
             long long n = performDelete(opCtx, nss, query, true, parseHint(cmd["hint"]), sort, &deleted);
             lastError.append("n", static_cast<int>(n));
             if (n) value = project(deleted);
         } else {
-            noteWriteForOpCounters("update", 1);
+            globalOpCounters().gotUpdate(1);
             UpdateStatement s;
             s.q = query;
             s.u = update;

@@ -1,6 +1,7 @@
 // find, getMore, killCursors.
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/commands/command.h"
+#include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/query/find_request.h"
@@ -8,8 +9,6 @@
 
 namespace mongo {
 
-void noteQueryForOpCounters();
-void noteGetMoreForOpCounters();
 
 namespace {
 
@@ -18,7 +17,6 @@ public:
     FindCmd() : Command("find") {}
     std::string help() const override { return "query for documents"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
-        noteQueryForOpCounters();
         NamespaceString nss = commandTargetNamespace(req);
         FindRequest fr = parseFindRequest(req.body);
         CatalogReadLock lock;
@@ -46,7 +44,6 @@ public:
     GetMoreCmd() : Command("getMore") {}
     std::string help() const override { return "retrieve more results from an existing cursor"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
-        noteGetMoreForOpCounters();
         BSONElement idElem = req.body.firstElement();
         if (idElem.type() != NumberLong)
             uasserted(ErrorCodes::TypeMismatch, "BSON field 'getMore.getMore' is the wrong type '" +

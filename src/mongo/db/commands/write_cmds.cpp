@@ -1,12 +1,12 @@
 // insert, update, delete: batches of statements with per-statement write errors.
 #include "mongo/db/commands/command.h"
+#include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/ops/write_ops.h"
 #include "mongo/db/query/find_request.h"
 
 namespace mongo {
 
-void noteWriteForOpCounters(const char* op, long long n);
 
 namespace {
 
@@ -72,7 +72,7 @@ public:
         applyWriteConcern(opCtx, req);
         std::vector<WriteError> errors;
         long long n = insertDocuments(opCtx, nss, docs, ordered, &errors);
-        noteWriteForOpCounters("insert", static_cast<long long>(docs.size()));
+        globalOpCounters().gotInsert(static_cast<long long>(docs.size()));
         result.append("n", n);
         appendWriteErrors(result, errors);
     }
@@ -94,7 +94,7 @@ public:
         BSONArrayBuilder upserted;
         std::vector<WriteError> errors;
         for (size_t i = 0; i < stmts.size(); i++) {
-            noteWriteForOpCounters("update", 1);
+            globalOpCounters().gotUpdate(1);
             try {
                 UpdateStatement s = parseStatement(stmts[i]);
                 UpdateResult r = performUpdate(opCtx, nss, s, false);
@@ -168,7 +168,7 @@ public:
                 if (limit != 0 && limit != 1)
                     uasserted(ErrorCodes::FailedToParse, "The limit field in delete objects must be 0 or 1. Got " + std::to_string(limit));
                 long long d = performDelete(opCtx, nss, q, limit == 1, parseHint(s["hint"]), BSONObj(), nullptr);
-                noteWriteForOpCounters("delete", 1);
+                globalOpCounters().gotDelete(1);
                 n += d;
             } catch (const DBException& e) {
                 errors.push_back(makeWriteError(static_cast<int>(i), e));
