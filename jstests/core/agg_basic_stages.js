@@ -79,7 +79,7 @@ assert(/Unrecognized pipeline stage name: '\$nosuch'/.test(r.errmsg), r.errmsg);
 assert.commandFailedWithCode(runCmd(t, {aggregate: 'c', pipeline: [{$match: {}, $sort: {a: 1}}], cursor: {}}), 40323);
 assert.commandFailedWithCode(runCmd(t, {aggregate: 'c', pipeline: {}, cursor: {}}), 14);
 assert.commandFailedWithCode(runCmd(t, {aggregate: 'c', pipeline: [{$match: {a: {$bad: 1}}}], cursor: {}}), 2);
-assert.commandFailedWithCode(runCmd(t, {aggregate: 'c', pipeline: [{$project: {x: {$nosuchop: 1}}}], cursor: {}}), 168);
+assert.commandFailedWithCode(runCmd(t, {aggregate: 'c', pipeline: [{$project: {x: {$nosuchop: 1}}}], cursor: {}}), 31325);  // "Invalid $project :: caused by :: Unknown expression"
 assert.commandFailedWithCode(runCmd(t, {aggregate: 'c'}), 40414 /* pipeline is required */);
 
 // The shell helper.

@@ -66,7 +66,7 @@ assert.commandFailedWithCode(runCmd(t, {findAndModify: 'c', query: {_id: 1}, rem
 assert.commandFailedWithCode(runCmd(t, {findAndModify: 'c', query: {_id: 1}, remove: true, new: true}), 9);
 assert.commandFailedWithCode(runCmd(t, {findAndModify: 'c', query: {_id: 1}, update: {$inc: {g: 1}}}), 14);
 assert.commandFailedWithCode(runCmd(t, {findAndModify: 'c', query: {_id: 1}, update: {$set: {_id: 9}}}), 66);
-assert.commandWorked(t.runCommand({createIndexes: 'c', indexes: [{key: {u: 1}, name: 'u_1', unique: true}]}));
+assert.commandWorked(t.runCommand({createIndexes: 'c', indexes: [{key: {u: 1}, name: 'u_1', unique: true, sparse: true}]}));
 assert.commandWorked(t.runCommand({update: 'c', updates: [{q: {_id: 1}, u: {$set: {u: 1}}}]}));
 r = assert.commandFailedWithCode(runCmd(t, {findAndModify: 'c', query: {_id: 2}, update: {$set: {u: 1}}}), 11000);
 assert.eq('DuplicateKey', r.codeName);

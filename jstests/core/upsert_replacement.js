@@ -91,7 +91,7 @@ assert.throws(() => t.c.replaceOne({_id: 1}, {$set: {r: 2}}), 'replaceOne refuse
 
 // Shell helpers report upserts.
 let hr = t.c.updateOne({_id: 'h'}, {$set: {a: 1}}, {upsert: true});
-assert.eq('h', hr.upsertedId);
+assert.eq('h', hr.insertedId);  // mongosh's UpdateResult names the upserted _id insertedId
 assert.eq(0, hr.matchedCount);
 hr = t.c.updateMany({}, {$set: {all: true}});
 assert.eq(2, hr.matchedCount);

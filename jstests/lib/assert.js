@@ -106,6 +106,9 @@
   function fail(what, msg) {
     const err = new Error('assert failed: ' + what + (msg ? ' : ' + msg : ''));
     err.name = 'AssertionFailure';
+    // Name the test file line that failed: mongosh prints only the message of an uncaught error.
+    const where = (new Error().stack || '').split('\n').filter((l) => /jstests\/(?!lib\/)/.test(l))[0];
+    if (where) err.message += '\n    at ' + where.trim().replace(/^at /, '');
     throw err;
   }
 

@@ -22,7 +22,7 @@ assert.writeErrorWithCode(t.runCommand({insert: 'c', documents: [{s: 'doc 1'}]})
 
 // Journaled writes survive kill -9.
 for (let i = 1000; i < 1100; i++) {
-  assert.commandWorked(t.runCommand({insert: 'c', documents: [{_id: i, k: -1}], writeConcern: {w: 1, j: true}}));
+  assert.commandWorked(t.runCommand({insert: 'c', documents: [{_id: i, k: -1, s: 'journaled ' + i}], writeConcern: {w: 1, j: true}}));
 }
 m.kill9();
 m.start();

@@ -10,6 +10,8 @@
 
 #include "mongo/db/catalog/catalog_open.h"
 #include "mongo/db/commands/build_info.h"
+#include "mongo/db/commands/serverstatus_section.h"
+#include "mongo/transport/network_stats.h"
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/server_options.h"
 #include "mongo/db/service_context.h"
@@ -62,6 +64,29 @@ void cursorReaper() {
     }
 }
 
+void registerServerStatusSections(StorageEngine* eng) {
+    registerServerStatusSection("connections", [](OperationContext*) {
+        BSONObjBuilder b;
+        transport::appendConnectionStats(b);
+        return b.obj();
+    });
+    registerServerStatusSection("network", [](OperationContext*) {
+        BSONObjBuilder b;
+        transport::appendNetworkStats(b);
+        return b.obj();
+    });
+    registerServerStatusSection("wiredTiger", [eng](OperationContext*) { return eng->kvEngine()->serverStatusSection(); });
+    registerServerStatusMetric("cursor", [](OperationContext*) {
+        BSONObjBuilder b;
+        b.append("timedOut", CursorManager::get().timedOutTotal());
+        BSONObjBuilder open;
+        open.append("noTimeout", 0LL);
+        open.append("total", CursorManager::get().openCount());
+        b.append("open", open.obj());
+        return b.obj();
+    });
+}
+
 std::string hostName() {
     char host[256] = "localhost";
     gethostname(host, sizeof host - 1);
@@ -100,6 +125,7 @@ int runMongod() {
     setRecoveryUnitFactory([eng] { return eng->newRecoveryUnit(); });
     setFsyncHandler([eng] { eng->flushAllFiles(true); });
     openCollectionCatalog(eng);
+    registerServerStatusSections(eng);
     if (params.dedup.enabled)
         logv2::startupWarning(7700001, "--dedup is accepted; the deduplicating record store is not active in this build");
 

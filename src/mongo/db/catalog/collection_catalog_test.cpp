@@ -156,7 +156,7 @@ TEST_F(CatalogTest, IndexSpecValidationAndConflicts) {
     EXPECT_EQ(errorCode([&] {
                   ic->createIndex(opCtx.get(), fromjson(R"({"key": {"a": 1, "b": -1}, "name": "a_1_b_-1", "unique": true})"));
               }),
-              int(ErrorCodes::IndexOptionsConflict));
+              int(ErrorCodes::IndexKeySpecsConflict));  // unique is part of the index signature
     EXPECT_EQ(errorCode([&] { ic->createIndex(opCtx.get(), fromjson(R"({"key": {"a": 1, "b": -1}, "name": "other"})")); }),
               int(ErrorCodes::IndexOptionsConflict));
     EXPECT_EQ(errorCode([&] { ic->createIndex(opCtx.get(), fromjson(R"({"key": {"h": "hashed"}})")); }),

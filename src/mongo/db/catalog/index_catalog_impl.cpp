@@ -95,7 +95,7 @@ bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSp
     std::string name = spec["name"].str();
     BSONObj kp = spec["key"].Obj();
     if (const IndexDescriptor* same = findIndexByName(name)) {
-        if (same->keyPattern.woCompare(kp) != 0)
+        if (same->keyPattern.woCompare(kp) != 0 || indexesMayCoexist(spec, same->infoObj))
             uasserted(ErrorCodes::IndexKeySpecsConflict,
                       "An existing index has the same name as the requested index. When index names are not "
                       "specified, they are auto generated and can cause conflicts. Please refer to our "

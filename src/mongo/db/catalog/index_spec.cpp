@@ -218,6 +218,11 @@ bool indexOptionsEquivalent(const BSONObj& a, const BSONObj& b) {
 }
 
 bool indexesMayCoexist(const BSONObj& a, const BSONObj& b) {
+    // Part of an index's signature (MongoDB 4.9+): unique, sparse, partialFilterExpression
+    // (and collation, which this server does not support). Indexes on the same key that differ
+    // in one of these are different indexes.
+    if (a["unique"].trueValue() != b["unique"].trueValue()) return true;
+    if (a["sparse"].trueValue() != b["sparse"].trueValue()) return true;
     BSONElement x = a["partialFilterExpression"], y = b["partialFilterExpression"];
     if (x.eoo() && y.eoo()) return false;
     return x.eoo() != y.eoo() || x.woCompare(y) != 0;

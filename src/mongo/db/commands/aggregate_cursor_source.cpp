@@ -2,7 +2,10 @@
 
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/find_request.h"
+#include "mongo/db/server_options.h"
 #include "mongo/db/service_context.h"
+
+#include <unistd.h>
 
 namespace mongo {
 
@@ -48,6 +51,43 @@ AggregateRequest parseAggregateRequest(const OpMsgRequest& req) {
     return ar;
 }
 
+void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString& nss, long long scale,
+                                  BSONObjBuilder& result);
+
+namespace {
+// The one document $collStats produces: {ns, host, localTime, storageStats?, count?}.
+BSONObj collStatsDocument(OperationContext* opCtx, const NamespaceString& nss, const BSONElement& spec) {
+    if (spec.type() != Object)
+        uasserted(5447000, "$collStats must take a nested object but found: " + spec.toString());
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    BSONObjBuilder b;
+    b.append("ns", nss.ns());
+    b.append("host", std::string(host) + ":" + std::to_string(serverGlobalParams().port));
+    b.append("localTime", Date_t::now());
+    for (BSONElement opt : spec.Obj()) {
+        std::string_view name = opt.fieldNameStringData();
+        if (name == "storageStats") {
+            long long scale = 1;
+            if (opt.type() == Object && opt.Obj()["scale"].isNumber()) scale = std::max(1LL, opt.Obj()["scale"].numberLong());
+            BSONObjBuilder& ss = b.subobjStart("storageStats");
+            appendCollectionStorageStats(opCtx, nss, scale, ss);
+            ss.doneFast();
+        } else if (name == "count") {
+            Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+            if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "Collection [" + nss.ns() + "] not found.");
+            b.append("count", coll->numRecords(opCtx));
+        } else if (name == "latencyStats" || name == "queryExecStats") {
+            BSONObjBuilder empty;
+            b.append(name, empty.obj());
+        } else {
+            uasserted(40415, "BSON field '$collStats." + std::string(name) + "' is an unknown field.");
+        }
+    }
+    return b.obj();
+}
+}  // namespace
+
 AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const AggregateRequest& ar)
     : _client(opCtx->getClient()), _nss(ar.nss) {
     PipelineContext ctx;
@@ -65,8 +105,21 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
     ctx.checkForInterrupt = [this]() {
         if (_interruptCtx) _interruptCtx->checkForInterrupt();
     };
-    _pipeline = std::make_unique<Pipeline>(ar.stages, std::move(ctx));
-    if (!ar.collectionless) {
+    std::vector<BSONObj> stages = ar.stages;
+    std::optional<BSONObj> collStats;
+    if (!stages.empty() && stages.front().firstElementFieldName() == "$collStats") {
+        collStats = collStatsDocument(opCtx, ar.nss, stages.front().firstElement());
+        stages.erase(stages.begin());
+    }
+    _pipeline = std::make_unique<Pipeline>(stages, std::move(ctx));
+    if (collStats) {
+        auto doc = std::make_shared<std::optional<BSONObj>>(*collStats);
+        _pipeline->setSource([doc]() {
+            auto d = *doc;
+            doc->reset();
+            return d;
+        });
+    } else if (!ar.collectionless) {
         QueryRequest qr;
         qr.filter = _pipeline->leadingMatchFilter().getOwned();
         qr.hint = ar.hint;

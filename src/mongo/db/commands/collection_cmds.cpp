@@ -124,7 +124,7 @@ public:
         bool nameOnly = !req.body["nameOnly"].eoo() && parseBoolArg(req.body["nameOnly"], "listCollections");
         Matcher matcher(filter);
         CatalogReadLock lock;
-        BSONArrayBuilder docs;
+        std::vector<BSONObj> docs;
         auto* cat = CollectionCatalog::get();
         for (const NamespaceString& nss : cat->listCollections(opCtx, req.db())) {
             Collection* c = cat->lookupCollection(opCtx, nss);
@@ -145,9 +145,10 @@ public:
                 d.append("idIndex", idIndexSpec());
             }
             BSONObj doc = d.obj();
-            if (matcher.matches(doc)) docs.append(doc);
+            if (matcher.matches(doc)) docs.push_back(doc);
         }
-        appendCursorReply(result, "firstBatch", docs.arr(), 0, req.db() + ".$cmd.listCollections");
+        replyWithCursor(opCtx, NamespaceString(req.db(), "$cmd.listCollections"),
+                        std::make_unique<VectorCursorSource>(std::move(docs)), req.body, result);
     }
 };
 ListCollectionsCmd listCollectionsCmd;

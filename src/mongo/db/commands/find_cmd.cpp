@@ -52,11 +52,12 @@ public:
         if (collElem.type() != String)
             uasserted(collElem.eoo() ? ErrorCodes::Location40414 : ErrorCodes::TypeMismatch,
                       "BSON field 'getMore.collection' is missing but a required field");
-        long long batchSize = 0;
+        long long batchSize = -1;  // absent or 0: as many as fit in 16 MB
         if (!req.body["batchSize"].eoo()) {
             batchSize = parseIntegerArg(req.body["batchSize"], "getMore");
             if (batchSize < 0)
                 uasserted(51024, "BSON field 'batchSize' value must be >= 0, actual value '" + std::to_string(batchSize) + "'");
+            if (batchSize == 0) batchSize = -1;
         }
         checkKnownFields(req, {"collection", "batchSize", "maxTimeMS", "term", "lastKnownCommittedOpTime"});
         long long id = idElem.numberLong();

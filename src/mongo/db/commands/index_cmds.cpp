@@ -56,9 +56,10 @@ public:
         CatalogReadLock lock;
         Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
         if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "ns does not exist: " + nss.ns());
-        BSONArrayBuilder docs;
-        for (const IndexDescriptor* d : coll->getIndexCatalog()->getAllIndexes()) docs.append(d->infoObj);
-        appendCursorReply(result, "firstBatch", docs.arr(), 0, nss.db() + ".$cmd.listIndexes." + nss.coll());
+        std::vector<BSONObj> docs;
+        for (const IndexDescriptor* d : coll->getIndexCatalog()->getAllIndexes()) docs.push_back(d->infoObj);
+        replyWithCursor(opCtx, NamespaceString(nss.db(), "$cmd.listIndexes." + nss.coll()),
+                        std::make_unique<VectorCursorSource>(std::move(docs)), req.body, result);
     }
 };
 ListIndexesCmd listIndexesCmd;

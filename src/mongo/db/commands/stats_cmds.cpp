@@ -22,6 +22,39 @@ long long scaleArg(const OpMsgRequest& req) {
     return v;
 }
 
+}  // namespace
+
+void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString& nss, long long scale,
+                                  BSONObjBuilder& result) {
+    Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+    if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "Collection [" + nss.ns() + "] not found.");
+    long long count = coll->numRecords(opCtx), size = coll->dataSize(opCtx), storage = coll->storageSize(opCtx);
+    result.append("size", size / scale);
+    result.append("count", count);
+    if (count) result.append("avgObjSize", size / count);
+    result.append("storageSize", storage / scale);
+    result.append("freeStorageSize", 0);
+    result.append("capped", coll->options().capped);
+    IndexCatalog* ic = coll->getIndexCatalog();
+    auto idx = ic->getAllIndexes();
+    result.append("nindexes", static_cast<int>(idx.size()));
+    BSONArrayBuilder builds;
+    result.append("indexBuilds", builds.arr());
+    long long totalIndex = 0;
+    BSONObjBuilder sizes;
+    for (const IndexDescriptor* d : idx) {
+        long long s = ic->indexSize(opCtx, d);
+        totalIndex += s;
+        sizes.append(d->name, s / scale);
+    }
+    result.append("totalIndexSize", totalIndex / scale);
+    result.append("totalSize", (storage + totalIndex) / scale);
+    result.append("indexSizes", sizes.obj());
+    result.append("scaleFactor", scale);
+}
+
+namespace {
+
 class CollStatsCmd : public Command {
 public:
     CollStatsCmd() : Command("collStats", {"collstats"}) {}
@@ -30,32 +63,8 @@ public:
         NamespaceString nss = commandTargetNamespace(req);
         long long scale = scaleArg(req);
         CatalogReadLock lock;
-        Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
-        if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "Collection [" + nss.ns() + "] not found.");
-        long long count = coll->numRecords(opCtx), size = coll->dataSize(opCtx), storage = coll->storageSize(opCtx);
         result.append("ns", nss.ns());
-        result.append("size", size / scale);
-        result.append("count", count);
-        if (count) result.append("avgObjSize", size / count);
-        result.append("storageSize", storage / scale);
-        result.append("freeStorageSize", 0);
-        result.append("capped", coll->options().capped);
-        IndexCatalog* ic = coll->getIndexCatalog();
-        auto idx = ic->getAllIndexes();
-        result.append("nindexes", static_cast<int>(idx.size()));
-        BSONArrayBuilder builds;
-        result.append("indexBuilds", builds.arr());
-        long long totalIndex = 0;
-        BSONObjBuilder sizes;
-        for (const IndexDescriptor* d : idx) {
-            long long s = ic->indexSize(opCtx, d);
-            totalIndex += s;
-            sizes.append(d->name, s / scale);
-        }
-        result.append("totalIndexSize", totalIndex / scale);
-        result.append("totalSize", (storage + totalIndex) / scale);
-        result.append("indexSizes", sizes.obj());
-        result.append("scaleFactor", scale);
+        appendCollectionStorageStats(opCtx, nss, scale, result);
     }
 };
 CollStatsCmd collStatsCmd;

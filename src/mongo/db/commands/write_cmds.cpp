@@ -73,7 +73,7 @@ public:
         std::vector<WriteError> errors;
         long long n = insertDocuments(opCtx, nss, docs, ordered, &errors);
         globalOpCounters().gotInsert(static_cast<long long>(docs.size()));
-        result.append("n", n);
+        result.appendNumber("n", n);
         appendWriteErrors(result, errors);
     }
 };
@@ -112,8 +112,8 @@ public:
                 if (ordered) break;
             }
         }
-        result.append("n", n);
-        result.append("nModified", nModified);
+        result.appendNumber("n", n);
+        result.appendNumber("nModified", nModified);
         if (upserted.arrSize()) result.append("upserted", upserted.arr());
         appendWriteErrors(result, errors);
     }
@@ -175,7 +175,7 @@ public:
                 if (ordered) break;
             }
         }
-        result.append("n", n);
+        result.appendNumber("n", n);
         appendWriteErrors(result, errors);
     }
 };

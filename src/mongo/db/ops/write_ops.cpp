@@ -33,6 +33,10 @@ BSONObj prepareDocumentForInsert(const BSONObj& doc) {
                                                       std::to_string(doc.objsize()) + ", max size: " +
                                                       std::to_string(BSONObjMaxUserSize));
     BSONElement id = doc["_id"];
+    // mongod's insert path (fixDocumentForInsert) reports these as BadValue.
+    if (id.type() == Array) uasserted(ErrorCodes::BadValue, "can't use an array for _id");
+    if (id.type() == RegEx) uasserted(ErrorCodes::BadValue, "can't use a regex for _id");
+    if (id.type() == Undefined) uasserted(ErrorCodes::BadValue, "can't use a undefined for _id");
     BSONObj out;
     if (id.eoo()) {
         BSONObjBuilder b;

@@ -107,7 +107,7 @@ bool fillBatch(const OperationContext* opCtx, ClientCursor& cursor, long long ba
     constexpr int kMaxBatchBytes = 16 * 1024 * 1024;
     long long n = 0;
     bool exhausted = false;
-    while (batchSize <= 0 || n < batchSize) {
+    while (batchSize < 0 || n < batchSize) {
         std::optional<BSONObj> d;
         if (cursor.stash) {
             d = std::move(cursor.stash);
@@ -126,7 +126,7 @@ bool fillBatch(const OperationContext* opCtx, ClientCursor& cursor, long long ba
         docs.append(*d);
         n++;
     }
-    if (!exhausted && !cursor.stash) {
+    if (!exhausted && !cursor.stash && batchSize != 0) {
         // Peek, so that a cursor whose last document filled the batch reports id 0 now
         // rather than after one more empty getMore.
         cursor.stash = cursor.source->next(opCtx);
@@ -134,6 +134,29 @@ bool fillBatch(const OperationContext* opCtx, ClientCursor& cursor, long long ba
     }
     cursor.nReturned += n;
     return exhausted;
+}
+
+void replyWithCursor(OperationContext* opCtx, const NamespaceString& cursorNss, std::unique_ptr<CursorSource> source,
+                     const BSONObj& cmd, BSONObjBuilder& result) {
+    long long batchSize = -1;
+    BSONElement c = cmd["cursor"];
+    if (c.type() == Object && c.Obj()["batchSize"].isNumber()) {
+        batchSize = c.Obj()["batchSize"].numberLong();
+        if (batchSize < 0)
+            uasserted(51024, "BSON field 'batchSize' value must be >= 0, actual value '" + std::to_string(batchSize) + "'");
+    }
+    auto cursor = std::make_unique<ClientCursor>();
+    cursor->nss = cursorNss;
+    cursor->lsid = opCtx->lsid;
+    cursor->source = std::move(source);
+    BSONArrayBuilder docs;
+    bool exhausted = fillBatch(opCtx, *cursor, batchSize, docs);
+    long long id = 0;
+    if (!exhausted) {
+        cursor->source->save();
+        id = CursorManager::get().registerCursor(std::move(cursor));
+    }
+    appendCursorReply(result, "firstBatch", docs.arr(), id, cursorNss.ns());
 }
 
 void appendCursorReply(BSONObjBuilder& reply, const char* batchName, BSONArray docs, long long id,

@@ -68,9 +68,31 @@ private:
     long long _timedOut = 0;
 };
 
-// Fills a batch from the cursor: up to batchSize documents (0: no limit) and ~16 MB.
-// Returns true if the cursor is exhausted (then it should be destroyed / not registered).
+// Fills a batch from the cursor: up to batchSize documents (negative: no limit; 0: none, the
+// cursor stays open) and ~16 MB. Returns true if the cursor is exhausted (then it should be
+// destroyed / not registered).
 bool fillBatch(const OperationContext* opCtx, ClientCursor& cursor, long long batchSize, BSONArrayBuilder& docs);
+// A cursor over documents already computed (listCollections, listIndexes).
+class VectorCursorSource : public CursorSource {
+public:
+    explicit VectorCursorSource(std::vector<BSONObj> docs) : _docs(std::move(docs)) {}
+    std::optional<BSONObj> next(const OperationContext*) override {
+        if (_pos >= _docs.size()) return std::nullopt;
+        return _docs[_pos++];
+    }
+    void save() override {}
+    void restore() override {}
+
+private:
+    std::vector<BSONObj> _docs;
+    size_t _pos = 0;
+};
+
+// Replies with the first batch of a cursor over source (the {cursor: {batchSize}} argument of
+// cmd decides its size) and registers the cursor if documents remain.
+void replyWithCursor(OperationContext* opCtx, const NamespaceString& cursorNss, std::unique_ptr<CursorSource> source,
+                     const BSONObj& cmd, BSONObjBuilder& result);
+
 // Appends {cursor: {<batchName>: docs, id, ns}} (MongoDB's cursor reply shape).
 void appendCursorReply(BSONObjBuilder& reply, const char* batchName, BSONArray docs, long long id,
                        const std::string& ns);
