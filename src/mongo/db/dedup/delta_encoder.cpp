@@ -51,7 +51,7 @@ constexpr size_t kMinAlignedRun = 6;
 // and neither the gap nor that source region longer than kLocalMaxGap.
 constexpr size_t kLocalMinGap = 24;
 constexpr size_t kLocalMaxGap = 4096;
-constexpr size_t kLocalMinRun = 12;
+constexpr size_t kLocalMinRun = 10;
 
 }  // namespace
 

@@ -36,6 +36,9 @@ Modes (--mode):
   version-jumping  dbdedup with version-jumping chains (cluster size --hop-distance)
   trad             chunk-based exact dedup: SHA-1 of every chunk (--chunk-size, default 4096)
   none             records stored as they are
+  codec            the delta codec alone on consecutive versions of each `key` (forward
+                   deltas, --anchor-interval); --dump-pairs DIR writes every --dump-every-th
+                   pair (src, tgt, our delta size) for comparison with xdelta3
 
 Flags (defaults in brackets):
   --input FILE             data set (required)
@@ -60,6 +63,8 @@ Flags (defaults in brackets):
   --page-size B            page size of the paged block-compression figures [32768]
   --no-baselines           skip the zstd/snappy reference baselines
   --no-verify              skip reading every record back
+  --dump-pairs DIR         codec mode: write sampled pairs to DIR (pairs.tsv lists them)
+  --dump-every N           codec mode: dump every N-th pair [10]
   --label S                copied into the output
   --help
 
@@ -95,6 +100,9 @@ Output keys (bytes unless noted; ratio = logical_bytes / stored size):
                                   alone (no cache)
   longest_chain                   same, from the engine's own bookkeeping
   verify_errors                   records that did not read back byte-identical (must be 0)
+  codec.{pairs,target_bytes,delta_bytes,delta_ratio,encode_mb_per_s,decode_mb_per_s}
+                                  codec mode: forward deltas of consecutive versions;
+                                  delta_ratio = delta bytes / target bytes
   baselines.{zstd_per_record,snappy_per_record,zstd_prev_key_dict,zstd_similar_dict}.{bytes,ratio}
                                   (a) prev_key_dict: previous version of the same key as zstd
                                   dictionary; (b) similar_dict: the earlier record sharing most
@@ -117,7 +125,8 @@ double ratioOf(uint64_t logical, uint64_t stored) {
 }
 
 struct Flags {
-    std::string input, mode = "dbdedup", scheme = "bounded-hop", label, format = "bson";
+    std::string input, mode = "dbdedup", scheme = "bounded-hop", label, format = "bson", dumpDir;
+    size_t dumpEvery = 10;
     size_t limit = 0;
     int64_t chunkSize = -1;
     uint32_t sketch = 8, candidates = 8, reward = 2, anchor = 64, minAnchors = 128, hop = 16;
@@ -165,6 +174,8 @@ bool parseFlags(int argc, char** argv, Flags* f) {
         else if (a == "--no-baselines") f->baselines = false;
         else if (a == "--no-verify") f->verify = false;
         else if (a == "--label") f->label = val();
+        else if (a == "--dump-pairs") f->dumpDir = val();
+        else if (a == "--dump-every") f->dumpEvery = std::max<size_t>(1, std::strtoull(val(), nullptr, 10));
         else {
             std::fprintf(stderr, "unknown flag %s (see --help)\n", a.c_str());
             return false;
@@ -174,7 +185,8 @@ bool parseFlags(int argc, char** argv, Flags* f) {
         std::fprintf(stderr, "--input is required (see --help)\n");
         return false;
     }
-    if (f->mode != "dbdedup" && f->mode != "version-jumping" && f->mode != "trad" && f->mode != "none") {
+    if (f->mode != "dbdedup" && f->mode != "version-jumping" && f->mode != "trad" &&
+        f->mode != "none" && f->mode != "codec") {
         std::fprintf(stderr, "unknown --mode %s\n", f->mode.c_str());
         return false;
     }
@@ -436,6 +448,62 @@ RunResult runNone(const Flags& f, const std::vector<BenchRecord>& recs) {
     return r;
 }
 
+struct CodecResult {
+    uint64_t pairs = 0, target = 0, delta = 0;
+    double encodeCpu = 0, decodeCpu = 0;
+    uint64_t errors = 0;
+};
+
+CodecResult runCodec(const Flags& f, const std::vector<BenchRecord>& recs) {
+    CodecResult c;
+    DeltaEncoder enc(f.anchor, f.minAnchors);
+    std::map<std::string, size_t> last;
+    std::vector<uint8_t> out;
+    std::FILE* tsv = nullptr;
+    if (!f.dumpDir.empty())
+        tsv = std::fopen((f.dumpDir + "/pairs.tsv").c_str(), "w");
+    for (size_t i = 0; i < recs.size(); ++i) {
+        auto it = last.find(recs[i].key);
+        if (it != last.end()) {
+            const std::string& src = recs[it->second].bytes;
+            const std::string& tgt = recs[i].bytes;
+            double t0 = cpuNow();
+            std::string d = enc.encode(reinterpret_cast<const uint8_t*>(src.data()), src.size(),
+                                       reinterpret_cast<const uint8_t*>(tgt.data()), tgt.size());
+            double t1 = cpuNow();
+            out.resize(std::max(out.size(), tgt.size()));
+            auto r = applyDeltaTo(reinterpret_cast<const uint8_t*>(src.data()), src.size(),
+                                  reinterpret_cast<const uint8_t*>(d.data()), d.size(), out.data(),
+                                  out.size());
+            c.decodeCpu += cpuNow() - t1;
+            c.encodeCpu += t1 - t0;
+            if (!r.isOK() || std::memcmp(out.data(), tgt.data(), tgt.size()) != 0)
+                ++c.errors;
+            if (tsv && c.pairs % f.dumpEvery == 0) {
+                std::string base = f.dumpDir + "/p" + std::to_string(c.pairs);
+                std::FILE* a = std::fopen((base + ".src").c_str(), "wb");
+                std::FILE* b = std::fopen((base + ".tgt").c_str(), "wb");
+                if (a && b) {
+                    std::fwrite(src.data(), 1, src.size(), a);
+                    std::fwrite(tgt.data(), 1, tgt.size(), b);
+                    std::fprintf(tsv, "%s\t%zu\t%zu\n", base.c_str(), tgt.size(), d.size());
+                }
+                if (a)
+                    std::fclose(a);
+                if (b)
+                    std::fclose(b);
+            }
+            ++c.pairs;
+            c.target += tgt.size();
+            c.delta += d.size();
+        }
+        last[recs[i].key] = i;
+    }
+    if (tsv)
+        std::fclose(tsv);
+    return c;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -454,6 +522,27 @@ int main(int argc, char** argv) {
     for (const BenchRecord& b : recs)
         logical += b.bytes.size();
 
+    if (f.mode == "codec") {
+        CodecResult c = runCodec(f, recs);
+        Json j;
+        j.open(nullptr);
+        j.str("input", f.input).str("label", f.label).str("mode", f.mode);
+        j.open("params").num("anchor_interval", uint64_t(f.anchor)).num("min_anchors", uint64_t(f.minAnchors)).close();
+        j.num("records", uint64_t(recs.size())).num("logical_bytes", logical);
+        j.open("codec")
+            .num("pairs", c.pairs)
+            .num("target_bytes", c.target)
+            .num("delta_bytes", c.delta)
+            .num("delta_ratio", c.target ? double(c.delta) / c.target : 0.0)
+            .num("encode_mb_per_s", mbps(c.target, c.encodeCpu))
+            .num("decode_mb_per_s", mbps(c.target, c.decodeCpu))
+            .close();
+        j.num("verify_errors", c.errors);
+        j.num("elapsed_s", std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count());
+        j.close();
+        std::printf("%s\n", j.text().c_str());
+        return c.errors == 0 ? 0 : 3;
+    }
     RunResult r = f.mode == "trad" ? runTrad(f, recs)
         : f.mode == "none"         ? runNone(f, recs)
                                    : runDbDedup(f, recs);
