@@ -58,10 +58,11 @@ if [ ! -x "$TOOLS/node_modules/.bin/mongosh" ]; then
   ( cd "$TOOLS" && npm install --silent --no-audit --no-fund mongosh@2 >/dev/null )
 fi
 if [ ! -x "$TOOLS/venv/bin/pytest" ] ||
-   ! "$TOOLS/venv/bin/python" -c 'import pymongo, pytest_timeout, zstandard, snappy' 2>/dev/null; then
+   ! "$TOOLS/venv/bin/python" -c 'import pymongo, pytest_timeout, zstandard, snappy, backports.zstd' 2>/dev/null; then
   log "creating the Python venv (pymongo, pytest)"
   python3 -m venv "$TOOLS/venv"
-  "$TOOLS/venv/bin/pip" install -q 'pymongo>=4.8,<5' pytest pytest-timeout zstandard python-snappy matplotlib
+  # pymongo >= 4.13 uses backports.zstd (before Python 3.14) for zstd wire compression.
+  "$TOOLS/venv/bin/pip" install -q 'pymongo>=4.8,<5' pytest pytest-timeout zstandard backports.zstd python-snappy matplotlib
 fi
 
 # A file the build and the test runner read to find the dependencies.

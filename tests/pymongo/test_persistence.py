@@ -30,7 +30,7 @@ def test_clean_restart_keeps_data_indexes_and_collections(mongod_factory):
         assert db.docs.count_documents({"updated": True}) == 200
         assert db.docs.count_documents({"k": 4}) == 0
         assert set(db.docs.index_information()) == {"_id_", "k_1", "v_1"}
-        assert db.docs.find_one({"_id": 1234})["v"] == "value 1234"
+        assert db.docs.find_one({"_id": 1235})["v"] == "value 1235"  # (1234 has k == 4: deleted)
         with pytest.raises(DuplicateKeyError):
             db.docs.insert_one({"v": "value 5"})
         assert "other_db" in c.list_database_names()

@@ -170,8 +170,14 @@ def test_unknown_opcode():
 
 
 def test_removed_legacy_opcode_op_insert():
-    body = struct.pack("<i", 0) + b"db.c\x00" + bson.encode({"a": 1})
-    _send_raw_and_check(wire.header(16 + len(body), 1, 0, 2002) + body)
+    # OP_INSERT has no reply; mongod 6.0+ logs and ignores it. The write must not happen and
+    # the server must stay up.
+    body = struct.pack("<i", 0) + b"pytest_wire.legacy\x00" + bson.encode({"a": 1})
+    with connect() as s:
+        s.sendall(wire.header(16 + len(body), 1, 0, 2002) + body)
+        _, reply, _, _ = wire.command(s, {"count": "legacy", "$db": "pytest_wire"})
+        assert reply["ok"] == 1.0 and reply["n"] == 0
+    assert_server_alive()
 
 
 def test_truncated_op_msg_without_body():
