@@ -84,11 +84,13 @@ bool Engine::Impl::queueWriteBack(Partition& p, uint32_t rec, uint32_t base, std
     const RecordMeta& rm = p.table.at(rec);
     WriteBack wb;
     wb.key = keyOf(rm);
+    wb.recordSeq = rm.seq;
     wb.recordVersion = rm.version;
     if (base != kNoRecord) {
         const RecordMeta& bm = p.table.at(base);
         wb.hasBase = true;
         wb.base = keyOf(bm);
+        wb.baseSeq = bm.seq;
         wb.baseVersion = bm.version;
     }
     wb.bytesSaved = int64_t(rm.storedSize) - int64_t(stored.size()) + extraValue;
@@ -293,15 +295,18 @@ DrainResult Engine::Impl::drainWriteBacks(size_t maxEntries, size_t maxBytes) {
     for (WriteBack& wb : batch) {
         Partition& p = partitionOfNs(wb.key.ns);
         uint32_t rec = p.table.find(wb.key.ns, wb.key.id);
-        if (rec == kNoRecord || p.table.at(rec).version != wb.recordVersion) {
+        // The entry was taken out of the cache before the lock: the record (or its base) may
+        // have been updated, deleted, or deleted and inserted again since.
+        if (rec == kNoRecord || p.table.at(rec).seq != wb.recordSeq ||
+            p.table.at(rec).version != wb.recordVersion) {
             ++r.stale;
             continue;
         }
         uint32_t base = kNoRecord;
         if (wb.hasBase) {
             base = p.table.find(wb.base.ns, wb.base.id);
-            if (base == kNoRecord || p.table.at(base).version != wb.baseVersion ||
-                p.table.at(base).deleted) {
+            if (base == kNoRecord || p.table.at(base).seq != wb.baseSeq ||
+                p.table.at(base).version != wb.baseVersion || p.table.at(base).deleted) {
                 ++r.stale;
                 continue;
             }

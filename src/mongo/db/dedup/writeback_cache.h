@@ -23,9 +23,11 @@ namespace dedup {
 
 struct WriteBack {
     RecordKey key;                 // the record to rewrite
+    uint64_t recordSeq = 0;        // its insertion sequence (tells a re-inserted id apart)
     uint32_t recordVersion = 0;    // its version when the entry was made
     bool hasBase = false;          // false: the new stored form is raw
     RecordKey base;                // the record the delta is against
+    uint64_t baseSeq = 0;
     uint32_t baseVersion = 0;
     std::string stored;            // the record's new stored form (stored_form.h)
     int64_t bytesSaved = 0;        // current stored size minus the new one (may be negative)
