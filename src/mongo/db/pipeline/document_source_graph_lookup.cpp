@@ -81,6 +81,7 @@ private:
         _loaded = true;
         if (!_expCtx->ctx.openCollection) return;
         auto gen = _expCtx->ctx.openCollection(_from);
+        if (!gen) return;
         while (auto d = gen()) {
             _foreign.push_back(d->getOwned());
             _foreignDocs.push_back(Document::fromBson(_foreign.back()));

@@ -19,6 +19,12 @@ void Expression::registerOperator(const std::string& name, Parser parser) { regi
 
 bool Expression::isRegistered(std::string_view name) { return registry().count(name) > 0; }
 
+std::vector<std::string> Expression::registeredOperators() {
+    std::vector<std::string> out;
+    for (const auto& r : registry()) out.push_back(r.first);
+    return out;
+}
+
 ExprPtr Expression::parseOperand(const BSONElement& e, const VariablesParseState& vps) {
     switch (e.type()) {
         case String: {

@@ -38,6 +38,7 @@ public:
                                          const VariablesParseState& vps)>;
     static void registerOperator(const std::string& name, Parser parser);
     static bool isRegistered(std::string_view name);
+    static std::vector<std::string> registeredOperators();  // sorted names ("$add", ...)
 };
 
 // A constant value ({$literal: ...}, literals in expressions).
