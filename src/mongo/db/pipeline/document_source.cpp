@@ -58,7 +58,7 @@ void rethrowWithContext(const DBException& e, const std::string& context) {
 
 BSONObj stageSpec(const char* name, const BSONElement& spec) { return spec.wrap(name); }
 
-std::vector<StagePtr> single(StagePtr s) {
+std::vector<StagePtr> singleStage(StagePtr s) {
     std::vector<StagePtr> v;
     v.push_back(std::move(s));
     return v;

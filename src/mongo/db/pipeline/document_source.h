@@ -124,6 +124,6 @@ public:
 
 // Helpers shared by stage parsers.
 BSONObj stageSpec(const char* name, const BSONElement& spec);  // {name: spec}
-std::vector<StagePtr> single(StagePtr s);
+std::vector<StagePtr> singleStage(StagePtr s);
 
 }  // namespace mongo

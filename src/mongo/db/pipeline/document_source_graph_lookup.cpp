@@ -138,7 +138,7 @@ std::vector<StagePtr> parseGraphLookup(const BSONElement& e, const StageParseCon
             missing == nullptr);
     std::optional<FieldPath> depth;
     if (depthField) depth = FieldPath(*depthField);
-    return single(std::make_unique<DocumentSourceGraphLookup>(
+    return singleStage(std::make_unique<DocumentSourceGraphLookup>(
         ctx.expCtx, stageSpec("$graphLookup", e), *from, Expression::parseOperand(startWith, ctx.vps),
         FieldPath(*connectFrom), FieldPath(*connectTo), FieldPath(*as), maxDepth, std::move(depth), restrict));
 }

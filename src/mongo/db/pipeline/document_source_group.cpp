@@ -102,7 +102,7 @@ std::vector<StagePtr> parseGroup(const BSONElement& e, const StageParseContext& 
         accs.push_back(AccumulationStatement::parse(f, ctx.vps));
     }
     uassert(15955, "a group specification must include an _id", id != nullptr);
-    return single(std::make_unique<DocumentSourceGroup>(ctx.expCtx, stageSpec("$group", e), std::move(id),
+    return singleStage(std::make_unique<DocumentSourceGroup>(ctx.expCtx, stageSpec("$group", e), std::move(id),
                                                         std::move(accs), DocumentSourceGroup::OutputOrder::kFirstSeen));
 }
 
@@ -120,7 +120,7 @@ std::vector<StagePtr> parseSortByCount(const BSONElement& e, const StageParseCon
     BSONObj accSpec = countAccumulatorSpec();
     std::vector<AccumulationStatement> accs;
     accs.push_back(AccumulationStatement::parse(accSpec.firstElement(), ctx.vps));
-    return single(std::make_unique<DocumentSourceGroup>(ctx.expCtx, stageSpec("$sortByCount", e),
+    return singleStage(std::make_unique<DocumentSourceGroup>(ctx.expCtx, stageSpec("$sortByCount", e),
                                                         Expression::parseOperand(e, ctx.vps), std::move(accs),
                                                         DocumentSourceGroup::OutputOrder::kByCountDesc));
 }
@@ -221,7 +221,7 @@ std::vector<StagePtr> parseBucket(const BSONElement& e, const StageParseContext&
     }
     auto id = std::make_unique<ExpressionBucketId>(Expression::parseOperand(groupBy, ctx.vps), std::move(bounds),
                                                    std::move(defVal));
-    return single(std::make_unique<DocumentSourceGroup>(ctx.expCtx, stageSpec("$bucket", e), std::move(id),
+    return singleStage(std::make_unique<DocumentSourceGroup>(ctx.expCtx, stageSpec("$bucket", e), std::move(id),
                                                         std::move(accs), DocumentSourceGroup::OutputOrder::kById));
 }
 
@@ -328,7 +328,7 @@ std::vector<StagePtr> parseBucketAuto(const BSONElement& e, const StageParseCont
                 output.type() == Object);
         for (BSONElement f : output.Obj()) accs.push_back(AccumulationStatement::parse(f, ctx.vps));
     }
-    return single(std::make_unique<DocumentSourceBucketAuto>(ctx.expCtx, stageSpec("$bucketAuto", e),
+    return singleStage(std::make_unique<DocumentSourceBucketAuto>(ctx.expCtx, stageSpec("$bucketAuto", e),
                                                              Expression::parseOperand(groupBy, ctx.vps), nb,
                                                              std::move(accs)));
 }

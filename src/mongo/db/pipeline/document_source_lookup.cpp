@@ -272,7 +272,7 @@ std::vector<StagePtr> parseLookup(const BSONElement& e, const StageParseContext&
         }
         sub = std::make_unique<SubPipeline>(ctx.expCtx, std::move(specs), inner, true);
     }
-    return single(std::make_unique<DocumentSourceLookup>(ctx.expCtx, stageSpec("$lookup", e), from.value_or(""),
+    return singleStage(std::make_unique<DocumentSourceLookup>(ctx.expCtx, stageSpec("$lookup", e), from.value_or(""),
                                                          std::move(asPath), std::move(local), foreignField.value_or(""),
                                                          std::move(lets), std::move(sub)));
 }
@@ -337,7 +337,7 @@ std::vector<StagePtr> parseUnionWith(const BSONElement& e, const StageParseConte
             sub = std::make_unique<SubPipeline>(ctx.expCtx, std::move(specs), ctx.vps, true);
         }
     }
-    return single(std::make_unique<DocumentSourceUnionWith>(ctx.expCtx, stageSpec("$unionWith", e), coll, std::move(sub)));
+    return singleStage(std::make_unique<DocumentSourceUnionWith>(ctx.expCtx, stageSpec("$unionWith", e), coll, std::move(sub)));
 }
 
 // ---------------------------------------------------------------- $facet
@@ -388,7 +388,7 @@ std::vector<StagePtr> parseFacet(const BSONElement& e, const StageParseContext& 
         }
         facets.emplace_back(name, std::make_unique<SubPipeline>(ctx.expCtx, std::move(specs), ctx.vps, ctx.inLookup));
     }
-    return single(std::make_unique<DocumentSourceFacet>(ctx.expCtx, stageSpec("$facet", e), std::move(facets)));
+    return singleStage(std::make_unique<DocumentSourceFacet>(ctx.expCtx, stageSpec("$facet", e), std::move(facets)));
 }
 
 // ---------------------------------------------------------------- $documents
@@ -423,7 +423,7 @@ private:
 
 std::vector<StagePtr> parseDocuments(const BSONElement& e, const StageParseContext& ctx) {
     uassert(ErrorCodes::InvalidNamespace, "$documents may only be the first stage of a pipeline", ctx.isFirst);
-    return single(std::make_unique<DocumentSourceDocuments>(ctx.expCtx, stageSpec("$documents", e),
+    return singleStage(std::make_unique<DocumentSourceDocuments>(ctx.expCtx, stageSpec("$documents", e),
                                                             Expression::parseOperand(e, ctx.vps)));
 }
 
@@ -465,7 +465,7 @@ std::vector<StagePtr> parseOut(const BSONElement& e, const StageParseContext& ct
         uassert(ErrorCodes::TypeMismatch, "$merge requires a string or object argument, not " + typeName(e.type()),
                 e.type() == String || e.type() == Object);
     }
-    return single(std::make_unique<DocumentSourceOut>(ctx.expCtx, stageSpec(name, e)));
+    return singleStage(std::make_unique<DocumentSourceOut>(ctx.expCtx, stageSpec(name, e)));
 }
 
 struct Registrar {
@@ -514,7 +514,7 @@ std::vector<StagePtr> parseServerSource(const BSONElement& e, const StageParseCo
         uassert(40573, "The $changeStream stage is only supported on replica sets", std::string_view(name) != "$changeStream");
         uasserted(ErrorCodes::NotImplemented, std::string(name) + " is not supported by this server");
     }
-    return single(std::make_unique<DocumentSourceServer>(ctx.expCtx, stageSpec(name, e)));
+    return singleStage(std::make_unique<DocumentSourceServer>(ctx.expCtx, stageSpec(name, e)));
 }
 
 struct ServerStagesRegistrar {

@@ -113,7 +113,7 @@ std::vector<StagePtr> parseMatch(const BSONElement& e, const StageParseContext& 
     uassert(15959, "the match filter must be an expression in an object", e.type() == Object);
     BSONObj filter = e.Obj().getOwned();
     // $where/$text/$near are not allowed inside $match here either; the Matcher reports them.
-    return single(std::make_unique<DocumentSourceMatch>(ctx.expCtx, stageSpec("$match", e), buildMatch(filter, ctx.vps)));
+    return singleStage(std::make_unique<DocumentSourceMatch>(ctx.expCtx, stageSpec("$match", e), buildMatch(filter, ctx.vps)));
 }
 
 struct Registrar {

@@ -29,7 +29,7 @@ std::vector<StagePtr> parseProject(const BSONElement& e, const StageParseContext
     uassert(15969, "$project specification must be an object", e.type() == Object);
     try {
         auto ex = ProjectionExecutor::parseProject(e.Obj(), ctx.vps);
-        return single(std::make_unique<DocumentSourceProjection>(ctx.expCtx, "$project", stageSpec("$project", e),
+        return singleStage(std::make_unique<DocumentSourceProjection>(ctx.expCtx, "$project", stageSpec("$project", e),
                                                                  std::move(ex)));
     } catch (const DBException& ex) {
         rethrowWithContext(ex, "Invalid $project");
@@ -41,7 +41,7 @@ std::vector<StagePtr> parseAddFields(const BSONElement& e, const StageParseConte
             e.type() == Object);
     try {
         auto ex = ProjectionExecutor::parseAddFields(e.Obj(), ctx.vps);
-        return single(std::make_unique<DocumentSourceProjection>(ctx.expCtx, name, stageSpec(name, e), std::move(ex)));
+        return singleStage(std::make_unique<DocumentSourceProjection>(ctx.expCtx, name, stageSpec(name, e), std::move(ex)));
     } catch (const DBException& ex) {
         rethrowWithContext(ex, std::string("Invalid ") + name);
     }
@@ -62,7 +62,7 @@ std::vector<StagePtr> parseUnset(const BSONElement& e, const StageParseContext& 
     }
     try {
         auto ex = ProjectionExecutor::makeExclusion(paths);
-        return single(std::make_unique<DocumentSourceProjection>(ctx.expCtx, "$unset", stageSpec("$unset", e),
+        return singleStage(std::make_unique<DocumentSourceProjection>(ctx.expCtx, "$unset", stageSpec("$unset", e),
                                                                  std::move(ex)));
     } catch (const DBException& ex) {
         rethrowWithContext(ex, "Invalid $unset");
@@ -103,12 +103,12 @@ std::vector<StagePtr> parseReplaceRoot(const BSONElement& e, const StageParseCon
         newRoot = f;
     }
     uassert(40231, "no newRoot specified for the $replaceRoot stage", !newRoot.eoo());
-    return single(std::make_unique<DocumentSourceReplaceRoot>(ctx.expCtx, "$replaceRoot", stageSpec("$replaceRoot", e),
+    return singleStage(std::make_unique<DocumentSourceReplaceRoot>(ctx.expCtx, "$replaceRoot", stageSpec("$replaceRoot", e),
                                                               Expression::parseOperand(newRoot, ctx.vps)));
 }
 
 std::vector<StagePtr> parseReplaceWith(const BSONElement& e, const StageParseContext& ctx) {
-    return single(std::make_unique<DocumentSourceReplaceRoot>(ctx.expCtx, "$replaceWith", stageSpec("$replaceWith", e),
+    return singleStage(std::make_unique<DocumentSourceReplaceRoot>(ctx.expCtx, "$replaceWith", stageSpec("$replaceWith", e),
                                                               Expression::parseOperand(e, ctx.vps)));
 }
 
@@ -178,7 +178,7 @@ std::vector<StagePtr> parseRedact(const BSONElement& e, const StageParseContext&
     ctx.expCtx->vars.set(descend, Value("descend"));
     ctx.expCtx->vars.set(prune, Value("prune"));
     ctx.expCtx->vars.set(keep, Value("keep"));
-    return single(std::make_unique<DocumentSourceRedact>(ctx.expCtx, stageSpec("$redact", e),
+    return singleStage(std::make_unique<DocumentSourceRedact>(ctx.expCtx, stageSpec("$redact", e),
                                                          Expression::parseOperand(e, vps), current));
 }
 

@@ -369,7 +369,7 @@ std::vector<StagePtr> parseSetWindowFields(const BSONElement& e, const StagePars
         }
         outputs.push_back(std::move(o));
     }
-    return single(std::make_unique<DocumentSourceSetWindowFields>(ctx.expCtx, stageSpec("$setWindowFields", e),
+    return singleStage(std::make_unique<DocumentSourceSetWindowFields>(ctx.expCtx, stageSpec("$setWindowFields", e),
                                                                   std::move(partitionBy), std::move(sortBy),
                                                                   std::move(outputs)));
 }

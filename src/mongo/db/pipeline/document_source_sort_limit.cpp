@@ -82,7 +82,7 @@ private:
 std::vector<StagePtr> parseSort(const BSONElement& e, const StageParseContext& ctx) {
     uassert(15973, "the $sort key specification must be an object", e.type() == Object);
     uassert(15976, "$sort stage must have at least one sort key", !e.Obj().isEmpty());
-    return single(std::make_unique<DocumentSourceSort>(ctx.expCtx, stageSpec("$sort", e), SortPattern(e.Obj().getOwned())));
+    return singleStage(std::make_unique<DocumentSourceSort>(ctx.expCtx, stageSpec("$sort", e), SortPattern(e.Obj().getOwned())));
 }
 
 long long integralArg(const BSONElement& e, const char* stage) {
@@ -120,7 +120,7 @@ std::vector<StagePtr> parseLimit(const BSONElement& e, const StageParseContext& 
     uassert(15957, "the limit must be specified as a number", e.isNumber());
     long long n = integralArg(e, "$limit");
     uassert(15958, "the limit must be positive", n > 0);
-    return single(std::make_unique<DocumentSourceLimit>(ctx.expCtx, n));
+    return singleStage(std::make_unique<DocumentSourceLimit>(ctx.expCtx, n));
 }
 
 class DocumentSourceSkip : public DocumentSource, public SkipStage {
@@ -150,7 +150,7 @@ std::vector<StagePtr> parseSkip(const BSONElement& e, const StageParseContext& c
     uassert(15972, "Argument to $skip must be a number", e.isNumber());
     long long n = integralArg(e, "$skip");
     uassert(15956, "Argument to $skip cannot be negative", n >= 0);
-    return single(std::make_unique<DocumentSourceSkip>(ctx.expCtx, n));
+    return singleStage(std::make_unique<DocumentSourceSkip>(ctx.expCtx, n));
 }
 
 class DocumentSourceCount : public DocumentSource {
@@ -184,7 +184,7 @@ std::vector<StagePtr> parseCount(const BSONElement& e, const StageParseContext& 
     uassert(40157, "the count field cannot be a $-prefixed path", f[0] != '$');
     uassert(40158, "the count field cannot contain '.'", f.find('.') == std::string::npos);
     uassert(40159, "the count field cannot contain a null byte", f.find('\0') == std::string::npos);
-    return single(std::make_unique<DocumentSourceCount>(ctx.expCtx, f));
+    return singleStage(std::make_unique<DocumentSourceCount>(ctx.expCtx, f));
 }
 
 class DocumentSourceSample : public DocumentSource {
@@ -238,7 +238,7 @@ std::vector<StagePtr> parseSample(const BSONElement& e, const StageParseContext&
         haveSize = true;
     }
     uassert(28749, "$sample stage must specify a size", haveSize);
-    return single(std::make_unique<DocumentSourceSample>(ctx.expCtx, stageSpec("$sample", e), size));
+    return singleStage(std::make_unique<DocumentSourceSample>(ctx.expCtx, stageSpec("$sample", e), size));
 }
 
 struct Registrar {

@@ -80,7 +80,7 @@ FieldPath unwindPath(const std::string& raw) {
 
 std::vector<StagePtr> parseUnwind(const BSONElement& e, const StageParseContext& ctx) {
     if (e.type() == String) {
-        return single(std::make_unique<DocumentSourceUnwind>(ctx.expCtx, stageSpec("$unwind", e), unwindPath(e.str()),
+        return singleStage(std::make_unique<DocumentSourceUnwind>(ctx.expCtx, stageSpec("$unwind", e), unwindPath(e.str()),
                                                              false, std::nullopt));
     }
     uassert(15981, "expected either a string or an object as specification for $unwind stage, got " + typeName(e.type()),
@@ -114,7 +114,7 @@ std::vector<StagePtr> parseUnwind(const BSONElement& e, const StageParseContext&
         }
     }
     uassert(28812, "No path specified to $unwind stage", path.has_value());
-    return single(std::make_unique<DocumentSourceUnwind>(ctx.expCtx, stageSpec("$unwind", e), unwindPath(*path), preserve,
+    return singleStage(std::make_unique<DocumentSourceUnwind>(ctx.expCtx, stageSpec("$unwind", e), unwindPath(*path), preserve,
                                                          std::move(index)));
 }
 
