@@ -188,6 +188,8 @@ private:
                         results[i] = v.missing() ? Value::null() : v;
                     }
                 }
+            } else if (o.fn == "$linearFill") {
+                linearFill(o, rows, &results);
             } else if (o.fn == "$locf") {
                 Value last = Value::null();
                 for (size_t i = 0; i < n; i++) {
@@ -201,6 +203,41 @@ private:
             for (size_t i = 0; i < n; i++) outs[i].setNestedField(o.path, results[i]);
         }
         for (auto& m : outs) _out.push_back(m.freeze());
+    }
+
+    // Nullish values between two numbers are interpolated along the (single) sortBy value.
+    void linearFill(const OutputSpec& o, const std::vector<Row>& rows, std::vector<Value>* results) {
+        size_t n = rows.size();
+        std::vector<Value> v(n);
+        std::vector<long double> x(n);
+        for (size_t i = 0; i < n; i++) {
+            v[i] = o.arg->evaluate(rows[i].doc, vars());
+            uassert(6050100, "Value to be filled must be numeric or nullish, found " + typeNameOf(v[i]),
+                    v[i].nullish() || v[i].numeric());
+            Value k = sortValue(rows[i]);
+            uassert(6050106, "$linearFill requires the sortBy field to be numeric or a date, found " + typeNameOf(k),
+                    k.numeric() || k.getType() == Date);
+            x[i] = k.getType() == Date ? static_cast<long double>(k.getDate().millis) : static_cast<long double>(k.coerceToDouble());
+            if (i > 0)
+                uassert(6050107, "There can be no repeated values in the sort field", x[i] != x[i - 1]);
+        }
+        long long prev = -1;
+        for (size_t i = 0; i < n; i++) {
+            if (!v[i].nullish()) {
+                (*results)[i] = v[i];
+                prev = static_cast<long long>(i);
+                continue;
+            }
+            size_t next = i + 1;
+            while (next < n && v[next].nullish()) next++;
+            if (prev < 0 || next >= n) {
+                (*results)[i] = Value::null();
+                continue;
+            }
+            long double y1 = v[prev].coerceToDouble(), y2 = v[next].coerceToDouble();
+            long double r = y1 + (y2 - y1) * (x[i] - x[prev]) / (x[next] - x[prev]);
+            (*results)[i] = Value(static_cast<double>(r));
+        }
     }
 
     void windowAccumulate(const OutputSpec& o, const std::vector<Row>& rows, std::vector<Value>* results) {
@@ -353,7 +390,10 @@ std::vector<StagePtr> parseSetWindowFields(const BSONElement& e, const StagePars
                         d->isConstant());
                 o.shiftDefault = static_cast<ExpressionConstant*>(d.get())->value();
             }
-        } else if (o.fn == "$locf") {
+        } else if (o.fn == "$locf" || o.fn == "$linearFill") {
+            if (o.fn == "$linearFill")
+                uassert(605001, "$linearFill must be specified with a top level sortBy expression with exactly one element",
+                        sortBy && sortBy->parts().size() == 1);
             o.arg = Expression::parseOperand(fnElem, ctx.vps);
         } else if (isAccumulatorName(o.fn)) {
             BSONObjBuilder b;
@@ -374,8 +414,86 @@ std::vector<StagePtr> parseSetWindowFields(const BSONElement& e, const StagePars
                                                                   std::move(outputs)));
 }
 
+// $fill: {value: <expr>} outputs become $addFields with $ifNull; {method: 'locf'|'linear'}
+// outputs become a $setWindowFields with $locf / $linearFill.
+std::vector<StagePtr> parseFill(const BSONElement& e, const StageParseContext& ctx) {
+    uassert(ErrorCodes::FailedToParse, "the $fill stage specification must be an object, found " + typeName(e.type()),
+            e.type() == Object);
+    BSONElement partitionBy, partitionByFields, sortBy, output;
+    for (BSONElement f : e.Obj()) {
+        auto n = f.fieldNameStringData();
+        if (n == "partitionBy")
+            partitionBy = f;
+        else if (n == "partitionByFields")
+            partitionByFields = f;
+        else if (n == "sortBy")
+            sortBy = f;
+        else if (n == "output")
+            output = f;
+        else
+            uasserted(40415, "BSON field '$fill." + std::string(n) + "' is an unknown field.");
+    }
+    uassert(40414, "BSON field '$fill.output' is missing but a required field", !output.eoo());
+    uassert(ErrorCodes::TypeMismatch, "BSON field '$fill.output' is the wrong type, expected type 'object'",
+            output.type() == Object);
+    uassert(6050204, "Maximum one of 'partitionBy' and 'partitionByFields' can be specified in '$fill'",
+            partitionBy.eoo() || partitionByFields.eoo());
+    BSONObjBuilder addFields, windowOutput;
+    bool anyValue = false, anyMethod = false;
+    for (BSONElement f : output.Obj()) {
+        uassert(ErrorCodes::TypeMismatch, "Each $fill output specification must be an object", f.type() == Object);
+        BSONObj o = f.Obj();
+        uassert(6050203, "Exactly one of 'value' and 'method' must be specified in a $fill output specification",
+                o.nFields() == 1 && (o.hasField("value") || o.hasField("method")));
+        if (o.hasField("value")) {
+            BSONObjBuilder& field = addFields.subobjStart(f.fieldNameStringData());
+            BSONArrayBuilder& args = field.subarrayStart("$ifNull");
+            args.append(std::string("$") + std::string(f.fieldNameStringData()));
+            args.append(o["value"]);
+            args.doneFast();
+            field.doneFast();
+            anyValue = true;
+        } else {
+            BSONElement m = o["method"];
+            uassert(6050202, "Method must be either 'linear' or 'locf'",
+                    m.type() == String && (m.str() == "linear" || m.str() == "locf"));
+            uassert(6050201, "'sortBy' is required with method 'linear'", m.str() != "linear" || !sortBy.eoo());
+            BSONObjBuilder& field = windowOutput.subobjStart(f.fieldNameStringData());
+            field.append(m.str() == "linear" ? "$linearFill" : "$locf",
+                         std::string("$") + std::string(f.fieldNameStringData()));
+            field.doneFast();
+            anyMethod = true;
+        }
+    }
+    std::vector<BSONObj> stages;
+    if (anyMethod) {
+        BSONObjBuilder swf;
+        BSONObjBuilder& spec = swf.subobjStart("$setWindowFields");
+        if (!partitionBy.eoo()) spec.appendAs(partitionBy, "partitionBy");
+        if (!partitionByFields.eoo()) {
+            uassert(ErrorCodes::TypeMismatch, "'partitionByFields' must be an array of strings",
+                    partitionByFields.type() == Array);
+            BSONObjBuilder& pb = spec.subobjStart("partitionBy");
+            for (BSONElement p : partitionByFields.Obj()) {
+                uassert(ErrorCodes::TypeMismatch, "'partitionByFields' must be an array of strings", p.type() == String);
+                pb.append(p.str(), "$" + p.str());
+            }
+            pb.doneFast();
+        }
+        if (!sortBy.eoo()) spec.appendAs(sortBy, "sortBy");
+        spec.append("output", windowOutput.obj());
+        spec.doneFast();
+        stages.push_back(swf.obj());
+    }
+    if (anyValue) stages.push_back(BSONObjBuilder().append("$addFields", addFields.obj()).obj());
+    return parseStages(stages, ctx.expCtx, ctx.vps, ctx.inFacet, ctx.inLookup);
+}
+
 struct Registrar {
-    Registrar() { registerStage("$setWindowFields", parseSetWindowFields); }
+    Registrar() {
+        registerStage("$setWindowFields", parseSetWindowFields);
+        registerStage("$fill", parseFill);
+    }
 } registrar;
 
 }  // namespace

@@ -358,6 +358,17 @@ TEST(StageSetWindowFields, RunningTotalsRanksAndShift) {
     EXPECT_PIPELINE_CODE("[{$setWindowFields: {output: {x: {$bogus: 1}}}}]", "[]", 9);
 }
 
+TEST(StageFill, ValueLocfAndLinear) {
+    EXPECT_RUN("[{$fill: {sortBy: {t: 1}, output: {a: {value: 0}, b: {method: 'locf'}, c: {method: 'linear'}}}},"
+               " {$project: {_id: 0, t: 1, a: 1, b: 1, c: 1}}]",
+               "[{t: 1, a: 1, b: 'x', c: 10}, {t: 2, b: null, c: null}, {t: 4, a: null, c: 40}, {t: 5}]",
+               "[{t: 1, a: 1, b: 'x', c: 10}, {t: 2, b: 'x', c: 20.0, a: 0}, {t: 4, a: 0, c: 40, b: 'x'},"
+               " {t: 5, b: 'x', c: null, a: 0}]");
+    EXPECT_PIPELINE_CODE("[{$fill: {output: {c: {method: 'linear'}}}}]", "[]", 6050201);
+    EXPECT_PIPELINE_CODE("[{$fill: {output: {c: {method: 'bogus'}}}}]", "[]", 6050202);
+    EXPECT_PIPELINE_CODE("[{$fill: {sortBy: {t: 1}}}]", "[]", 40414);
+}
+
 TEST(StageServerSource, UsesTheServerHook) {
     EXPECT_PIPELINE_CODE("[{$collStats: {}}]", "[]", 238);
     EXPECT_PIPELINE_CODE("[{$changeStream: {}}]", "[]", 40573);
