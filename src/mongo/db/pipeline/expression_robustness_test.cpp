@@ -51,7 +51,7 @@ TEST(StageRobustness, EveryStageRejectsBadSpecsCleanly) {
         "$match", "$project", "$addFields", "$set", "$unset", "$sort", "$limit", "$skip", "$group", "$unwind",
         "$count", "$lookup", "$replaceRoot", "$replaceWith", "$sortByCount", "$sample", "$facet", "$bucket",
         "$bucketAuto", "$unionWith", "$documents", "$redact", "$graphLookup", "$setWindowFields", "$out", "$merge",
-        "$collStats", "$changeStream"};
+        "$collStats", "$changeStream", "$fill", "$densify"};
     const std::vector<std::string> specs = {
         "null", "1", "-1", "0", "1.5", "'s'", "'$f'", "true", "{}", "[]", "[1]", "[{}]", "{a: 1}", "{a: 'x'}",
         "{_id: '$f', n: {$sum: 1}}", "{path: '$arr'}", "{from: 'c', as: 'x'}", "{newRoot: 1}", "{size: 'x'}",

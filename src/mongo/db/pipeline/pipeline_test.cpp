@@ -369,6 +369,24 @@ TEST(StageFill, ValueLocfAndLinear) {
     EXPECT_PIPELINE_CODE("[{$fill: {sortBy: {t: 1}}}]", "[]", 40414);
 }
 
+TEST(StageDensify, FillsNumericAndDateGaps) {
+    EXPECT_RUN("[{$densify: {field: 'v', range: {step: 3, bounds: [0, 10]}}}, {$project: {_id: 0}}]",
+               "[{v: 4, x: 1}, {v: 12}, {}]", "[{}, {v: 0}, {v: 3}, {v: 4, x: 1}, {v: 6}, {v: 9}, {v: 12}]");
+    EXPECT_RUN("[{$densify: {field: 'v', partitionByFields: ['p'], range: {step: 1, bounds: 'partition'}}}]",
+               "[{p: 'a', v: 1}, {p: 'a', v: 3}, {p: 'b', v: 5}]",
+               "[{p: 'a', v: 1}, {p: 'a', v: 2}, {p: 'a', v: 3}, {p: 'b', v: 5}]");
+    EXPECT_RUN("[{$densify: {field: 'v', partitionByFields: ['p'], range: {step: 1, bounds: 'full'}}}]",
+               "[{p: 'a', v: 1}, {p: 'b', v: 3}]",
+               "[{p: 'a', v: 1}, {p: 'a', v: 2}, {p: 'a', v: 3}, {p: 'b', v: 1}, {p: 'b', v: 2}, {p: 'b', v: 3}]");
+    EXPECT_RUN("[{$densify: {field: 'd', range: {step: 1, unit: 'day', bounds: 'full'}}}]",
+               "[{d: {$date: '2021-01-01T00:00:00Z'}}, {d: {$date: '2021-01-03T00:00:00Z'}}]",
+               "[{d: {$date: '2021-01-01T00:00:00Z'}}, {d: {$date: '2021-01-02T00:00:00Z'}},"
+               " {d: {$date: '2021-01-03T00:00:00Z'}}]");
+    EXPECT_PIPELINE_CODE("[{$densify: {field: 'v', range: {step: 0, bounds: 'full'}}}]", "[]", 5733401);
+    EXPECT_PIPELINE_CODE("[{$densify: {field: 'v', range: {step: 1, bounds: 'full'}}}]", "[{v: 'x'}]", 5733201);
+    EXPECT_PIPELINE_CODE("[{$densify: {range: {step: 1, bounds: 'full'}}}]", "[]", 40414);
+}
+
 TEST(StageServerSource, UsesTheServerHook) {
     EXPECT_PIPELINE_CODE("[{$collStats: {}}]", "[]", 238);
     EXPECT_PIPELINE_CODE("[{$changeStream: {}}]", "[]", 40573);
