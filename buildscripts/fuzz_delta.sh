@@ -26,7 +26,7 @@ for s in "${SRCS[@]}"; do
   objs+=("$o")
 done
 nice -n 10 "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer "$D/delta_decode_fuzzer.cpp" "${objs[@]}" \
-  -o "$OUT/delta_decode_fuzzer"
+  -lzstd -o "$OUT/delta_decode_fuzzer"
 
 # Seed corpus: valid deltas between small related texts, in the target's input layout.
 if [ -z "$(ls -A "$OUT/corpus")" ]; then
@@ -42,6 +42,8 @@ int main(int argc, char** argv) {
     for (int k = 0; k < 3 + i % 5; ++k) src += "record text " + std::to_string(k * i) + "\n";
     src.resize(std::min<size_t>(src.size(), 120));
     tgt = src; tgt.insert(tgt.size() / 2, "edit" + std::to_string(i));
+    if (i % 4 == 3)  // enough new text for a compressed (0xD2) body
+      for (int k = 0; k < 20; ++k) tgt += "fresh words " + std::to_string(k % 3) + " ";
     DeltaEncoder enc;
     std::string d = enc.encode((const uint8_t*)src.data(), src.size(), (const uint8_t*)tgt.data(), tgt.size());
     std::string in(1, char(src.size() | (i % 2 ? 0x80 : 0)));
@@ -53,7 +55,7 @@ int main(int argc, char** argv) {
 CPP
   nice -n 10 "$CXX" -std=c++17 -O1 -I"$REPO/src" "$OUT/seed.cpp" "$D/delta_encoder.cpp" \
     "$D/delta_format.cpp" "$D/crc32c.cpp" "$D/gear_chunker.cpp" "$REPO/src/mongo/base/error_codes.cpp" \
-    -o "$OUT/seed" && "$OUT/seed" "$OUT/corpus"
+    -lzstd -o "$OUT/seed" && "$OUT/seed" "$OUT/corpus"
 fi
 
 cd "$OUT"

@@ -91,7 +91,7 @@ Engine::Impl::Impl(const Options& options, RecordStore* store)
     : _o(sanitize(options)),
       _store(store),
       _fx(_o.avgChunkSize, _o.sketchSize),
-      _enc(_o.anchorInterval, _o.minAnchors),
+      _enc(_o.anchorInterval, _o.minAnchors, _o.deltaGapSearch),
       _srcCache(_o.sourceCacheBytes),
       _wbCache(_o.writeBackCacheBytes) {}
 

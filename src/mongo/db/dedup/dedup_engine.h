@@ -49,6 +49,8 @@ struct Options {
     // a small source gets (DeltaEncoder).
     uint32_t anchorInterval = 64;
     uint32_t minAnchors = 128;
+    // Search literal gaps again for short matches (smaller deltas, slower encoding).
+    bool deltaGapSearch = true;
     // A record is encoded only if its forward delta is smaller than this fraction of it.
     double maxDeltaFraction = 0.9;
 

@@ -52,11 +52,16 @@ constexpr size_t kMinAlignedRun = 6;
 constexpr size_t kLocalMinGap = 24;
 constexpr size_t kLocalMaxGap = 4096;
 constexpr size_t kLocalMinRun = 10;
+// Larger gaps (or gaps whose replaced text is large) are searched against every
+// kGlobalStep-th window of the whole source; runs of kGlobalMinRun bytes and more are kept.
+constexpr size_t kGlobalMinGap = 64;
+constexpr size_t kGlobalStep = 4;
+constexpr size_t kGlobalMinRun = 16;
 
 }  // namespace
 
-DeltaEncoder::DeltaEncoder(uint32_t anchorInterval, uint32_t minAnchors)
-    : _interval(std::max<uint32_t>(1, anchorInterval)), _minAnchors(minAnchors) {}
+DeltaEncoder::DeltaEncoder(uint32_t anchorInterval, uint32_t minAnchors, bool searchGaps)
+    : _interval(std::max<uint32_t>(1, anchorInterval)), _minAnchors(minAnchors), _searchGaps(searchGaps) {}
 
 void DeltaEncoder::buildSourceIndex(const uint8_t* src, size_t srcLen) {
     size_t interval = _interval;
@@ -77,25 +82,30 @@ void DeltaEncoder::buildSourceIndex(const uint8_t* src, size_t srcLen) {
     // Content can make far more anchors than expected (a repeated pattern that passes the
     // test everywhere); the table stays at most half full so probes always end.
     size_t room = size / 2;
-    for (size_t i = 0; i < srcLen && room > 0; ++i) {
+    // The first window ends at byte 15; before that only the hash is warmed.
+    for (size_t i = 0; i + 1 < kDeltaWindow; ++i)
         h = (h << 1) + g[src[i]];
-        if (h < thr && i + 1 >= kDeltaWindow) {
-            uint64_t key = windowKey(src + i + 1 - kDeltaWindow);
-            uint64_t tag = key >> 32;
-            size_t slot = key & _tableMask;
-            // First occurrence wins; linear probing over a half-empty table.
-            while (true) {
-                uint64_t e = _table[slot];
-                if (e == 0) {
-                    _table[slot] = (tag << 32) | uint64_t(i + 1);
-                    --room;
-                    break;
-                }
-                if ((e >> 32) == tag)
-                    break;
-                slot = (slot + 1) & _tableMask;
+    for (size_t i = kDeltaWindow - 1; i < srcLen; ++i) {
+        h = (h << 1) + g[src[i]];
+        if (__builtin_expect(h >= thr, 1))
+            continue;
+        uint64_t key = windowKey(src + i + 1 - kDeltaWindow);
+        uint64_t tag = key >> 32;
+        size_t slot = key & _tableMask;
+        // First occurrence wins; linear probing over a half-empty table.
+        while (true) {
+            uint64_t e = _table[slot];
+            if (e == 0) {
+                _table[slot] = (tag << 32) | uint64_t(i + 1);
+                --room;
+                break;
             }
+            if ((e >> 32) == tag)
+                break;
+            slot = (slot + 1) & _tableMask;
         }
+        if (room == 0)
+            break;
     }
 }
 
@@ -156,20 +166,94 @@ void DeltaEncoder::computeInstructions(const uint8_t* src, size_t srcLen, const 
     }
     if (pos < tgtLen)
         out->push_back(makeInsert(uint32_t(pos), uint32_t(tgtLen - pos)));
-    matchGapsLocally(src, srcLen, tgt, out);
-    alignGaps(src, srcLen, tgt, out);
+    if (_searchGaps) {
+        matchGapsLocally(src, srcLen, tgt, out);
+        alignGaps(src, srcLen, tgt, out);
+    }
     normalizeInstructions(out);
 }
 
+namespace {
+
+// An open-addressing index of 8-byte source windows: slot -> source position + 1 (0 = empty).
+struct WindowIndex {
+    std::vector<uint32_t>* slots;
+    size_t mask = 0;
+
+    static size_t slotOf(uint64_t key, size_t mask) { return (key * 0x9E3779B97F4A7C15ull) >> 40 & mask; }
+
+    // Indexes windows starting at positions in [start, end - 8] that are multiples of step.
+    void build(const uint8_t* src, size_t start, size_t end, size_t step) {
+        size_t count = end > start + 8 ? (end - start - 8) / step + 1 : 1;
+        size_t size = 16;
+        while (size < count * 2)
+            size <<= 1;
+        slots->assign(size, 0);
+        mask = size - 1;
+        for (size_t p = (start + step - 1) / step * step; p + 8 <= end; p += step) {
+            uint64_t key = load64(src + p);
+            size_t slot = slotOf(key, mask);
+            while ((*slots)[slot] != 0 && load64(src + ((*slots)[slot] - 1)) != key)
+                slot = (slot + 1) & mask;
+            if ((*slots)[slot] == 0)
+                (*slots)[slot] = uint32_t(p + 1);  // first occurrence wins
+        }
+    }
+
+    // Source position of a window equal to the 8 bytes at t, or SIZE_MAX.
+    size_t find(const uint8_t* src, const uint8_t* t) const {
+        uint64_t key = load64(t);
+        for (size_t slot = slotOf(key, mask); (*slots)[slot] != 0; slot = (slot + 1) & mask)
+            if (load64(src + ((*slots)[slot] - 1)) == key)
+                return (*slots)[slot] - 1;
+        return SIZE_MAX;
+    }
+};
+
+// Matches the literal bytes tgt[t0, t1) against the index; matches stay inside the source
+// range [lo, hi). Appends the resulting INSERTs and COPYs to *out.
+void matchGap(const uint8_t* src, size_t lo, size_t hi, const uint8_t* tgt, size_t t0, size_t t1,
+              const WindowIndex& index, size_t minRun, std::vector<DeltaInst>* out) {
+    size_t lit = t0, t = t0;
+    while (t + 8 <= t1) {
+        size_t sp = index.find(src, tgt + t);
+        if (sp == SIZE_MAX || sp < lo || sp + 8 > hi) {
+            ++t;
+            continue;
+        }
+        size_t len = 8 + matchForward(src + sp + 8, tgt + t + 8, std::min(hi - sp - 8, t1 - t - 8));
+        size_t back = 0;
+        while (back < t - lit && sp - back > lo && src[sp - back - 1] == tgt[t - back - 1])
+            ++back;
+        if (len + back < minRun) {
+            ++t;
+            continue;
+        }
+        if (lit < t - back)
+            out->push_back(makeInsert(uint32_t(lit), uint32_t(t - back - lit)));
+        out->push_back(makeCopy(uint32_t(sp - back), uint32_t(len + back)));
+        t += len;
+        lit = t;
+    }
+    if (lit < t1)
+        out->push_back(makeInsert(uint32_t(lit), uint32_t(t1 - lit)));
+}
+
+}  // namespace
+
 void DeltaEncoder::matchGapsLocally(const uint8_t* src, size_t srcLen, const uint8_t* tgt,
                                     std::vector<DeltaInst>* insts) {
-    // A rewritten sentence keeps many short runs of the text it replaced, too short to
-    // contain an anchor. For each literal gap, index every 8-byte window of the source bytes
-    // between the neighbouring COPYs (the text that was replaced) and match the gap against
-    // them. Only small gaps are searched, so the cost stays proportional to what changed.
+    // Anchors miss matches too short to contain one: a rewritten sentence keeps many short
+    // runs of the text it replaced, and reflowed or reordered paragraphs come back in pieces.
+    // Each literal gap is searched again: a small gap densely (every 8-byte window) against
+    // the source text between its neighbouring COPYs, a large one against an index of every
+    // fourth window of the whole source (built once, only when such a gap exists).
     std::vector<DeltaInst>& v = *insts;
     std::vector<DeltaInst> out;
     out.reserve(v.size());
+    WindowIndex local{&_local};
+    WindowIndex global{&_global};
+    bool globalBuilt = false;
     size_t prevSrcEnd = 0;
     for (size_t i = 0; i < v.size(); ++i) {
         const DeltaInst in = v[i];
@@ -183,59 +267,22 @@ void DeltaEncoder::matchGapsLocally(const uint8_t* src, size_t srcLen, const uin
         if (regionEnd < regionStart)
             std::swap(regionStart, regionEnd);  // a moved block: search between them anyway
         size_t regionLen = regionEnd - regionStart;
-        if (in.len < kLocalMinGap || regionLen < 8 || in.len > kLocalMaxGap ||
-            regionLen > kLocalMaxGap) {
-            out.push_back(in);
-            continue;
-        }
-        size_t size = 16;
-        while (size < regionLen * 2)
-            size <<= 1;
-        _local.assign(size, 0);
-        const size_t mask = size - 1;
-        for (size_t p = regionStart; p + 8 <= regionEnd; ++p) {
-            uint64_t key = load64(src + p);
-            size_t slot = (key * 0x9E3779B97F4A7C15ull) >> 40 & mask;
-            while (_local[slot] != 0 && load64(src + (_local[slot] - 1)) != key)
-                slot = (slot + 1) & mask;
-            if (_local[slot] == 0)
-                _local[slot] = p + 1;  // first occurrence wins
-        }
         const size_t t0 = in.off, t1 = size_t(in.off) + in.len;
-        size_t lit = t0, t = t0;
-        while (t + 8 <= t1) {
-            uint64_t key = load64(tgt + t);
-            size_t slot = (key * 0x9E3779B97F4A7C15ull) >> 40 & mask;
-            size_t hit = 0;
-            while (_local[slot] != 0) {
-                if (load64(src + (_local[slot] - 1)) == key) {
-                    hit = _local[slot];
-                    break;
-                }
-                slot = (slot + 1) & mask;
+        if (in.len >= kLocalMinGap && regionLen >= 8 && in.len <= kLocalMaxGap &&
+            regionLen <= kLocalMaxGap) {
+            // Every other window suffices: a run of kLocalMinRun (10) bytes always contains
+            // an indexed 8-byte window.
+            local.build(src, regionStart, regionEnd, 2);
+            matchGap(src, regionStart, regionEnd, tgt, t0, t1, local, kLocalMinRun, &out);
+        } else if (in.len >= kGlobalMinGap && srcLen >= 8) {
+            if (!globalBuilt) {
+                global.build(src, 0, srcLen, kGlobalStep);
+                globalBuilt = true;
             }
-            if (!hit) {
-                ++t;
-                continue;
-            }
-            size_t sp = hit - 1;
-            size_t len = 8 + matchForward(src + sp + 8, tgt + t + 8,
-                                          std::min(regionEnd - sp - 8, t1 - t - 8));
-            size_t back = 0;
-            while (back < t - lit && sp - back > regionStart && src[sp - back - 1] == tgt[t - back - 1])
-                ++back;
-            if (len + back < kLocalMinRun) {
-                ++t;
-                continue;
-            }
-            if (lit < t - back)
-                out.push_back(makeInsert(uint32_t(lit), uint32_t(t - back - lit)));
-            out.push_back(makeCopy(uint32_t(sp - back), uint32_t(len + back)));
-            t += len;
-            lit = t;
+            matchGap(src, 0, srcLen, tgt, t0, t1, global, kGlobalMinRun, &out);
+        } else {
+            out.push_back(in);
         }
-        if (lit < t1)
-            out.push_back(makeInsert(uint32_t(lit), uint32_t(t1 - lit)));
     }
     v.swap(out);
 }

@@ -7,8 +7,9 @@
 // anchors; a hit is verified on the 16-byte window and extended byte-wise in both directions,
 // and the matched region is skipped without hashing. Contiguous COPYs are coalesced and COPYs
 // that cost more than their bytes become INSERTs. Two cheap passes over the remaining literal
-// gaps recover short matches that no anchor can see: a dense 8-byte search against the source
-// text between the neighbouring COPYs, and a byte-wise comparison for same-length edits.
+// gaps recover short matches that no anchor can see: an 8-byte-window search against the
+// source text between the neighbouring COPYs (or, for a large gap, the whole source), and a
+// byte-wise comparison for same-length edits.
 //
 // Algorithm 2 (reencodeBackward): turns the forward instructions (old -> new) into backward
 // ones (new -> old) in one pass over the COPYs sorted by source offset, with no hashing.
@@ -33,7 +34,10 @@ public:
     // minAnchors: a source shorter than anchorInterval * minAnchors is sampled more densely,
     // so that it still gets about minAnchors anchors (small records have short matching runs
     // that a 1-in-64 sample misses; their cost is small either way). 0 disables it.
-    explicit DeltaEncoder(uint32_t anchorInterval = 64, uint32_t minAnchors = 128);
+    // searchGaps: the second look at literal gaps described above (smaller deltas on
+    // rewritten text, slower encoding); off gives the paper's Algorithm 1 alone.
+    explicit DeltaEncoder(uint32_t anchorInterval = 64, uint32_t minAnchors = 128,
+                          bool searchGaps = true);
 
     // Algorithm 1. *out receives instructions that build tgt from src (INSERT offsets are
     // target positions).
@@ -55,10 +59,12 @@ private:
 
     uint32_t _interval;
     uint32_t _minAnchors;
+    bool _searchGaps;
     uint64_t _thr = 0;  // anchor test threshold for the current source
     std::vector<uint64_t> _table;  // (key32 << 32) | (source window end + 1); 0 = empty
     uint64_t _tableMask = 0;
-    std::vector<uint64_t> _local;  // per-gap index: source position + 1, 0 = empty
+    std::vector<uint32_t> _local;   // per-gap window index (source position + 1; 0 = empty)
+    std::vector<uint32_t> _global;  // whole-source window index, built on demand
 };
 
 // Algorithm 2. `forward` builds the new record from the old one (oldLen bytes); *backward

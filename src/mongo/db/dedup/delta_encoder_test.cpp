@@ -96,7 +96,7 @@ TEST(DeltaEncoder, ReencodeBackwardRebuildsTheOldRecord) {
         enc.computeInstructions(u8(oldRec), oldRec.size(), u8(newRec), newRec.size(), &fwd);
         reencodeBackward(fwd, oldRec.size(), &bwd);
         std::string delta;
-        serializeDelta(bwd, u8(oldRec), oldRec.size(), &delta);
+        serializeDelta(bwd, u8(oldRec), oldRec.size(), &delta, /*allowCompression=*/false);
         std::string back;
         ASSERT_TRUE(applyDelta(u8(newRec), newRec.size(), u8(delta), delta.size(), &back).isOK());
         EXPECT_EQ(back, oldRec);

@@ -2,14 +2,18 @@
 // The dbDedup delta: COPY/INSERT instructions that rebuild a target from a source, in a
 // compact, versioned, self-checking binary form.
 //
-//   byte 0          0xD1: format 'D', version 1
+//   byte 0          format: 0xD1 (plain body) or 0xD2 (zstd-compressed body)
 //   varint          target length
 //   4 bytes (LE)    CRC32C of the target
-//   instructions, to the end of the buffer:
+//   0xD2 only:      varint length of the uncompressed body, then one zstd frame holding it
+//   body, to the end of the buffer (0xD1) or of the decompressed frame (0xD2):
 //     varint        (length << 1) | isCopy           length >= 1
 //     COPY:   varint zigzag(sourceOffset - end of the previous COPY in the source)
 //     INSERT: `length` literal bytes
 //
+// Small deltas (a few edits) stay plain: the decoder is a loop of copies. A delta with
+// kilobytes of new text gets its body compressed (zstd level 1) when that is smaller, which
+// is what makes rewritten paragraphs cost less than their raw literal bytes.
 // Decoding checks every length and offset against the buffers before touching memory and
 // verifies the target's length and CRC32C at the end, so a damaged delta, or a delta applied
 // to the wrong source, yields DataCorruptionDetected and never wrong bytes. (A different
@@ -27,6 +31,7 @@ namespace mongo {
 namespace dedup {
 
 constexpr uint8_t kDeltaFormatV1 = 0xD1;
+constexpr uint8_t kDeltaFormatV1Compressed = 0xD2;
 
 // One instruction in memory. For COPY, `off` is an offset into the source; for INSERT, into
 // the target (the literal bytes are the target's own bytes at [off, off+len)).
@@ -56,17 +61,22 @@ inline DeltaInst makeInsert(uint32_t tgtOff, uint32_t len) {
 constexpr size_t kMaxDeltaTarget = size_t(1) << 28;
 
 // Serialises `insts` (which must cover the target exactly, in order). `target` supplies the
-// literal bytes and the checksum. Appends to *out.
+// literal bytes and the checksum. Appends to *out. With allowCompression, a body of at least
+// kMinCompressedBody bytes is stored zstd-compressed (0xD2) when that is smaller.
+constexpr size_t kMinCompressedBody = 128;
 void serializeDelta(const std::vector<DeltaInst>& insts, const uint8_t* target, size_t targetLen,
-                    std::string* out);
+                    std::string* out, bool allowCompression = true);
 
-// Exact size serializeDelta would produce (without building it).
+// Exact size of the plain (0xD1) form, without building it: an upper bound for the output
+// of serializeDelta.
 size_t serializedDeltaSize(const std::vector<DeltaInst>& insts, size_t targetLen);
 
 struct DeltaHeader {
     uint64_t targetLen = 0;
     uint32_t targetCrc = 0;
-    size_t instructionsOffset = 0;  // where the instruction stream starts
+    bool compressed = false;        // 0xD2
+    uint64_t bodyLen = 0;           // 0xD2: uncompressed body length
+    size_t instructionsOffset = 0;  // where the body (or its zstd frame) starts
 };
 
 // Reads and checks the header only.

@@ -70,8 +70,51 @@ TEST(DeltaFormat, DetectsWrongSourceAndEveryDamagedByte) {
         EXPECT_FALSE(applyDelta(u8(a), a.size(), u8(d), n, &out).isOK()) << n;
     // Unknown version.
     std::string v2 = d;
-    v2[0] = char(0xD2);
+    v2[0] = char(0xD3);
     EXPECT_FALSE(applyDelta(u8(a), a.size(), u8(v2), v2.size(), &out).isOK());
+}
+
+TEST(DeltaFormat, LargeLiteralBodiesAreCompressedAndChecked) {
+    std::string a = words(20000, 31), b = a;
+    std::mt19937_64 rng(32);
+    std::string fresh(6000, ' ');
+    for (auto& ch : fresh)
+        ch = "abcd "[rng() % 5];  // kilobytes of new, compressible text
+    b.replace(5000, 3000, fresh);
+    DeltaEncoder enc;
+    std::vector<DeltaInst> insts;
+    enc.computeInstructions(u8(a), a.size(), u8(b), b.size(), &insts);
+    std::string plain, packed;
+    serializeDelta(insts, u8(b), b.size(), &plain, false);
+    serializeDelta(insts, u8(b), b.size(), &packed, true);
+    EXPECT_EQ(uint8_t(plain[0]), kDeltaFormatV1);
+    EXPECT_EQ(uint8_t(packed[0]), kDeltaFormatV1Compressed);
+    EXPECT_LT(packed.size() * 2, plain.size());
+    EXPECT_EQ(plain.size(), serializedDeltaSize(insts, b.size()));
+    std::string out;
+    ASSERT_TRUE(applyDelta(u8(a), a.size(), u8(packed), packed.size(), &out).isOK());
+    EXPECT_EQ(out, b);
+    DeltaHeader h;
+    std::vector<DeltaInst> parsed;
+    ASSERT_TRUE(parseDelta(u8(packed), packed.size(), a.size(), &h, &parsed).isOK());
+    EXPECT_TRUE(h.compressed);
+    EXPECT_EQ(parsed.size(), insts.size());
+    // Damage anywhere in the compressed form is detected.
+    for (size_t i = 0; i < packed.size(); i += 7) {
+        std::string bad = packed;
+        bad[i] ^= 0x10;
+        Status st = applyDelta(u8(a), a.size(), u8(bad), bad.size(), &out);
+        if (st.isOK()) {
+            EXPECT_EQ(out, b) << i;
+        }
+    }
+    // Small deltas stay plain: decoding them is a loop of copies.
+    std::string small;
+    std::string c = a;
+    c[100] = '#';
+    enc.computeInstructions(u8(a), a.size(), u8(c), c.size(), &insts);
+    serializeDelta(insts, u8(c), c.size(), &small, true);
+    EXPECT_EQ(uint8_t(small[0]), kDeltaFormatV1);
 }
 
 TEST(DeltaFormat, ForgedHugeLengthIsRejectedWithoutAllocating) {
@@ -82,6 +125,12 @@ TEST(DeltaFormat, ForgedHugeLengthIsRejectedWithoutAllocating) {
     std::string out;
     Status st = applyDelta(nullptr, 0, u8(d), d.size(), &out);
     EXPECT_EQ(st.code(), int(ErrorCodes::DataCorruptionDetected));
+    // A compressed body claiming far more bytes than its target could need.
+    std::string c;
+    c.push_back(char(kDeltaFormatV1Compressed));
+    c += std::string("\x05", 1) + std::string(4, '\0') + std::string("\xff\xff\xff\x7f", 4);
+    EXPECT_EQ(applyDelta(nullptr, 0, u8(c), c.size(), &out).code(),
+              int(ErrorCodes::DataCorruptionDetected));
 }
 
 TEST(DeltaFormat, ApplyToChecksCapacity) {

@@ -51,6 +51,7 @@ Flags (defaults in brackets):
   --reward R               cache-aware selection reward [2]
   --anchor-interval A      delta anchor interval [64]
   --min-anchors M          anchors a small source still gets [128]
+  --no-gap-search          Algorithm 1 alone: no second look at literal gaps (faster)
   --hop-distance H         hop distance / version-jumping cluster size [16]
   --max-decode-steps N     decode-step cap applied to write-backs, 0 = scheme's own [0]
   --source-cache-mb MB     source record cache [32]
@@ -133,7 +134,7 @@ struct Flags {
     uint32_t maxDecodeSteps = 0;
     double srcCacheMb = 32, wbCacheMb = 8;
     uint64_t drainEvery = 1;
-    bool sizeFilter = true, governor = true, baselines = true, verify = true;
+    bool sizeFilter = true, governor = true, baselines = true, verify = true, gapSearch = true;
     int zstdLevel = 3;
     size_t pageSize = 32768;
 };
@@ -167,6 +168,7 @@ bool parseFlags(int argc, char** argv, Flags* f) {
         else if (a == "--writeback-cache-mb") f->wbCacheMb = std::atof(val());
         else if (a == "--drain-every") f->drainEvery = std::strtoull(val(), nullptr, 10);
         else if (a == "--no-size-filter") f->sizeFilter = false;
+        else if (a == "--no-gap-search") f->gapSearch = false;
         else if (a == "--no-governor") f->governor = false;
         else if (a == "--record-format") f->format = val();
         else if (a == "--zstd-level") f->zstdLevel = std::atoi(val());
@@ -292,6 +294,7 @@ RunResult runDbDedup(const Flags& f, const std::vector<BenchRecord>& recs) {
     o.cacheReward = f.reward;
     o.anchorInterval = f.anchor;
     o.minAnchors = f.minAnchors;
+    o.deltaGapSearch = f.gapSearch;
     o.hopDistance = f.hop;
     o.maxDecodeSteps = f.maxDecodeSteps;
     o.sourceCacheBytes = size_t(f.srcCacheMb * 1048576.0);
@@ -363,7 +366,7 @@ RunResult runDbDedup(const Flags& f, const std::vector<BenchRecord>& recs) {
     compressStored(items, f, &r);
 
     // The codec alone, on the pairs the engine chose.
-    DeltaEncoder enc(o.anchorInterval, o.minAnchors);
+    DeltaEncoder enc(o.anchorInterval, o.minAnchors, o.deltaGapSearch);
     std::vector<DeltaInst> insts;
     std::vector<uint8_t> out;
     for (size_t i = 0; i < recs.size(); ++i) {
@@ -456,7 +459,7 @@ struct CodecResult {
 
 CodecResult runCodec(const Flags& f, const std::vector<BenchRecord>& recs) {
     CodecResult c;
-    DeltaEncoder enc(f.anchor, f.minAnchors);
+    DeltaEncoder enc(f.anchor, f.minAnchors, f.gapSearch);
     std::map<std::string, size_t> last;
     std::vector<uint8_t> out;
     std::FILE* tsv = nullptr;
@@ -527,7 +530,11 @@ int main(int argc, char** argv) {
         Json j;
         j.open(nullptr);
         j.str("input", f.input).str("label", f.label).str("mode", f.mode);
-        j.open("params").num("anchor_interval", uint64_t(f.anchor)).num("min_anchors", uint64_t(f.minAnchors)).close();
+        j.open("params")
+            .num("anchor_interval", uint64_t(f.anchor))
+            .num("min_anchors", uint64_t(f.minAnchors))
+            .num("gap_search", uint64_t(f.gapSearch))
+            .close();
         j.num("records", uint64_t(recs.size())).num("logical_bytes", logical);
         j.open("codec")
             .num("pairs", c.pairs)
@@ -559,6 +566,7 @@ int main(int argc, char** argv) {
         .num("reward", uint64_t(f.reward))
         .num("anchor_interval", uint64_t(f.anchor))
         .num("min_anchors", uint64_t(f.minAnchors))
+        .num("gap_search", uint64_t(f.gapSearch))
         .num("hop_distance", uint64_t(f.hop))
         .num("max_decode_steps", uint64_t(f.maxDecodeSteps))
         .num("source_cache_mb", f.srcCacheMb)
