@@ -187,10 +187,17 @@ std::optional<BSONObj> PlanExecutor::getNext(const OperationContext* interruptCt
         return std::nullopt;
     }
     if (_sol.blockingSort && !_sorted) {
-        while (auto r = nextFiltered(interruptCtx)) _sortedDocs.push_back(std::move(*r));
+        // Sort keys are extracted once per document, not once per comparison.
         const SortPattern& sp = *_sort;
-        std::stable_sort(_sortedDocs.begin(), _sortedDocs.end(),
-                         [&](const Record& a, const Record& b) { return sp.compare(a.doc, b.doc) < 0; });
+        std::vector<std::pair<BSONObj, Record>> keyed;
+        while (auto r = nextFiltered(interruptCtx)) {
+            BSONObj key = sp.extractKey(r->doc);
+            keyed.emplace_back(std::move(key), std::move(*r));
+        }
+        std::stable_sort(keyed.begin(), keyed.end(),
+                         [&](const auto& a, const auto& b) { return sp.compareKeys(a.first, b.first) < 0; });
+        _sortedDocs.reserve(keyed.size());
+        for (auto& k : keyed) _sortedDocs.push_back(std::move(k.second));
         _sorted = true;
         _recCursor.reset();
         _idxCursor.reset();
