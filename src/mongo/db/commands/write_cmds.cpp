@@ -59,20 +59,35 @@ void applyWriteConcern(OperationContext* opCtx, const OpMsgRequest& req) {
     if (parseWriteConcernIsDurable(req.body)) opCtx->recoveryUnit()->setDurableCommit(true);
 }
 
+// What insert, update and delete share: the target, the statements (checked for count) and
+// ordered; a j:true write concern makes the commits durable.
+struct WriteCommandArgs {
+    NamespaceString nss;
+    std::vector<BSONObj> stmts;
+    bool ordered;
+};
+
+WriteCommandArgs parseWriteCommand(OperationContext* opCtx, const OpMsgRequest& req, const char* field,
+                                   std::initializer_list<std::string_view> known) {
+    WriteCommandArgs a{commandTargetNamespace(req), {}, true};
+    checkKnownFields(req, known);
+    a.ordered = orderedArg(req);
+    a.stmts = statements(req, field);
+    checkBatchSize(a.stmts.size());
+    applyWriteConcern(opCtx, req);
+    return a;
+}
+
 class InsertCmd : public Command {
 public:
     InsertCmd() : Command("insert") {}
     std::string help() const override { return "insert documents"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
-        NamespaceString nss = commandTargetNamespace(req);
-        checkKnownFields(req, {"documents", "ordered", "bypassDocumentValidation", "stmtId", "stmtIds"});
-        bool ordered = orderedArg(req);
-        auto docs = statements(req, "documents");
-        checkBatchSize(docs.size());
-        applyWriteConcern(opCtx, req);
+        auto args = parseWriteCommand(opCtx, req, "documents",
+                                      {"documents", "ordered", "bypassDocumentValidation", "stmtId", "stmtIds"});
         std::vector<WriteError> errors;
-        long long n = insertDocuments(opCtx, nss, docs, ordered, &errors);
-        globalOpCounters().gotInsert(static_cast<long long>(docs.size()));
+        long long n = insertDocuments(opCtx, args.nss, args.stmts, args.ordered, &errors);
+        globalOpCounters().gotInsert(static_cast<long long>(args.stmts.size()));
         result.appendNumber("n", n);
         appendWriteErrors(result, errors);
     }
@@ -84,12 +99,11 @@ public:
     UpdateCmd() : Command("update") {}
     std::string help() const override { return "update documents"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
-        NamespaceString nss = commandTargetNamespace(req);
-        checkKnownFields(req, {"updates", "ordered", "bypassDocumentValidation", "let", "stmtId", "stmtIds"});
-        bool ordered = orderedArg(req);
-        auto stmts = statements(req, "updates");
-        checkBatchSize(stmts.size());
-        applyWriteConcern(opCtx, req);
+        auto args = parseWriteCommand(opCtx, req, "updates",
+                                      {"updates", "ordered", "bypassDocumentValidation", "let", "stmtId", "stmtIds"});
+        const NamespaceString& nss = args.nss;
+        const auto& stmts = args.stmts;
+        bool ordered = args.ordered;
         long long n = 0, nModified = 0;
         BSONArrayBuilder upserted;
         std::vector<WriteError> errors;
@@ -149,12 +163,10 @@ public:
     DeleteCmd() : Command("delete") {}
     std::string help() const override { return "delete documents"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
-        NamespaceString nss = commandTargetNamespace(req);
-        checkKnownFields(req, {"deletes", "ordered", "let", "stmtId", "stmtIds"});
-        bool ordered = orderedArg(req);
-        auto stmts = statements(req, "deletes");
-        checkBatchSize(stmts.size());
-        applyWriteConcern(opCtx, req);
+        auto args = parseWriteCommand(opCtx, req, "deletes", {"deletes", "ordered", "let", "stmtId", "stmtIds"});
+        const NamespaceString& nss = args.nss;
+        const auto& stmts = args.stmts;
+        bool ordered = args.ordered;
         long long n = 0;
         std::vector<WriteError> errors;
         for (size_t i = 0; i < stmts.size(); i++) {

@@ -1,6 +1,7 @@
 #include "mongo/db/query/plan_executor.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/service_context.h"
@@ -246,83 +247,59 @@ void PlanExecutor::restoreState(const Collection* coll) {
     if (_idxCursor && !_idxCursor->restore()) uasserted(175, "index scan lost its position: " + _nss.ns());
 }
 
+namespace {
+// {stage: name, <fields added by fill>, inputStage: input}
+BSONObj stageDoc(const char* name, const std::function<void(BSONObjBuilder&)>& fill, const BSONObj* input = nullptr) {
+    BSONObjBuilder b;
+    b.append("stage", name);
+    if (fill) fill(b);
+    if (input) b.append("inputStage", *input);
+    return b.obj();
+}
+}  // namespace
+
 BSONObj PlanExecutor::winningPlan() const {
-    BSONObj plan;
     auto withFilter = [&](BSONObjBuilder& b) {
         if (!_qr.filter.isEmpty()) b.append("filter", _qr.filter);
     };
+    const char* direction = _sol.forward ? "forward" : "backward";
+    BSONObj plan;
     switch (_sol.kind) {
-        case QuerySolution::Kind::kEOF: {
-            BSONObjBuilder b;
-            b.append("stage", "EOF");
-            plan = b.obj();
+        case QuerySolution::Kind::kEOF: plan = stageDoc("EOF", nullptr); break;
+        case QuerySolution::Kind::kIdHack: plan = stageDoc("IDHACK", nullptr); break;
+        case QuerySolution::Kind::kCollScan:
+            plan = stageDoc("COLLSCAN", [&](BSONObjBuilder& b) {
+                withFilter(b);
+                b.append("direction", direction);
+            });
             break;
-        }
-        case QuerySolution::Kind::kCollScan: {
-            BSONObjBuilder b;
-            b.append("stage", "COLLSCAN");
-            withFilter(b);
-            b.append("direction", _sol.forward ? "forward" : "backward");
-            plan = b.obj();
-            break;
-        }
-        case QuerySolution::Kind::kIdHack: {
-            BSONObjBuilder b;
-            b.append("stage", "IDHACK");
-            plan = b.obj();
-            break;
-        }
         case QuerySolution::Kind::kIndexScan: {
-            BSONObjBuilder ix;
-            ix.append("stage", "IXSCAN");
-            ix.append("keyPattern", _sol.index->keyPattern);
-            ix.append("indexName", _sol.index->name);
-            ix.append("isMultiKey", _sol.multikey);
-            ix.append("isUnique", _sol.index->unique);
-            ix.append("isSparse", _sol.index->sparse);
-            ix.append("isPartial", false);
-            ix.append("indexVersion", 2);
-            ix.append("direction", _sol.forward ? "forward" : "backward");
-            ix.append("indexBounds", indexBoundsToBSON(_sol));
-            BSONObjBuilder f;
-            f.append("stage", "FETCH");
-            withFilter(f);
-            f.append("inputStage", ix.obj());
-            plan = f.obj();
+            BSONObj ix = stageDoc("IXSCAN", [&](BSONObjBuilder& b) {
+                b.append("keyPattern", _sol.index->keyPattern);
+                b.append("indexName", _sol.index->name);
+                b.append("isMultiKey", _sol.multikey);
+                b.append("isUnique", _sol.index->unique);
+                b.append("isSparse", _sol.index->sparse);
+                b.append("isPartial", false);
+                b.append("indexVersion", 2);
+                b.append("direction", direction);
+                b.append("indexBounds", indexBoundsToBSON(_sol));
+            });
+            plan = stageDoc("FETCH", withFilter, &ix);
             break;
         }
     }
-    if (_sol.blockingSort) {
-        BSONObjBuilder b;
-        b.append("stage", "SORT");
-        b.append("sortPattern", _qr.sort);
-        b.append("memLimit", 104857600);
-        if (_qr.limit > 0) b.append("limitAmount", _qr.limit + _qr.skip);
-        b.append("type", "simple");
-        b.append("inputStage", plan);
-        plan = b.obj();
-    }
-    if (_qr.skip > 0) {
-        BSONObjBuilder b;
-        b.append("stage", "SKIP");
-        b.append("skipAmount", _qr.skip);
-        b.append("inputStage", plan);
-        plan = b.obj();
-    }
-    if (_qr.limit > 0) {
-        BSONObjBuilder b;
-        b.append("stage", "LIMIT");
-        b.append("limitAmount", _qr.limit);
-        b.append("inputStage", plan);
-        plan = b.obj();
-    }
-    if (_projection) {
-        BSONObjBuilder b;
-        b.append("stage", "PROJECTION_DEFAULT");
-        b.append("transformBy", _qr.projection);
-        b.append("inputStage", plan);
-        plan = b.obj();
-    }
+    if (_sol.blockingSort)
+        plan = stageDoc("SORT", [&](BSONObjBuilder& b) {
+            b.append("sortPattern", _qr.sort);
+            b.append("memLimit", 104857600);
+            if (_qr.limit > 0) b.append("limitAmount", _qr.limit + _qr.skip);
+            b.append("type", "simple");
+        }, &plan);
+    if (_qr.skip > 0) plan = stageDoc("SKIP", [&](BSONObjBuilder& b) { b.append("skipAmount", _qr.skip); }, &plan);
+    if (_qr.limit > 0) plan = stageDoc("LIMIT", [&](BSONObjBuilder& b) { b.append("limitAmount", _qr.limit); }, &plan);
+    if (_projection)
+        plan = stageDoc("PROJECTION_DEFAULT", [&](BSONObjBuilder& b) { b.append("transformBy", _qr.projection); }, &plan);
     return plan;
 }
 
