@@ -4,6 +4,7 @@
 #include "mongo/db/commands/aggregate_cursor_source.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/ops/aggregate_output.h"
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/query/find_request.h"
 
@@ -18,6 +19,8 @@ public:
     std::string help() const override { return "run an aggregation pipeline"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         AggregateRequest ar = parseAggregateRequest(req);
+        std::string_view last = ar.stages.empty() ? "" : ar.stages.back().firstElementFieldName();
+        if (!ar.explain && (last == "$out" || last == "$merge")) return runWithOutput(opCtx, ar, result);
         CatalogReadLock lock;
         auto source = std::make_unique<AggregateCursorSource>(opCtx, ar);
         if (ar.explain) {
@@ -36,6 +39,22 @@ public:
             id = CursorManager::get().registerCursor(std::move(cursor));
         }
         appendCursorReply(result, "firstBatch", docs.arr(), id, ar.nss.ns());
+    }
+
+private:
+    // $out/$merge: run the pipeline to its end under the read lock, then write the results
+    // without it (the writes take DDL and write locks), and reply with an empty cursor.
+    static void runWithOutput(OperationContext* opCtx, const AggregateRequest& ar, BSONObjBuilder& result) {
+        std::optional<AggregateCursorSource::PendingOutput> out;
+        {
+            CatalogReadLock lock;
+            AggregateCursorSource source(opCtx, ar);
+            while (source.next(opCtx)) {
+            }
+            out = source.takePendingOutput();
+        }
+        if (out) writeAggregationOutput(opCtx, ar.nss.db(), out->stage, out->docs);
+        appendCursorReply(result, "firstBatch", BSONArray(), 0, ar.nss.ns());
     }
 };
 AggregateCmd aggregateCmd;

@@ -33,12 +33,21 @@ public:
     // {explainVersion, stages: [{$cursor: {queryPlanner}}, ...]}
     void appendExplain(BSONObjBuilder& result) const;
 
+    // What a final $out/$merge stage produced, once the pipeline has run to its end: written
+    // by the command after it releases its read lock.
+    struct PendingOutput {
+        BSONObj stage;
+        std::vector<BSONObj> docs;
+    };
+    std::optional<PendingOutput> takePendingOutput() { return std::move(_pendingOutput); }
+
 private:
     Client* _client;
     NamespaceString _nss;
     std::unique_ptr<PlanExecutor> _exec;  // null for collectionless pipelines
     std::unique_ptr<Pipeline> _pipeline;
     const OperationContext* _interruptCtx = nullptr;
+    std::optional<PendingOutput> _pendingOutput;
 };
 
 }  // namespace mongo
