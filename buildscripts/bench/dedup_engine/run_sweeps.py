@@ -42,6 +42,12 @@ def runs(groups):
             "--no-size-filter", "--sketch", "16", "--no-baselines")
         add("main", f"main.{ds}.bounded-hop.nofilter.k16", ds, "--scheme", "bounded-hop",
             "--no-size-filter", "--sketch", "16", "--no-baselines")
+        add("main", f"main.{ds}.backward.nofilter.nogap", ds, "--scheme", "backward",
+            "--no-size-filter", "--no-gap-search", "--no-baselines")
+        add("main", f"main.{ds}.codec", ds, "--mode", "codec")
+        add("main", f"main.{ds}.codec.compressed", ds, "--mode", "codec", "--compress-deltas")
+        add("main", f"main.{ds}.backward.nofilter.compressed", ds, "--scheme", "backward",
+            "--no-size-filter", "--compress-deltas", "--no-baselines")
         for cs in [64, 256, 1024, 4096]:
             add("fig10", f"fig10.{ds}.dbdedup.{cs}", ds, "--scheme", "hop", "--chunk-size", str(cs),
                 "--no-baselines")
@@ -56,6 +62,8 @@ def runs(groups):
             "--anchor-interval", str(a), "--no-baselines", "--no-size-filter")
         for ds in ["wiki-python", "peps-history"]:
             add("anchor", f"anchor.codec.{ds}.a{a}", ds, "--mode", "codec", "--anchor-interval", str(a))
+            add("anchor", f"anchor.codec.{ds}.a{a}.nogap", ds, "--mode", "codec", "--anchor-interval",
+                str(a), "--no-gap-search")
     for h in [2, 4, 8, 16, 32, 64]:
         for scheme in ["hop", "bounded-hop", "version-jumping"]:
             add("hop", f"hop.wiki-python.{scheme}.h{h}", "wiki-python", "--scheme", scheme,
@@ -79,22 +87,24 @@ def run_bench(bench, data, ds, args):
 
 
 def xdelta_compare(bench, data, out_dir, force):
-    """Our codec and xdelta3 -9 (default and -S none) on the same sampled revision pairs."""
+    """Our codec (plain and compressed bodies) and xdelta3 -9 (default and -S none) on the same
+    sampled revision pairs."""
     for ds in ["wiki-python", "peps-history"]:
         path = os.path.join(out_dir, f"xdelta.{ds}.json")
         if os.path.exists(path) and not force:
             continue
+        every = "10" if ds == "wiki-python" else "50"
+        sizes = {}
         with tempfile.TemporaryDirectory() as tmp:
-            run_bench(bench, data, ds, ["--mode", "codec", "--dump-pairs", tmp, "--dump-every",
-                                        "10" if ds == "wiki-python" else "50"])
-            ours = xd = xdn = tgt = 0
+            for variant, extra in [("ours_plain", []), ("ours_compressed", ["--compress-deltas"])]:
+                d = os.path.join(tmp, variant)
+                os.makedirs(d)
+                run_bench(bench, data, ds, ["--mode", "codec", "--dump-pairs", d, "--dump-every", every] + extra)
+                sizes[variant] = [line.rstrip("\n").split("\t") for line in open(os.path.join(d, "pairs.tsv"))]
+            xd = xdn = tgt = 0
             t_xd = 0.0
-            pairs = 0
-            for line in open(os.path.join(tmp, "pairs.tsv")):
-                base, tsize, dsize = line.rstrip("\n").split("\t")
-                pairs += 1
+            for base, tsize, _ in sizes["ours_plain"]:
                 tgt += int(tsize)
-                ours += int(dsize)
                 t0 = time.time()
                 xd += len(subprocess.run(["nice", "-n", "10", "xdelta3", "-9", "-e", "-c", "-s",
                                           base + ".src", base + ".tgt"],
@@ -103,14 +113,17 @@ def xdelta_compare(bench, data, out_dir, force):
                 xdn += len(subprocess.run(["nice", "-n", "10", "xdelta3", "-9", "-S", "none", "-e",
                                            "-c", "-s", base + ".src", base + ".tgt"],
                                           capture_output=True, check=True).stdout)
-        res = {"dataset": ds, "pairs": pairs, "target_bytes": tgt, "ours_bytes": ours,
+        plain = sum(int(x[2]) for x in sizes["ours_plain"])
+        packed = sum(int(x[2]) for x in sizes["ours_compressed"])
+        res = {"dataset": ds, "pairs": len(sizes["ours_plain"]), "target_bytes": tgt,
+               "ours_plain_bytes": plain, "ours_compressed_bytes": packed,
                "xdelta3_9_bytes": xd, "xdelta3_9_nosecondary_bytes": xdn,
-               "ours_ratio": ours / tgt, "xdelta3_9_ratio": xd / tgt,
-               "xdelta3_9_nosecondary_ratio": xdn / tgt,
+               "ours_plain_ratio": plain / tgt, "ours_compressed_ratio": packed / tgt,
+               "xdelta3_9_ratio": xd / tgt, "xdelta3_9_nosecondary_ratio": xdn / tgt,
                "xdelta3_wall_mb_per_s_incl_process_start": tgt / t_xd / 1e6}
         json.dump(res, open(path, "w"), indent=1)
-        print(f"xdelta {ds}: ours {ours} xdelta3-9 {xd} xdelta3-9-Snone {xdn} ({pairs} pairs)",
-              flush=True)
+        print(f"xdelta {ds}: ours plain {plain} compressed {packed} xdelta3-9 {xd} "
+              f"xdelta3-9-Snone {xdn} ({res['pairs']} pairs)", flush=True)
 
 
 def main():

@@ -200,7 +200,7 @@ uint32_t Engine::Impl::encodeAgainst(Partition& p, uint32_t ptr, const Bytes& ne
     reencodeBackward(forward, srcBytes->size(), &backward);
     std::string bwdDelta;
     serializeDelta(backward, reinterpret_cast<const uint8_t*>(srcBytes->data()), srcBytes->size(),
-                   &bwdDelta);
+                   &bwdDelta, _o.compressDeltas);
 
     uint32_t queued = 0;
     const uint32_t H = _o.hopDistance;
@@ -250,7 +250,7 @@ uint32_t Engine::Impl::encodeAgainst(Partition& p, uint32_t ptr, const Bytes& ne
                 delta = _enc.encode(reinterpret_cast<const uint8_t*>(tgtBytes->data()),
                                     tgtBytes->size(),
                                     reinterpret_cast<const uint8_t*>(recBytes->data()),
-                                    recBytes->size());
+                                    recBytes->size(), _o.compressDeltas);
             }
             queued += queueWriteBack(p, rec, tgt,
                                      makeDeltaStored(rm.id, p.table.at(tgt).id, delta),
@@ -359,7 +359,7 @@ StatusWith<InsertDecision> Engine::Impl::onInsert(std::string_view ns, int64_t i
     d.outcome = InsertDecision::Outcome::kEncoded;
     d.sourceId = p.table.at(source).id;
     serializeDelta(forward, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(),
-                   &d.forwardDelta);
+                   &d.forwardDelta, _o.compressDeltas);
     ++_counters.recordsEncoded;
     _counters.forwardDeltaBytes += d.forwardDelta.size();
     d.writeBacksQueued = encodeAgainst(p, ptr, newBytes, source, srcBytes, forward);

@@ -51,6 +51,10 @@ struct Options {
     uint32_t minAnchors = 128;
     // Search literal gaps again for short matches (smaller deltas, slower encoding).
     bool deltaGapSearch = true;
+    // zstd-compress delta bodies that carry kilobytes of new text (delta_format.h 0xD2).
+    // Smaller deltas on their own, but a storage engine that block-compresses whole pages
+    // does better with plain deltas (see the benchmark report), hence off.
+    bool compressDeltas = false;
     // A record is encoded only if its forward delta is smaller than this fraction of it.
     double maxDeltaFraction = 0.9;
 

@@ -340,11 +340,11 @@ void DeltaEncoder::alignGaps(const uint8_t* src, size_t srcLen, const uint8_t* t
 }
 
 std::string DeltaEncoder::encode(const uint8_t* src, size_t srcLen, const uint8_t* tgt,
-                                 size_t tgtLen) {
+                                 size_t tgtLen, bool allowCompression) {
     std::vector<DeltaInst> insts;
     computeInstructions(src, srcLen, tgt, tgtLen, &insts);
     std::string out;
-    serializeDelta(insts, tgt, tgtLen, &out);
+    serializeDelta(insts, tgt, tgtLen, &out, allowCompression);
     return out;
 }
 

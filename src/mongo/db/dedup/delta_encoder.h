@@ -45,7 +45,8 @@ public:
                              std::vector<DeltaInst>* out);
 
     // computeInstructions + serializeDelta.
-    std::string encode(const uint8_t* src, size_t srcLen, const uint8_t* tgt, size_t tgtLen);
+    std::string encode(const uint8_t* src, size_t srcLen, const uint8_t* tgt, size_t tgtLen,
+                       bool allowCompression = true);
 
     uint32_t anchorInterval() const { return _interval; }
 

@@ -178,8 +178,9 @@ StatusWith<UpdatePlan> Engine::Impl::onUpdate(std::string_view ns, int64_t id,
     const int64_t xid = p.table.at(x).id;
     for (auto& [d, bytes] : rebuilt) {
         RecordMeta& dm = p.table.at(d);
-        std::string delta = _enc.encode(reinterpret_cast<const uint8_t*>(newX->data()), newX->size(),
-                                        reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+        std::string delta =
+            _enc.encode(reinterpret_cast<const uint8_t*>(newX->data()), newX->size(),
+                        reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), _o.compressDeltas);
         std::string stored;
         uint32_t newBase = kNoRecord;
         if (deltaStoredSize(dm.id, xid, delta.size()) < rawStoredSize(bytes.size())) {
@@ -273,7 +274,8 @@ StatusWith<DeletePlan> Engine::Impl::onDelete(std::string_view ns, int64_t id) {
         if (baseBytes) {
             std::string delta =
                 _enc.encode(reinterpret_cast<const uint8_t*>(baseBytes->data()), baseBytes->size(),
-                            reinterpret_cast<const uint8_t*>(db->data()), db->size());
+                            reinterpret_cast<const uint8_t*>(db->data()), db->size(),
+                            _o.compressDeltas);
             queueWriteBack(p, d, base, makeDeltaStored(did, p.table.at(base).id, delta), false,
                            share);
         } else {

@@ -52,6 +52,7 @@ Flags (defaults in brackets):
   --anchor-interval A      delta anchor interval [64]
   --min-anchors M          anchors a small source still gets [128]
   --no-gap-search          Algorithm 1 alone: no second look at literal gaps (faster)
+  --compress-deltas        zstd-compress delta bodies with much new text (format 0xD2)
   --hop-distance H         hop distance / version-jumping cluster size [16]
   --max-decode-steps N     decode-step cap applied to write-backs, 0 = scheme's own [0]
   --source-cache-mb MB     source record cache [32]
@@ -135,6 +136,7 @@ struct Flags {
     double srcCacheMb = 32, wbCacheMb = 8;
     uint64_t drainEvery = 1;
     bool sizeFilter = true, governor = true, baselines = true, verify = true, gapSearch = true;
+    bool compressDeltas = false;
     int zstdLevel = 3;
     size_t pageSize = 32768;
 };
@@ -169,6 +171,7 @@ bool parseFlags(int argc, char** argv, Flags* f) {
         else if (a == "--drain-every") f->drainEvery = std::strtoull(val(), nullptr, 10);
         else if (a == "--no-size-filter") f->sizeFilter = false;
         else if (a == "--no-gap-search") f->gapSearch = false;
+        else if (a == "--compress-deltas") f->compressDeltas = true;
         else if (a == "--no-governor") f->governor = false;
         else if (a == "--record-format") f->format = val();
         else if (a == "--zstd-level") f->zstdLevel = std::atoi(val());
@@ -295,6 +298,7 @@ RunResult runDbDedup(const Flags& f, const std::vector<BenchRecord>& recs) {
     o.anchorInterval = f.anchor;
     o.minAnchors = f.minAnchors;
     o.deltaGapSearch = f.gapSearch;
+    o.compressDeltas = f.compressDeltas;
     o.hopDistance = f.hop;
     o.maxDecodeSteps = f.maxDecodeSteps;
     o.sourceCacheBytes = size_t(f.srcCacheMb * 1048576.0);
@@ -472,7 +476,8 @@ CodecResult runCodec(const Flags& f, const std::vector<BenchRecord>& recs) {
             const std::string& tgt = recs[i].bytes;
             double t0 = cpuNow();
             std::string d = enc.encode(reinterpret_cast<const uint8_t*>(src.data()), src.size(),
-                                       reinterpret_cast<const uint8_t*>(tgt.data()), tgt.size());
+                                       reinterpret_cast<const uint8_t*>(tgt.data()), tgt.size(),
+                                       f.compressDeltas);
             double t1 = cpuNow();
             out.resize(std::max(out.size(), tgt.size()));
             auto r = applyDeltaTo(reinterpret_cast<const uint8_t*>(src.data()), src.size(),
@@ -534,6 +539,7 @@ int main(int argc, char** argv) {
             .num("anchor_interval", uint64_t(f.anchor))
             .num("min_anchors", uint64_t(f.minAnchors))
             .num("gap_search", uint64_t(f.gapSearch))
+            .num("compress_deltas", uint64_t(f.compressDeltas))
             .close();
         j.num("records", uint64_t(recs.size())).num("logical_bytes", logical);
         j.open("codec")
@@ -567,6 +573,7 @@ int main(int argc, char** argv) {
         .num("anchor_interval", uint64_t(f.anchor))
         .num("min_anchors", uint64_t(f.minAnchors))
         .num("gap_search", uint64_t(f.gapSearch))
+        .num("compress_deltas", uint64_t(f.compressDeltas))
         .num("hop_distance", uint64_t(f.hop))
         .num("max_decode_steps", uint64_t(f.maxDecodeSteps))
         .num("source_cache_mb", f.srcCacheMb)
