@@ -391,6 +391,7 @@ TEST_F(EngineTest, RandomWorkloadKeepsEveryRecordReadable) {
         MemoryRecordStore st;
         Options o = testOptions(scheme, 3);
         o.writeBackCacheBytes = 20000;  // small: some write-backs are dropped
+        o.compressDeltas = scheme == ChainScheme::kHop || scheme == ChainScheme::kBackward;
         Engine e(o, &st);
         std::mt19937_64 rng(1234 + int(scheme));
         std::map<std::pair<std::string, int64_t>, std::string> live;
@@ -415,6 +416,8 @@ TEST_F(EngineTest, RandomWorkloadKeepsEveryRecordReadable) {
                 size_t d = rng() % docs.size();
                 docs[d].replace(rng() % (docs[d].size() - 50), rng() % 30,
                                 "v" + std::to_string(op) + " ");
+                if (rng() % 10 == 0)  // now and then a paragraph of new text
+                    docs[d].insert(rng() % docs[d].size(), text(600, rng()));
                 int64_t id = nextId++;
                 st.putRaw(ns, id, docs[d]);
                 ASSERT_TRUE(e.onInsert(ns, id, docs[d]).isOK());
