@@ -98,6 +98,15 @@ def fig_anchor(r, out, plt):
                 speed.append(d["codec"]["encode_mb_per_s"])
         ax.plot(xx, ratio, "o" + style, color="#a33", label=f"{ds}: compression (target/delta)")
         ax2.plot(xx, speed, "s" + style, color="#37a", label=f"{ds}: encode MB/s")
+        nr, ns, nx = [], [], []
+        for a in xs:
+            d = r.get(f"anchor.codec.{ds}.a{a}.nogap")
+            if d:
+                nx.append(a)
+                nr.append(1.0 / d["codec"]["delta_ratio"])
+                ns.append(d["codec"]["encode_mb_per_s"])
+        ax.plot(nx, nr, "^" + style, color="#e99", label=f"{ds}: Algorithm 1 only")
+        ax2.plot(nx, ns, "v" + style, color="#8ad", label=f"{ds}: Algorithm 1 only, MB/s")
         x = r.get(f"xdelta.{ds}")
         if x:
             ax.axhline(1.0 / x["xdelta3_9_ratio"], color="#a33", linestyle=":", alpha=0.6)
@@ -163,6 +172,8 @@ def tables(r):
             ("hop.nofilter", "hop (paper), no filter"),
             ("backward.nofilter", "backward, no filter"),
             ("backward.nofilter.k16", "backward, no filter, K=16"),
+            ("backward.nofilter.compressed", "backward, no filter, compressed deltas"),
+            ("backward.nofilter.nogap", "backward, no filter, Algorithm 1 only (no gap search)"),
             ("version-jumping.nofilter", "version jumping, no filter")]
     for ds in DATASETS:
         for key, label in cfgs:
@@ -178,6 +189,27 @@ def tables(r):
                 print(f"| {ds} | trad-dedup {cs} B | {d['ratio']:.2f} | {d['ratio_snappy']:.2f} | {d['ratio_zstd']:.2f} | "
                       f"{d['paged']['ratio_zstd']:.2f} | {d['oplog_ratio']:.2f} | 0 | {d['index_bytes_per_record']:.1f} | "
                       f"{d.get('insert_mb_per_s', 0):.0f} |")
+    print("\n### Delta codec alone (consecutive versions of each key; CPU-time throughput)\n")
+    print("| data set | pairs | delta / target, plain | compressed bodies | Algorithm 1 only | encode MB/s | encode MB/s (Alg. 1 only) | decode MB/s |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for ds in DATASETS:
+        c = r.get(f"main.{ds}.codec")
+        cz = r.get(f"main.{ds}.codec.compressed")
+        cn = r.get(f"anchor.codec.{ds}.a64.nogap")
+        if not c:
+            continue
+        print(f"| {ds} | {c['codec']['pairs']} | {c['codec']['delta_ratio']:.4f} | "
+              f"{cz['codec']['delta_ratio'] if cz else 0:.4f} | {cn['codec']['delta_ratio'] if cn else float('nan'):.4f} | "
+              f"{c['codec']['encode_mb_per_s']:.0f} | {cn['codec']['encode_mb_per_s'] if cn else float('nan'):.0f} | "
+              f"{c['codec']['decode_mb_per_s']:.0f} |")
+    print("\n### Against xdelta3 on the same sampled revision pairs (delta bytes / target bytes)\n")
+    print("| data set | pairs | ours, plain | ours, compressed bodies | xdelta3 -9 | xdelta3 -9 -S none |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for ds in ["wiki-python", "peps-history"]:
+        x = r.get(f"xdelta.{ds}")
+        if x:
+            print(f"| {ds} | {x['pairs']} | {x['ours_plain_ratio']:.4f} | {x['ours_compressed_ratio']:.4f} | "
+                  f"{x['xdelta3_9_ratio']:.4f} | {x['xdelta3_9_nosecondary_ratio']:.4f} |")
     print("\n### Baselines (zstd level 3)\n")
     print("| data set | zstd per record | snappy per record | (a) prev. version of key as dict | (b) most similar earlier record as dict | target (dedup + zstd) |")
     print("|---|---:|---:|---:|---:|---:|")

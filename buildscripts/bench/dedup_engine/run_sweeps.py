@@ -142,6 +142,14 @@ def main():
         if os.path.exists(path) and not a.force:
             continue
         res = run_bench(a.bench, a.data, ds, args)
+        if "codec" in args:
+            # Throughput on a shared machine is noisy: keep the best of three runs (the
+            # compression figures are identical).
+            for _ in range(2):
+                again = run_bench(a.bench, a.data, ds, args)
+                for k in ("encode_mb_per_s", "decode_mb_per_s"):
+                    res["codec"][k] = max(res["codec"][k], again["codec"][k])
+            res["codec"]["note"] = "throughputs: best of 3 runs"
         json.dump(res, open(path, "w"), indent=1)
         print(f"{name}: ratio {res.get('ratio', 0):.2f} zstd {res.get('ratio_zstd', 0):.2f} "
               f"({res['wall_s']:.0f}s)", flush=True)
