@@ -10,7 +10,7 @@ namespace mongo {
 namespace dedup {
 namespace {
 
-TEST(Crc32c, KnownVectors) {
+TEST(DedupCrc32c, KnownVectors) {
     // RFC 3720 appendix B.4 test vectors.
     std::string zeros(32, '\0');
     EXPECT_EQ(crc32c(0, zeros.data(), zeros.size()), 0x8A9136AAu);
@@ -19,7 +19,7 @@ TEST(Crc32c, KnownVectors) {
     EXPECT_EQ(crc32c(0, "123456789", 9), 0xE3069283u);
 }
 
-TEST(Crc32c, HardwareAndPortableAgreeAndExtendIncrementally) {
+TEST(DedupCrc32c, HardwareAndPortableAgreeAndExtendIncrementally) {
     std::mt19937_64 rng(7);
     std::string s(1000, '\0');
     for (auto& c : s)
