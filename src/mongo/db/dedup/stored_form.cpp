@@ -103,5 +103,22 @@ Status decodeRecord(StoredRecordReader& reader, std::string_view ns, int64_t id,
     return Status::OK();
 }
 
+namespace {
+class CallbackReader : public StoredRecordReader {
+public:
+    explicit CallbackReader(const FetchStoredFn& f) : _f(f) {}
+    Status readStored(std::string_view, int64_t id, std::string* out) override { return _f(id, out); }
+
+private:
+    const FetchStoredFn& _f;
+};
+}  // namespace
+
+Status decodeRecord(const FetchStoredFn& fetch, int64_t id, std::string* out, DecodeInfo* info,
+                    const KnownRecordFn& known, uint32_t maxSteps) {
+    CallbackReader reader(fetch);
+    return decodeRecord(reader, std::string_view(), id, out, info, known, maxSteps);
+}
+
 }  // namespace dedup
 }  // namespace mongo

@@ -62,5 +62,12 @@ Status decodeRecord(StoredRecordReader& reader, std::string_view ns, int64_t id,
                     DecodeInfo* info = nullptr, const KnownRecordFn& known = {},
                     uint32_t maxSteps = 1u << 16);
 
+// The same with a fetch callback instead of a reader: fetch(id, &stored) returns the stored
+// form of record `id` (all in one namespace).
+using FetchStoredFn = std::function<Status(int64_t id, std::string* stored)>;
+Status decodeRecord(const FetchStoredFn& fetch, int64_t id, std::string* out,
+                    DecodeInfo* info = nullptr, const KnownRecordFn& known = {},
+                    uint32_t maxSteps = 1u << 16);
+
 }  // namespace dedup
 }  // namespace mongo

@@ -74,6 +74,24 @@ TEST(StoredForm, DecodesAChainAndCountsSteps) {
     EXPECT_TRUE(info.usedKnown);
 }
 
+TEST(StoredForm, DecodesThroughAFetchCallback) {
+    std::string v0 = std::string(3000, 'b') + "old", v1 = std::string(3000, 'b') + "new!";
+    std::map<int64_t, std::string> stored{{1, makeRawStored(v1)}, {0, makeDeltaStored(0, 1, deltaOf(v1, v0))}};
+    FetchStoredFn fetch = [&](int64_t id, std::string* out) {
+        auto it = stored.find(id);
+        if (it == stored.end())
+            return Status(ErrorCodes::NoSuchKey, "absent");
+        *out = it->second;
+        return Status::OK();
+    };
+    std::string out;
+    DecodeInfo info;
+    ASSERT_TRUE(decodeRecord(fetch, 0, &out, &info).isOK());
+    EXPECT_EQ(out, v0);
+    EXPECT_EQ(info.steps, 1u);
+    EXPECT_EQ(decodeRecord(fetch, 9, &out).code(), int(ErrorCodes::NoSuchKey));
+}
+
 TEST(StoredForm, DamageMissingBasesAndCyclesAreErrors) {
     std::string a = std::string(2000, 'q') + "A", b = std::string(2000, 'q') + "B";
     MapReader r;
