@@ -1,6 +1,7 @@
 #include "mongo/db/commands/fail_command.h"
 
 #include <chrono>
+#include <cstdint>
 #include <thread>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -70,9 +71,7 @@ std::optional<FailCommandOutcome> checkFailCommand(OperationContext* opCtx, cons
     if (!failCommand.isActive()) return std::nullopt;
     Client* client = opCtx->getClient();
     auto data = failCommand.evaluate([&](const BSONObj& d) {
-        long long code;
-        bool acts = boolField(d, "closeConnection") || boolField(d, "blockConnection") ||
-                    (d["errorCode"].isNumber() && d["errorCode"].isIntegral64(&code));
+        bool acts = boolField(d, "closeConnection") || boolField(d, "blockConnection") || d.hasField("errorCode");
         return acts && failCommandMatches(d, cmdName, ns, client);
     });
     if (!data) return std::nullopt;
@@ -100,9 +99,15 @@ std::optional<FailCommandOutcome> checkFailCommand(OperationContext* opCtx, cons
         return outcome;
     }
 
-    long long code;
     BSONElement codeElem = data->getField("errorCode");
-    if (!(codeElem.isNumber() && codeElem.isIntegral64(&code))) return std::nullopt;  // blocked only
+    if (codeElem.eoo()) return std::nullopt;  // blocked only
+    // The code goes into the reply as is: 0 would read as success, and anything outside int32 was
+    // being truncated (2^40 became 0), so only real error codes are accepted.
+    long long code = 0;
+    uassert(ErrorCodes::InvalidOptions,
+            "'errorCode' in the failCommand data must be an integer from 1 to 2147483647, got " +
+                codeElem.toString(false),
+            codeElem.isNumber() && codeElem.isIntegral64(&code) && code > 0 && code <= INT32_MAX);
     LOGV2(20435, Command, "Failing command via 'failCommand' failpoint",
           logv2::attrs("command", cmdName, "errorCode", code));
     BSONObjBuilder b;

@@ -38,6 +38,21 @@ TEST_F(FailCommandTest, ErrorCodeReplyForListedCommand) {
     EXPECT_FALSE(outcome->reply.hasField("errorLabels"));
 }
 
+TEST_F(FailCommandTest, ErrorCodeThatIsNoErrorCodeFailsWithInvalidOptions) {
+    // 0 would read as success and 2^40 used to be truncated to 0; a string was silently ignored.
+    for (const char* code : {"0", "-5", "1099511627776", "1.5", "\"x\"", "null"}) {
+        configure((std::string(R"({"mode": "alwaysOn", "data": {"failCommands": ["find"], "errorCode": )") + code +
+                   "}}").c_str());
+        try {
+            checkFailCommand(&opCtx, "find", "test.c");
+            ADD_FAILURE() << "errorCode " << code << " was accepted";
+        } catch (const DBException& e) {
+            EXPECT_EQ(e.code(), static_cast<int>(ErrorCodes::InvalidOptions)) << code;
+        }
+        EXPECT_FALSE(checkFailCommand(&opCtx, "insert", "test.c")) << code;
+    }
+}
+
 TEST_F(FailCommandTest, TimesCountsOnlyMatchingCommands) {
     configure(R"({"mode": {"times": 1}, "data": {"failCommands": ["insert"], "errorCode": 91}})");
     EXPECT_FALSE(checkFailCommand(&opCtx, "find", "test.c"));
