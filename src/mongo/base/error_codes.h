@@ -38,6 +38,7 @@ namespace mongo {
     X(RoleNotFound, 31)                            \
     X(CannotBackfillArray, 34)                     \
     X(CannotIndexParallelArrays, 171)              \
+    X(QueryPlanKilled, 175)                        \
     X(Interrupted, 11601)                          \
     X(CursorNotFound, 43)                          \
     X(NamespaceExists, 48)                         \
