@@ -42,6 +42,10 @@ PlanExecutor::PlanExecutor(Client* client, const Collection* coll, const Namespa
         _sort = std::make_unique<SortPattern>(_qr.sort);
     if (coll) _collUuid = coll->uuid();
     _sol = planQuery(_opCtx.get(), coll, _qr);
+    if (_sol.index) {
+        _indexName = _sol.index->name;
+        _indexSpec = _sol.index->infoObj.getOwned();
+    }
     if (!_sort) _sol.blockingSort = false;
     if (_sol.kind == QuerySolution::Kind::kEOF) _eof = true;
     if (_sol.kind == QuerySolution::Kind::kIndexScan) buildScans();
@@ -241,6 +245,19 @@ void PlanExecutor::restoreState(const Collection* coll) {
         _idxCursor.reset();
         _eof = true;
         uasserted(175, "collection dropped between getMore calls: " + _nss.ns());
+    }
+    if (_sol.index) {
+        // The index may have been dropped since saveState(): _sol.index then points at a freed
+        // descriptor, and the catalog no longer knows it (newCursor's invariant). Look it up by
+        // name and require the very same descriptor, as MongoDB kills a plan whose index went away.
+        const IndexDescriptor* now = coll->getIndexCatalog()->findIndexByName(_indexName);
+        if (now != _sol.index || now->infoObj.woCompare(_indexSpec) != 0) {
+            _recCursor.reset();
+            _idxCursor.reset();
+            _eof = true;
+            uasserted(ErrorCodes::QueryPlanKilled, "index '" + _indexName + "' dropped between getMore calls: " +
+                                                       _nss.ns());
+        }
     }
     _coll = coll;
     if (_recCursor && !_recCursor->restore()) uasserted(175, "collection scan lost its position: " + _nss.ns());

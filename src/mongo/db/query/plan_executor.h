@@ -39,7 +39,7 @@ public:
     // Releases storage resources between batches.
     void saveState();
     // REQUIRES: shared catalog lock. Throws QueryPlanKilled (175) if the collection was dropped
-    // or replaced since saveState().
+    // or replaced, or the plan's index dropped, since saveState().
     void restoreState(const Collection* coll);
 
     const NamespaceString& nss() const { return _nss; }
@@ -63,6 +63,9 @@ private:
     NamespaceString _nss;
     QueryRequest _qr;
     QuerySolution _sol;
+    // The plan's index as it was when planned: restoreState() checks it still exists.
+    std::string _indexName;
+    BSONObj _indexSpec;
     Matcher _matcher;
     std::unique_ptr<Projection> _projection;
     std::unique_ptr<SortPattern> _sort;
