@@ -12,11 +12,18 @@
 
 namespace mongo {
 
+// s with every byte that is not part of a well-formed UTF-8 sequence replaced by U+FFFD.
+// Status reasons go through it: they often quote user input cut at a byte (a regex flag, a
+// field name's first character), and a reply's errmsg with invalid UTF-8 cannot be decoded by
+// drivers, which turns a clear error into an undecodable reply.
+std::string toValidUtf8(std::string s);
+
 class Status {
 public:
     Status() = default;  // OK
-    Status(ErrorCodes code, std::string reason) : _code(static_cast<int>(code)), _reason(std::move(reason)) {}
-    Status(int code, std::string reason) : _code(code), _reason(std::move(reason)) {}
+    Status(ErrorCodes code, std::string reason)
+        : _code(static_cast<int>(code)), _reason(toValidUtf8(std::move(reason))) {}
+    Status(int code, std::string reason) : _code(code), _reason(toValidUtf8(std::move(reason))) {}
     static Status OK() { return Status(); }
 
     bool isOK() const { return _code == 0; }

@@ -28,15 +28,21 @@ MatcherRegex::MatcherRegex(std::string_view pattern, std::string_view flags) : _
     uassert(ErrorCodes::BadValue, "Regular expression options string cannot contain an embedded null byte",
             _flags.find('\0') == std::string::npos);
     uint32_t options = PCRE2_UTF;
-    for (char f : _flags) {
-        switch (f) {
+    for (size_t i = 0; i < _flags.size(); i++) {
+        switch (_flags[i]) {
             case 'i': options |= PCRE2_CASELESS; break;
             case 'm': options |= PCRE2_MULTILINE; break;
             case 's': options |= PCRE2_DOTALL; break;
             case 'x': options |= PCRE2_EXTENDED; break;
             case 'u': break;  // UTF-8 is always on
-            // MongoDB prefixes the operator name, which is empty for the query's $regex.
-            default: uasserted(51108, std::string(" invalid flag in regex options: ") + f);
+            default: {
+                // The whole character, not its first byte: half a UTF-8 sequence in errmsg made
+                // the reply undecodable for drivers.
+                size_t len = 1;
+                while (i + len < _flags.size() && (static_cast<unsigned char>(_flags[i + len]) & 0xC0) == 0x80) len++;
+                // MongoDB prefixes the operator name, which is empty for the query's $regex.
+                uasserted(51108, " invalid flag in regex options: " + _flags.substr(i, len));
+            }
         }
     }
     int errorCode = 0;
