@@ -67,9 +67,10 @@ class Runner:
     """Sends commands over one raw connection to `mongod` (a conftest.MongodProcess) and checks
     each reply's shape; collects problems and crashes."""
 
-    def __init__(self, mongod, keep_going=KEEP_GOING):
+    def __init__(self, mongod, keep_going=KEEP_GOING, slow_seconds=SLOW_SECONDS):
         self.mongod = mongod
         self.keep_going = keep_going
+        self.slow_seconds = slow_seconds
         self.sock = None
         self.request_id = 0
         self.problems = []
@@ -133,7 +134,7 @@ class Runner:
             self._connect()
             return None
         elapsed = time.monotonic() - start
-        if elapsed > SLOW_SECONDS:
+        if elapsed > self.slow_seconds:
             self.problems.append(self.describe(label, db, pairs, "took %.1f s" % elapsed))
         if isinstance(reply, dict):
             outcome = reply.get("codeName", "ok")

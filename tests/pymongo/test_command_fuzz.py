@@ -275,7 +275,8 @@ def run_concurrently(m, seed, threads, per_thread):
 
     def worker(k):
         g = Gen(random.Random(seed * 1000 + k), p_weird=P_WEIRD)
-        runner = Runner(m, keep_going=False)
+        # DDL waits for the catalog lock behind other threads' reads (each up to MAX_TIME_MS).
+        runner = Runner(m, keep_going=False, slow_seconds=20)
         lsid = {"id": uuid.UUID(int=k + 1)}
         try:
             for _ in range(per_thread):
