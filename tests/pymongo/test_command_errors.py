@@ -194,6 +194,17 @@ def test_getmore_after_the_plans_index_is_dropped_is_query_plan_killed(db):
         assert db.command("ping")["ok"] == 1
 
 
+def test_a_collection_takes_at_most_64_indexes(db):
+    """MongoDB's limit (the _id index included): the 65th index is CannotCreateIndex (67)."""
+    db.c.insert_one({"x": 1})
+    for i in range(63):
+        db.c.create_index("f%d" % i)
+    with pytest.raises(pymongo.errors.OperationFailure) as err:
+        db.c.create_index("one_too_many")
+    assert err.value.code == 67 and "too many indexes" in str(err.value), err.value.details
+    assert len(db.c.index_information()) == 64
+
+
 def reduce_nesting(n):
     return {"$reduce": {"input": {"$range": [0, n]}, "initialValue": {}, "in": {"a": "$$value"}}}
 

@@ -116,6 +116,12 @@ bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSp
                       specForMessage(spec) + ", existing index: " + specForMessage(e->desc.infoObj));
     }
     if (BSONElement pfe = spec["partialFilterExpression"]; pfe.type() == Object) Matcher check(pfe.Obj());
+    // MongoDB's limit of 64 indexes per collection, the _id index included: every index is
+    // maintained on every write, so an unbounded number is a cost no client should be able to impose.
+    constexpr size_t kMaxIndexes = 64;
+    if (_entries.size() >= kMaxIndexes)
+        uasserted(ErrorCodes::CannotCreateIndex,
+                  "add index fails, too many indexes for " + _coll->ns().ns() + " key:" + kp.toString());
 
     IndexMetaData md;
     md.spec = spec;
