@@ -205,6 +205,19 @@ def test_a_collection_takes_at_most_64_indexes(db):
     assert len(db.c.index_information()) == 64
 
 
+def test_explain_of_writes_changes_nothing(db):
+    docs = [{"_id": i, "a": i} for i in range(3)]
+    db.e.insert_many(docs)
+    for inner in ({"update": "e", "updates": [{"q": {}, "u": {"$set": {"x": 1}}, "multi": True}]},
+                  {"update": "e", "updates": [{"q": {"_id": 99}, "u": {"$set": {"x": 1}}, "upsert": True}]},
+                  {"delete": "e", "deletes": [{"q": {}, "limit": 0}]},
+                  {"findAndModify": "e", "query": {}, "remove": True},
+                  {"findAndModify": "e", "query": {}, "update": {"$set": {"y": 1}}, "upsert": True}):
+        for verbosity in ("queryPlanner", "executionStats", "allPlansExecution"):
+            db.command("explain", inner, verbosity=verbosity)
+    assert list(db.e.find().sort("_id", 1)) == docs
+
+
 def reduce_nesting(n):
     return {"$reduce": {"input": {"$range": [0, n]}, "initialValue": {}, "in": {"a": "$$value"}}}
 

@@ -4,10 +4,13 @@ Every command listCommands reports is sent malformed variants over the raw wire 
 values (every BSON type, NaN, huge numbers, deep nesting, MinKey/MaxKey, invalid regexes...)
 for the command's own field and each of its arguments, unknown and duplicated fields, bad
 generic arguments; and the query-bearing commands get random, mostly well-shaped but wrong
-filters, updates, pipelines, projections, sorts, arrayFilters and index specs. Each reply must
-be a document with ok 0 or 1, an ok: 0 reply must carry a numeric code, a codeName and a
-non-empty errmsg, and the server must keep answering. Data in a database the fuzzing never
-names must survive untouched, through a restart.
+filters, updates, pipelines, projections, sorts, arrayFilters and index specs; then indexed
+queries over mixed-type data (hints, min/max, multikey/partial/wildcard indexes); then random
+cases plus cursor/DDL/killOp churn from four connections at once. Each reply must decode and be
+a document with ok 0 or 1, an ok: 0 reply must carry a positive code, a codeName and a
+non-empty errmsg (command_fuzz_runner.reply_problem), requests must honour maxTimeMS, and the
+server must keep answering. Data in a database the fuzzing never names must survive untouched,
+through a restart.
 
 The fuzzing runs against a mongod of its own (mongod_factory), so commands that change server
 state (setParameter, profile, configureFailPoint, dropDatabase...) cannot disturb other tests.
