@@ -218,6 +218,16 @@ def test_explain_of_writes_changes_nothing(db):
     assert list(db.e.find().sort("_id", 1)) == docs
 
 
+def test_max_time_ms_stops_a_scan_of_slow_matches(db):
+    """A backtracking $regex costs ~0.3 s per document (PCRE2's match limit); the executor
+    checked for interruption every 128 documents, so maxTimeMS 1000 let this run ~7 s."""
+    db.rx.insert_many([{"s": "a" * 40 + "b"} for _ in range(20)])
+    start = time.monotonic()
+    with pytest.raises(pymongo.errors.ExecutionTimeout):
+        db.command("count", "rx", query={"s": {"$regex": "(a+)+$"}}, maxTimeMS=1000)
+    assert time.monotonic() - start < 4
+
+
 def reduce_nesting(n):
     return {"$reduce": {"input": {"$range": [0, n]}, "initialValue": {}, "in": {"a": "$$value"}}}
 

@@ -164,9 +164,12 @@ std::optional<Record> PlanExecutor::nextFromAccessPath() {
 }
 
 std::optional<Record> PlanExecutor::nextFiltered(const OperationContext* interruptCtx) {
-    long long n = 0;
     while (true) {
-        if (interruptCtx && (++n & 127) == 0) interruptCtx->checkForInterrupt();
+        // Every document, not every 128th: one document can take a third of a second to match
+        // (a backtracking $regex runs to PCRE2's match limit), and 128 of them ran a count
+        // with maxTimeMS 2000 for 40 s. The check is an atomic load and, with maxTimeMS, a
+        // steady_clock read.
+        if (interruptCtx) interruptCtx->checkForInterrupt();
         auto r = nextFromAccessPath();
         if (!r) return std::nullopt;
         if (_matcher.matches(r->doc)) return r;
