@@ -83,6 +83,7 @@ CATALOGUE = [
     (FUZZ_DB, [("aggregate", C), ("pipeline", [{"$project": {"a": {"$divide": ["$a", 0]}}}]), ("cursor", {})], 2),
     (FUZZ_DB, [("aggregate", C), ("pipeline", [{"$project": {"b": {"$substr": ["x"]}}}]), ("cursor", {})], 16020),
     (FUZZ_DB, [("count", C), ("query", "x")], 14),
+    (FUZZ_DB, [("count", C), ("skip", -1)], 9),
     (FUZZ_DB, [("distinct", C), ("key", 1)], 14),
     (FUZZ_DB, [("findAndModify", C), ("query", {})], 9),
     (FUZZ_DB, [("findAndModify", C), ("query", {}), ("remove", True), ("update", {"$set": {"a": 1}})], 9),
@@ -226,6 +227,15 @@ def test_max_time_ms_stops_a_scan_of_slow_matches(db):
     with pytest.raises(pymongo.errors.ExecutionTimeout):
         db.command("count", "rx", query={"s": {"$regex": "(a+)+$"}}, maxTimeMS=1000)
     assert time.monotonic() - start < 4
+
+
+def test_count_limit_extremes(db):
+    """A negative count limit counts like its absolute value; -2^63 (whose negation overflowed,
+    undefined behaviour caught by UBSan under the fuzzing) is no limit at all."""
+    db.n.insert_many([{"i": i} for i in range(5)])
+    assert db.command("count", "n", limit=-2)["n"] == 2
+    assert db.command("count", "n", query={"i": {"$gte": 0}}, limit=bson.Int64(-2 ** 63))["n"] == 5
+    assert db.command("count", "n", limit=bson.Int64(2 ** 63 - 1))["n"] == 5
 
 
 def reduce_nesting(n):

@@ -1,4 +1,5 @@
 // count and distinct.
+#include <limits>
 #include <set>
 
 #include "mongo/db/catalog/catalog_lock.h"
@@ -28,7 +29,9 @@ public:
         }
         if (!req.body["limit"].eoo()) {
             long long l = parseIntegerArg(req.body["limit"], "count");
-            qr.limit = l < 0 ? -l : l;  // as MongoDB: a negative limit counts like a positive one
+            // As MongoDB, a negative limit counts like a positive one; -2^63 has no positive
+            // counterpart (negating it overflowed) and means "no limit" like any huge limit.
+            qr.limit = l >= 0 ? l : l == std::numeric_limits<long long>::min() ? 0 : -l;
         }
         qr.hint = parseHint(req.body["hint"]);
         CatalogReadLock lock;
