@@ -205,6 +205,7 @@ namespace mongo {
     X(IllegalOpMsgFlag, 223)                       \
     X(TooManyDocumentSequences, 233)               \
     X(ChecksumMismatch, 288)                       \
+    X(QueryExceededMemoryLimitNoDiskUseAllowed, 292) \
     X(DataCorruptionDetected, 296)                 \
     X(UnsupportedOpQueryCommand, 352)              \
     X(SocketException, 9001)
