@@ -151,6 +151,10 @@ ServerParameterWithStorage<long long> gInternalQueryMaxBlockingSortMemoryUsageBy
     "internalQueryMaxBlockingSortMemoryUsageBytes", 100LL * 1024 * 1024, SPT::kStartupAndRuntime, positiveLong);
 ServerParameterWithStorage<long long> gInternalDocumentSourceGroupMaxMemoryBytes(
     "internalDocumentSourceGroupMaxMemoryBytes", 100LL * 1024 * 1024, SPT::kStartupAndRuntime, positiveLong);
+ServerParameterWithStorage<long long> gInternalQueryMaxRangeBytes("internalQueryMaxRangeBytes", 100LL * 1024 * 1024,
+                                                                 SPT::kStartupAndRuntime, positiveLong);
+ServerParameterWithStorage<long long> gInternalQueryMaxAllowedDensifyDocs("internalQueryMaxAllowedDensifyDocs", 500000,
+                                                                          SPT::kStartupAndRuntime, positiveLong);
 ServerParameterWithStorage<bool> gAllowDiskUseByDefault("allowDiskUseByDefault", true, SPT::kStartupAndRuntime);
 ServerParameterWithStorage<bool> gTtlMonitorEnabled("ttlMonitorEnabled", true, SPT::kStartupAndRuntime);
 ServerParameterWithStorage<int> gTtlMonitorSleepSecs("ttlMonitorSleepSecs", 60, SPT::kStartupOnly, positiveInt);
@@ -259,6 +263,9 @@ int transactionLifetimeLimitSeconds() { return gTransactionLifetimeLimitSeconds.
 int maxTransactionLockRequestTimeoutMillis() { return gMaxTransactionLockRequestTimeoutMillis.get(); }
 long long internalQueryMaxBlockingSortMemoryUsageBytes() { return gInternalQueryMaxBlockingSortMemoryUsageBytes.get(); }
 long long internalDocumentSourceGroupMaxMemoryBytes() { return gInternalDocumentSourceGroupMaxMemoryBytes.get(); }
+long long internalQueryMaxRangeBytes() { return gInternalQueryMaxRangeBytes.get(); }
+long long internalQueryMaxAllowedDensifyDocs() { return gInternalQueryMaxAllowedDensifyDocs.get(); }
+int maxBSONDepth() { return gMaxBSONDepth.get(); }
 bool allowDiskUseByDefault() { return gAllowDiskUseByDefault.get(); }
 bool ttlMonitorEnabled() { return gTtlMonitorEnabled.get(); }
 int ttlMonitorSleepSecs() { return gTtlMonitorSleepSecs.get(); }

@@ -169,6 +169,9 @@ int transactionLifetimeLimitSeconds();            // transactionLifetimeLimitSec
 int maxTransactionLockRequestTimeoutMillis();     // maxTransactionLockRequestTimeoutMillis
 long long internalQueryMaxBlockingSortMemoryUsageBytes();
 long long internalDocumentSourceGroupMaxMemoryBytes();
+long long internalQueryMaxRangeBytes();             // $range's array (104857600)
+long long internalQueryMaxAllowedDensifyDocs();     // documents one $densify may generate (500000)
+int maxBSONDepth();                               // nesting levels a result document may have (200)
 bool allowDiskUseByDefault();
 bool ttlMonitorEnabled();
 int ttlMonitorSleepSecs();
