@@ -1,5 +1,7 @@
 #include "mongo/db/server_options.h"
 
+#include "mongo/db/dedup/chain_policy.h"
+
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cerrno>
@@ -93,6 +95,8 @@ const OptionSpec kOptions[] = {
      "dedup governor: documents per measurement window - 100000"},
     {"storage.dedup.sizeFilter", "dedupSizeFilter", OptType::kOptBool,
      "skip documents too small to deduplicate (true/false) - true"},
+    {"storage.dedup.chainScheme", "dedupChainScheme", OptType::kString,
+     "how versions are chained [hop|bounded-hop|backward|version-jumping] - hop"},
     {"systemLog.path", "logpath", OptType::kString, "log file to send write to instead of stdout"},
     {"systemLog.destination", nullptr, OptType::kString, nullptr},
     {"systemLog.logAppend", "logappend", OptType::kSwitch, "append to logpath instead of over-writing"},
@@ -499,6 +503,12 @@ Status applyOptions(const BSONObj& flat, ServerGlobalParams* p) {
             s = intIn(1, std::numeric_limits<long long>::max(), &p->dedup.governorWindow);
         } else if (k == "storage.dedup.sizeFilter") {
             p->dedup.sizeFilter = e.boolean();
+        } else if (k == "storage.dedup.chainScheme") {
+            p->dedup.chainScheme = e.str();
+            dedup::ChainScheme ignored;
+            if (!dedup::parseChainScheme(e.str().c_str(), &ignored))
+                s = badOption("Bad value for storage.dedup.chainScheme: '" + e.str() +
+                              "' (must be one of hop, bounded-hop, backward, version-jumping)");
         } else if (k == "systemLog.path") {
             p->logPath = e.str();
         } else if (k == "systemLog.destination") {

@@ -28,6 +28,7 @@ struct DedupOptions {
     double governorThreshold = 1.1;     // --dedupGovernorThreshold: > 0
     long long governorWindow = 100000;  // --dedupGovernorWindow: >= 1
     bool sizeFilter = true;             // --dedupSizeFilter
+    std::string chainScheme = "hop";    // --dedupChainScheme: hop, bounded-hop, backward, version-jumping
 };
 
 struct ServerGlobalParams {

@@ -16,6 +16,7 @@
 #include "mongo/db/server_options.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/service_entry_point_mongod.h"
+#include "mongo/db/storage/dedup/dedup_storage.h"
 #include "mongo/db/storage/storage_engine.h"
 #include "mongo/transport/transport_layer.h"
 #include "mongo/util/log.h"
@@ -114,6 +115,7 @@ int runMongod() {
         so.blockCompressor = params.wiredTigerCollectionBlockCompressor;
         so.journal = params.journalEnabled;
         so.syncDelaySecs = static_cast<int>(params.syncPeriodSecs);
+        so.dedup = params.dedup.enabled;
         engine = StorageEngine::open(so);
     } catch (const DBException& e) {
         LOGV2_ERROR(20557, Storage, "Failed to start up WiredTiger under any compatibility version",
@@ -124,10 +126,13 @@ int runMongod() {
     StorageEngine* eng = engine.get();
     setRecoveryUnitFactory([eng] { return eng->newRecoveryUnit(); });
     setFsyncHandler([eng] { eng->flushAllFiles(true); });
+    // Installed whether or not --dedup is given: collections created under --dedup stay in
+    // the dedup format and must be readable and writable by every later run.
+    DedupStorage* dedupStorage = DedupStorage::install(eng, dedupEngineOptions(params.dedup));
     openCollectionCatalog(eng);
+    dedupStorage->start();
     registerServerStatusSections(eng);
-    if (params.dedup.enabled)
-        logv2::startupWarning(7700001, "--dedup is accepted; the deduplicating record store is not active in this build");
+    registerServerStatusSection("dedup", [dedupStorage](OperationContext*) { return dedupStorage->serverStatusSection(); });
 
     ServiceEntryPointMongod sep;
     transport::TransportLayer::Options to;
@@ -165,6 +170,7 @@ int runMongod() {
     tl.shutdown();
     reaper.join();
     CursorManager::get().killAll();
+    DedupStorage::get()->shutdown();
     closeCollectionCatalog();
     engine->cleanShutdown();
     engine.reset();

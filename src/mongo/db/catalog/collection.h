@@ -17,6 +17,8 @@
 
 namespace mongo {
 
+class BSONObjBuilder;
+
 struct Record {
     RecordId id;
     BSONObj doc;  // owned, the logical document
@@ -120,6 +122,11 @@ public:
     virtual long long numRecords(OperationContext* opCtx) const = 0;
     virtual long long dataSize(OperationContext* opCtx) const = 0;     // logical BSON bytes
     virtual long long storageSize(OperationContext* opCtx) const = 0;  // bytes on disk (table files)
+    // The storage layer between the collection and the engine (dedup): its statistics ({} if
+    // none) and its part of validate.
+    virtual BSONObj storageLayerStats(OperationContext* opCtx) const = 0;
+    virtual void validateStorageLayer(OperationContext* opCtx, bool full, std::vector<std::string>* errors,
+                                      std::vector<std::string>* warnings, BSONObjBuilder* result) const = 0;
 };
 
 // The set of databases and collections, persisted by the storage engine.

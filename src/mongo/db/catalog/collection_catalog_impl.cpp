@@ -22,6 +22,14 @@ std::string blockCompressorFromOptions(const BSONObj& options) {
     return v.empty() ? "none" : v;
 }
 
+// Deduplication is for user data: not the admin, local and config databases, not system.*
+// collections, and not capped collections (they delete oldest first, the records every
+// newer version's chain starts from, so most deletes would only retain bytes).
+bool storesDeduplicated(const StorageEngine* engine, const NamespaceString& nss, const CollectionOptions& o) {
+    if (!engine->options().dedup || !o.dedup || o.capped || nss.isSystem()) return false;
+    return nss.db() != "admin" && nss.db() != "local" && nss.db() != "config";
+}
+
 CollectionOptions optionsFromCatalog(const BSONObj& raw) {
     auto sw = CollectionOptions::parse(raw);
     if (sw.isOK()) return sw.getValue();
@@ -76,6 +84,7 @@ Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, con
     md.uuid = generateUUIDHex();
     md.ident = _durable->newCollectionIdent();
     md.options = options.raw.getOwned();
+    md.dedup = storesDeduplicated(_engine, nss, options);
     IndexMetaData idIndex;
     idIndex.spec = idIndexSpec();
     idIndex.ident = _durable->newIndexIdent();
@@ -128,6 +137,7 @@ void CollectionCatalogImpl::dropCollection(OperationContext* opCtx, const Namesp
     WriteUnitOfWork wuow(opCtx);
     RecoveryUnit* ru = opCtx->recoveryUnit();
     _durable->remove(opCtx, coll->catalogId());
+    coll->recordStore()->onDrop(opCtx);
     kv->sizeStorer()->remove(opCtx, coll->metaData().ident);
     {
         std::unique_lock<std::shared_mutex> lk(_mutex);

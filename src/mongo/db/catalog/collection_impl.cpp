@@ -34,7 +34,12 @@ CollectionImpl::CollectionImpl(StorageEngine* engine, DurableCatalog* catalog, R
       _uuid(_md.uuid),
       _options(std::move(options)),
       _ns(NamespaceString::parse(_md.ns)) {
-    _rs = engine->openCollectionRecordStore(_md.ident, _md.options);
+    CollectionStorageInfo info;
+    info.ns = _md.ns;
+    info.ident = _md.ident;
+    info.options = _md.options;
+    info.dedup = _md.dedup;
+    _rs = engine->openCollectionRecordStore(info);
     _indexes = std::make_unique<IndexCatalogImpl>(this);
     for (const auto& idx : _md.indexes) _indexes->openIndex(idx);
 }

@@ -34,6 +34,11 @@ public:
     long long numRecords(OperationContext* opCtx) const override;
     long long dataSize(OperationContext* opCtx) const override;
     long long storageSize(OperationContext* opCtx) const override;
+    BSONObj storageLayerStats(OperationContext* opCtx) const override { return _rs->layerStats(opCtx); }
+    void validateStorageLayer(OperationContext* opCtx, bool full, std::vector<std::string>* errors,
+                              std::vector<std::string>* warnings, BSONObjBuilder* result) const override {
+        _rs->validateLayer(opCtx, full, errors, warnings, result);
+    }
 
     // For the catalog and the index catalog.
     StorageEngine* engine() const { return _engine; }

@@ -33,6 +33,7 @@ BSONObj CollectionMetaData::toBSON() const {
     b.append("uuid", uuid);
     b.append("ident", ident);
     b.append("options", options);
+    if (dedup) b.append("dedup", true);
     BSONArrayBuilder& arr = b.subarrayStart("indexes");
     for (const auto& idx : indexes) {
         BSONObjBuilder& e = arr.subobjStart();
@@ -53,6 +54,7 @@ CollectionMetaData CollectionMetaData::parse(const BSONObj& doc) {
     md.uuid = doc["uuid"].str();
     md.ident = doc["ident"].str();
     md.options = doc["options"].Obj().getOwned();
+    md.dedup = doc["dedup"].trueValue();
     for (auto e : doc["indexes"].Obj()) {
         BSONObj o = e.Obj();
         IndexMetaData idx;

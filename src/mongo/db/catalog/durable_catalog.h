@@ -1,7 +1,7 @@
 #pragma once
 // DurableCatalog: the persistent list of collections, one BSON record per collection in the
 // record store "_mdb_catalog" (as MongoDB's):
-//   {ns: "db.coll", uuid: "<32 hex>", ident: "collection-...", options: {...},
+//   {ns: "db.coll", uuid: "<32 hex>", ident: "collection-...", options: {...}, [dedup: true,]
 //    indexes: [{spec: {v, key, name, ...}, ident: "index-...", multikey: bool}, ...]}
 // Changes are made inside the caller's unit of work, together with the data they describe.
 // Thread safety: thread safe (the record store is); callers serialise DDL (catalog_lock.h).
@@ -28,6 +28,7 @@ struct CollectionMetaData {
     std::string uuid;
     std::string ident;
     BSONObj options;  // CollectionOptions::raw
+    bool dedup = false;  // records stored in the dedup format ("dedup": true in the entry)
     std::vector<IndexMetaData> indexes;
 
     BSONObj toBSON() const;

@@ -51,6 +51,10 @@ void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString
     result.append("totalSize", (storage + totalIndex) / scale);
     result.append("indexSizes", sizes.obj());
     result.append("scaleFactor", scale);
+    // Deduplicated collections: logical size (as "size"), size of the stored forms before
+    // block compression, and their ratio.
+    BSONObj layer = coll->storageLayerStats(opCtx);
+    if (!layer.isEmpty()) result.append("dedup", layer);
 }
 
 namespace {
@@ -79,6 +83,7 @@ public:
         CatalogReadLock lock;
         auto* cat = CollectionCatalog::get();
         long long objects = 0, dataSize = 0, storageSize = 0, indexes = 0, indexSize = 0;
+        long long dedupLogical = 0, dedupStored = 0, dedupCollections = 0;
         auto colls = cat->listCollections(opCtx, db);
         for (auto& nss : colls) {
             Collection* c = cat->lookupCollection(opCtx, nss);
@@ -86,6 +91,12 @@ public:
             objects += c->numRecords(opCtx);
             dataSize += c->dataSize(opCtx);
             storageSize += c->storageSize(opCtx);
+            BSONObj layer = c->storageLayerStats(opCtx);
+            if (!layer.isEmpty()) {
+                dedupCollections++;
+                dedupLogical += layer["logicalSize"].numberLong();
+                dedupStored += layer["storedSize"].numberLong();
+            }
             for (const IndexDescriptor* d : c->getIndexCatalog()->getAllIndexes()) {
                 indexes++;
                 indexSize += c->getIndexCatalog()->indexSize(opCtx, d);
@@ -102,6 +113,14 @@ public:
         result.append("indexSize", static_cast<double>(indexSize / scale));
         result.append("totalSize", static_cast<double>((storageSize + indexSize) / scale));
         result.append("scaleFactor", scale);
+        if (dedupCollections) {
+            BSONObjBuilder d;
+            d.append("collections", dedupCollections);
+            d.append("logicalSize", dedupLogical / scale);
+            d.append("storedSize", dedupStored / scale);
+            d.append("ratio", dedupStored > 0 ? static_cast<double>(dedupLogical) / dedupStored : 1.0);
+            result.append("dedup", d.obj());
+        }
         struct statvfs fs;
         if (statvfs(serverGlobalParams().dbPath.c_str(), &fs) == 0) {
             double total = static_cast<double>(fs.f_blocks) * fs.f_frsize;

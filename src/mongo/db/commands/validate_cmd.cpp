@@ -40,6 +40,9 @@ public:
             }
             if ((nrecords & 1023) == 0) opCtx->checkForInterrupt();
         }
+        // The storage layer's own checks (dedup: every stored form decodes when full, and
+        // reference counts match what the stored forms say).
+        coll->validateStorageLayer(opCtx, full, &errors, &warnings, &result);
         if (nrecords != coll->numRecords(opCtx))
             warnings.push_back("the collection's record count (" + std::to_string(coll->numRecords(opCtx)) +
                                ") differs from the records found (" + std::to_string(nrecords) + ")");

@@ -152,6 +152,19 @@ struct DbStats {
     uint64_t metadataBytes = 0;
 };
 
+struct RecordInfo {
+    bool tracked = false;   // the engine knows the record
+    bool retained = false;  // deleted by the client, kept as a base
+    int64_t baseId = 0;     // stored as a delta against this record (0: raw)
+    uint32_t refCount = 0;  // records stored as deltas against it
+};
+
+struct WriteBackBacklog {
+    size_t entries = 0;
+    size_t bytes = 0;
+    size_t capacityBytes = 0;
+};
+
 struct Stats {
     uint64_t recordsExamined = 0;     // onInsert calls
     uint64_t recordsEncoded = 0;
@@ -174,6 +187,9 @@ struct Stats {
     uint64_t writeBacksPending = 0, writeBackCacheBytes = 0;
     uint64_t requiredRewrites = 0;    // from onUpdate / onDelete
     uint64_t longestChain = 0;        // most decode steps of any record (computeChains only)
+    uint64_t retainedRecords = 0;     // deleted by clients, kept as bases
+    uint64_t restoredRecords = 0;     // reported through restoreRecord
+    uint64_t garbageRequeued = 0;     // rewrites re-queued by requeueRetainedRewrites
     std::vector<DbStats> dbs;
 };
 
@@ -213,6 +229,27 @@ public:
 
     // computeChains walks every tracked record to find the longest decode chain (linear).
     Stats stats(bool computeChains = false) const;
+    // Cheap: what waits in the write-back cache.
+    WriteBackBacklog writeBackBacklog() const;
+    RecordInfo describe(std::string_view ns, int64_t id) const;
+
+    // --- Rebuilding state from storage. The stored forms are the truth: nothing of the
+    // engine is persisted, it is rebuilt at start-up (or after a storage-level rollback) from
+    // the records the storage layer reports (engine_restore.cpp). ---
+    // Forgets every record of ns (dropped, truncated, or about to be restored).
+    void forgetNamespace(std::string_view ns);
+    // One stored record of ns: its bytes, the record its stored form is a delta against
+    // (0: raw), the stored form's size, and whether the client deleted it (retained as a
+    // base). Any order; finishRestore(ns) then links, chains and indexes them.
+    Status restoreRecord(std::string_view ns, int64_t id, std::string_view bytes, int64_t baseId,
+                         size_t storedSize, bool retained);
+    // Links bases, forms chains (records sharing a raw head, oldest first) and indexes the
+    // features in id order, so the newest records win the per-feature candidate slots.
+    void finishRestore(std::string_view ns);
+
+    // Garbage collection: re-queues the rewrites that free retained records when the lossy
+    // write-back cache dropped them. Visits at most maxRecords retained records.
+    size_t requeueRetainedRewrites(size_t maxRecords = SIZE_MAX);
 
 private:
     class Impl;

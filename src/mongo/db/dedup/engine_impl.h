@@ -35,6 +35,13 @@ public:
     Status read(std::string_view ns, int64_t id, std::string* out, DecodeInfo* info);
     DrainResult drainWriteBacks(size_t maxEntries, size_t maxBytes);
     Stats stats(bool computeChains) const;
+    WriteBackBacklog writeBackBacklog() const;
+    RecordInfo describe(std::string_view ns, int64_t id) const;
+    void forgetNamespace(std::string_view ns);
+    Status restoreRecord(std::string_view ns, int64_t id, std::string_view bytes, int64_t baseId,
+                         size_t storedSize, bool retained);
+    void finishRestore(std::string_view ns);
+    size_t requeueRetainedRewrites(size_t maxRecords);
 
 private:
     using Bytes = SourceRecordCache::Bytes;
@@ -89,6 +96,8 @@ private:
     void removeRecord(Partition& p, uint32_t ptr, std::vector<int64_t>* removed);
     void unindex(Partition& p, uint32_t ptr);
     void disablePartition(Partition& p);
+    // Queues the rewrites that move x's dependents off x (onto x's base, or raw).
+    void queueDependentRewrites(Partition& p, uint32_t x);
 
     const Options _o;
     RecordStore* const _store;
@@ -105,6 +114,12 @@ private:
     std::vector<size_t> _partitionOfNs;  // by namespace index
     uint64_t _seq = 0;
     Stats _counters;  // the event counters of Stats (the rest is computed on demand)
+    // Records reported by restoreRecord, per namespace, until finishRestore.
+    struct Restored {
+        uint32_t ptr;
+        int64_t baseId;
+    };
+    std::unordered_map<uint32_t, std::vector<Restored>> _restoring;
 
     SourceRecordCache _srcCache;  // internally locked
     WriteBackCache _wbCache;      // internally locked

@@ -259,12 +259,19 @@ StatusWith<DeletePlan> Engine::Impl::onDelete(std::string_view ns, int64_t id) {
     xm.deleted = true;
     p.logicalBytes -= xm.logicalSize;
     plan.retain = true;
+    queueDependentRewrites(p, x);
+    return plan;
+}
+
+void Engine::Impl::queueDependentRewrites(Partition& p, uint32_t x) {
+    const RecordMeta& xm = p.table.at(x);
     uint32_t base = xm.base;
     Bytes baseBytes;
     if (base != kNoRecord && !p.table.at(base).deleted)
         baseBytes = fetchLogical(p, base);
     std::vector<uint32_t> deps;
     p.table.forEachDependent(x, [&](uint32_t d) { deps.push_back(d); });
+    // The retained bytes are freed once every dependent has moved: each rewrite earns a share.
     const int64_t share = int64_t(xm.storedSize / std::max<uint32_t>(1, xm.refCount)) + 1;
     for (uint32_t d : deps) {
         Bytes db = fetchLogical(p, d);
@@ -282,7 +289,6 @@ StatusWith<DeletePlan> Engine::Impl::onDelete(std::string_view ns, int64_t id) {
             queueWriteBack(p, d, kNoRecord, makeRawStored(*db), false, share);
         }
     }
-    return plan;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -380,6 +386,7 @@ Stats Engine::Impl::stats(bool computeChains) const {
         s.indexEntries += d.indexEntries;
         s.indexBytes += d.indexBytes;
         s.metadataBytes += d.metadataBytes;
+        p.table.forEachLive([&](uint32_t ptr) { s.retainedRecords += p.table.at(ptr).deleted; });
         if (computeChains) {
             // Decode steps of every record, memoised along each walk: linear overall.
             std::unordered_map<uint32_t, uint32_t> memo;

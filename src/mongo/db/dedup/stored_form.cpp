@@ -31,17 +31,25 @@ size_t deltaStoredSize(int64_t id, int64_t baseId, size_t deltaLen) {
     return 1 + varintLength(zigzagEncode(int64_t(uint64_t(baseId) - uint64_t(id)))) + deltaLen;
 }
 
+std::string withRetainedFlag(std::string stored, bool retained) {
+    uint8_t tag = uint8_t(stored[0]) & uint8_t(~kStoredRetainedFlag);
+    stored[0] = char(retained ? tag | kStoredRetainedFlag : tag);
+    return stored;
+}
+
 Status parseStored(int64_t id, std::string_view stored, StoredView* out) {
     if (stored.empty())
         return Status(ErrorCodes::DataCorruptionDetected, "dedup stored form: empty");
     const uint8_t* p = reinterpret_cast<const uint8_t*>(stored.data());
     const uint8_t* end = p + stored.size();
-    if (p[0] == kStoredRaw) {
+    out->retained = (p[0] & kStoredRetainedFlag) != 0;
+    const uint8_t tag = p[0] & uint8_t(~kStoredRetainedFlag);
+    if (tag == kStoredRaw) {
         out->isDelta = false;
         out->payload = stored.substr(1);
         return Status::OK();
     }
-    if (p[0] != kStoredDelta)
+    if (tag != kStoredDelta)
         return Status(ErrorCodes::DataCorruptionDetected, "dedup stored form: unknown tag");
     ++p;
     uint64_t z;

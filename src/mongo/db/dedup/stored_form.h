@@ -6,6 +6,8 @@
 //   delta:  0x01, varint zigzag(baseId - id), then a dedup delta (delta_format.h) that
 //           rebuilds the record from the base record's bytes
 //
+// Flag 0x80 on the tag marks a record the client deleted that is retained only as a base for
+// others (the storage layer hides it); decoding ignores it.
 // (A storage layer that can tell raw records apart by other means, e.g. a BSON length
 // prefix, may keep raw records untagged; the engine's statistics count the tag byte.)
 // decodeRecord() follows bases until a raw form and applies the deltas back; every delta
@@ -26,14 +28,19 @@ namespace dedup {
 
 constexpr uint8_t kStoredRaw = 0x00;
 constexpr uint8_t kStoredDelta = 0x01;
+constexpr uint8_t kStoredRetainedFlag = 0x80;
 
 std::string makeRawStored(std::string_view bytes);
 std::string makeDeltaStored(int64_t id, int64_t baseId, std::string_view delta);
 size_t rawStoredSize(size_t recordLen);
 size_t deltaStoredSize(int64_t id, int64_t baseId, size_t deltaLen);
 
+// The stored form with the retained flag set or cleared. REQUIRES: stored is not empty.
+std::string withRetainedFlag(std::string stored, bool retained);
+
 struct StoredView {
     bool isDelta = false;
+    bool retained = false;
     int64_t baseId = 0;
     std::string_view payload;  // the record (raw) or the delta
 };

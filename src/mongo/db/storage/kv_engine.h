@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "mongo/base/status.h"
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/storage/key_string.h"
@@ -20,6 +21,13 @@ namespace mongo {
 
 struct RecordStoreOptions {
     std::string blockCompressor;  // "" = the engine's default (none|snappy|zlib|zstd)
+};
+
+// Options of KVEngine::compactIdent (the compact command's arguments).
+struct CompactIdentOptions {
+    // Leave the table alone unless at least this many MB could be given back; 0 = the engine's
+    // default (WiredTiger: 20 MB). The compact command's freeSpaceTargetMB.
+    long long freeSpaceTargetMB = 0;
 };
 
 struct SortedDataOptions {
@@ -51,6 +59,17 @@ public:
     virtual long long identSize(const std::string& ident) = 0;
 
     virtual SizeStorer* sizeStorer() = 0;
+
+    // Rewrites the ident's table so that free space inside its file goes back to the file
+    // system (the compact command). The table stays readable and writable meanwhile. Returns
+    // the bytes freed: file size before minus after (0 or negative when nothing was gained).
+    // opCtx (may be null) makes it interruptible: killOp / maxTimeMS / shutdown stop it with
+    // the matching error, the table intact. Throws DBException; this default throws
+    // CommandNotSupported for engines that cannot compact.
+    virtual long long compactIdent(OperationContext* opCtx, const std::string& ident,
+                                   const CompactIdentOptions& options = CompactIdentOptions()) {
+        uasserted(ErrorCodes::CommandNotSupported, "this storage engine does not support compact");
+    }
 
     // Makes everything committed so far durable: a checkpoint, then (sync) the files flushed.
     // The fsync command and shutdown call this.

@@ -20,12 +20,15 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/storage/record_id.h"
 
 namespace mongo {
+
+class BSONObjBuilder;
 
 // A record's bytes, shared (cheap to copy), immutable.
 class RecordData {
@@ -105,6 +108,15 @@ public:
     virtual long long dataSize(OperationContext* opCtx) const = 0;
     // Bytes the store occupies on disk.
     virtual long long storageSize(OperationContext* opCtx) const = 0;
+
+    // For a layer that wraps an engine's store (dedup); the engine's stores keep the defaults.
+    // The collection is being dropped in this unit of work.
+    virtual void onDrop(OperationContext* opCtx) {}
+    // Statistics of the layer for collStats/dbStats ({} if none).
+    virtual BSONObj layerStats(OperationContext* opCtx) const { return BSONObj(); }
+    // validate: checks the layer's invariants (full: decodes every record); appends problems.
+    virtual void validateLayer(OperationContext* opCtx, bool full, std::vector<std::string>* errors,
+                               std::vector<std::string>* warnings, BSONObjBuilder* result) const {}
 
 protected:
     virtual RecordId doInsertRecord(OperationContext* opCtx, const char* data, int len) = 0;

@@ -57,10 +57,9 @@ std::unique_ptr<StorageEngine> StorageEngine::open(const StorageEngineOptions& o
 
 StorageEngine::~StorageEngine() { cleanShutdown(); }
 
-std::unique_ptr<RecordStore> StorageEngine::openCollectionRecordStore(const std::string& ident,
-                                                                      const BSONObj& collectionOptions) {
-    auto rs = _kv->getRecordStore(ident);
-    if (_wrapper) rs = _wrapper(std::move(rs), collectionOptions);
+std::unique_ptr<RecordStore> StorageEngine::openCollectionRecordStore(const CollectionStorageInfo& info) {
+    auto rs = _kv->getRecordStore(info.ident);
+    if (_wrapper) rs = _wrapper(std::move(rs), info);
     return rs;
 }
 

@@ -30,6 +30,17 @@ struct StorageEngineOptions {
     int syncDelaySecs = 60;
     // Milliseconds between journal fsyncs (MongoDB's commitIntervalMs).
     int journalCommitIntervalMs = 100;
+    // --dedup: user collections created from now on are stored deduplicated (a collection's
+    // format is fixed at creation, like its block compressor).
+    bool dedup = false;
+};
+
+// What a record-store wrapper learns about the collection it wraps.
+struct CollectionStorageInfo {
+    std::string ns;       // "db.coll" when the store was opened (a rename keeps the ident)
+    std::string ident;
+    BSONObj options;      // the collection's create options
+    bool dedup = false;   // stored in the dedup format (db/storage/dedup)
 };
 
 class StorageEngine {
@@ -47,13 +58,13 @@ public:
     bool recoveredFromUncleanShutdown() const { return _unclean; }
 
     // Wraps every collection's record store (not the catalog's own tables). The wrapper gets
-    // the engine's store and the collection's create options, and returns the store Collection
-    // uses (possibly the same one).
+    // the engine's store and what the catalog knows of the collection, and returns the store
+    // Collection uses (possibly the same one).
     using RecordStoreWrapper = std::function<std::unique_ptr<RecordStore>(
-        std::unique_ptr<RecordStore> base, const BSONObj& collectionOptions)>;
+        std::unique_ptr<RecordStore> base, const CollectionStorageInfo& info)>;
     void setRecordStoreWrapper(RecordStoreWrapper wrapper) { _wrapper = std::move(wrapper); }
     // Opens a collection's record store with the wrapper applied.
-    std::unique_ptr<RecordStore> openCollectionRecordStore(const std::string& ident, const BSONObj& collectionOptions);
+    std::unique_ptr<RecordStore> openCollectionRecordStore(const CollectionStorageInfo& info);
 
     void flushAllFiles(bool sync) { _kv->flushAllFiles(sync); }
     // Final checkpoint, close, and mark the shutdown clean in mongod.lock. Idempotent.

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <thread>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/storage/wiredtiger/wiredtiger_index.h"
@@ -49,6 +50,29 @@ int onWTMessage(WT_EVENT_HANDLER*, WT_SESSION*, const char* message) {
     return 0;
 }
 WT_EVENT_HANDLER gEventHandler = {onWTError, onWTMessage, nullptr, nullptr, nullptr};
+
+// The event handler of a compacting session. WiredTiger calls handle_general with
+// WT_EVENT_COMPACT_CHECK every so often during compact; a non-zero answer stops it (compact then
+// returns WT_ERROR), which is how killOp, maxTimeMS and shutdown reach a running compact.
+struct CompactEventHandler {
+    WT_EVENT_HANDLER wt;  // first member: WiredTiger hands &wt back to the callbacks
+    OperationContext* opCtx;
+};
+
+bool compactInterrupted(OperationContext* opCtx) {
+    if (!opCtx) return globalInShutdown();
+    try {
+        opCtx->checkForInterrupt();
+        return false;
+    } catch (const DBException&) {
+        return true;
+    }
+}
+
+int onCompactEvent(WT_EVENT_HANDLER* handler, WT_CONNECTION*, WT_SESSION*, WT_EVENT_TYPE type, void*) {
+    if (type != WT_EVENT_COMPACT_CHECK) return 0;
+    return compactInterrupted(reinterpret_cast<CompactEventHandler*>(handler)->opCtx) ? -1 : 0;
+}
 
 }  // namespace
 
@@ -200,6 +224,70 @@ long long WiredTigerKVEngine::identSize(const std::string& ident) {
 }
 
 SizeStorer* WiredTigerKVEngine::sizeStorer() { return _sizeStorer.get(); }
+
+long long WiredTigerKVEngine::compactIdent(OperationContext* opCtx, const std::string& ident,
+                                           const CompactIdentOptions& options) {
+    uassert(ErrorCodes::BadValue, "freeSpaceTargetMB must not be negative", options.freeSpaceTargetMB >= 0);
+    uassert(ErrorCodes::ShutdownInProgress, "The storage engine is shut down", _conn != nullptr);
+    const std::string uri = uriFor(ident);
+    const long long targetMB = options.freeSpaceTargetMB > 0 ? options.freeSpaceTargetMB : kDefaultFreeSpaceTargetMB;
+    // timeout=0: no time limit of WiredTiger's own; interruption comes through the event handler.
+    const std::string config = "timeout=0,free_space_target=" + std::to_string(targetMB) + "MB";
+
+    CompactEventHandler handler{{onWTError, onWTMessage, nullptr, nullptr, onCompactEvent}, opCtx};
+    WT_SESSION* s = nullptr;
+    wtCheck(_conn->open_session(_conn, &handler.wt, nullptr, &s), "open_session for compact");
+    struct SessionCloser {
+        WT_SESSION* s;
+        ~SessionCloser() { s->close(s, nullptr); }
+    } closer{s};
+
+    const long long before = identSize(ident);
+    int ret = 0;
+    // EBUSY: a checkpoint holds the table, or eviction is stuck; both pass.
+    const int kAttempts = 10;
+    for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+        ret = s->compact(s, uri.c_str(), config.c_str());
+        if (ret != EBUSY || attempt == kAttempts || compactInterrupted(opCtx)) break;
+        LOGV2_DEBUG(7386701, 1, Storage, "Compact found the table busy, retrying",
+                    logv2::attrs("uri", uri, "attempt", attempt));
+        std::this_thread::sleep_for(std::chrono::milliseconds(100 * attempt));
+    }
+    if (ret != 0 && opCtx && compactInterrupted(opCtx)) opCtx->checkForInterrupt();  // throws its error
+    if (ret != 0 && !opCtx && globalInShutdown())
+        uasserted(ErrorCodes::InterruptedAtShutdown, "compact of " + uri + " interrupted at shutdown");
+    if (ret == EBUSY)
+        uasserted(ErrorCodes::Interrupted, "Compaction interrupted on " + uri +
+                                               ": the table stayed busy (checkpoint or cache eviction pressure)");
+    wtCheck(ret, "compact " + ident);
+
+    // WiredTiger compact moves live pages towards the start of the file and lets the next
+    // checkpoint cut the free tail off. A table whose every record was removed has no pages to
+    // move: its last checkpoint's extent list sits at the end of the file, and as the tree stays
+    // clean no later checkpoint touches the file, so the free space would stay in it forever.
+    // Two forced checkpoints fix that: the first writes the extent list into the free space at
+    // the front, the second (once the old list's block is free) truncates the tail.
+    if (reusableBytes(s, uri) >= targetMB * 1024 * 1024) {
+        std::lock_guard<std::mutex> lk(_checkpointMutex);
+        for (int i = 0; i < 2 && ret == 0; ++i) ret = s->checkpoint(s, "force=true");
+        wtCheck(ret, "checkpoint after compact of " + ident);
+    }
+    return before - identSize(ident);
+}
+
+long long WiredTigerKVEngine::reusableBytes(WT_SESSION* s, const std::string& uri) {
+    WT_CURSOR* c = nullptr;
+    if (s->open_cursor(s, ("statistics:" + uri).c_str(), nullptr, "statistics=(fast)", &c) != 0) return 0;
+    c->set_key(c, WT_STAT_DSRC_BLOCK_REUSE_BYTES);
+    int64_t value = 0;
+    if (c->search(c) == 0) {
+        const char* desc;
+        const char* pvalue;
+        c->get_value(c, &desc, &pvalue, &value);
+    }
+    c->close(c);
+    return (long long)value;
+}
 
 void WiredTigerKVEngine::flushAllFiles(bool sync) {
     std::lock_guard<std::mutex> lk(_checkpointMutex);

@@ -46,6 +46,13 @@ public:
     std::vector<std::string> getAllIdents() override;
     long long identSize(const std::string& ident) override;
     SizeStorer* sizeStorer() override;
+    // WT_SESSION::compact on a session of its own (compact must not run inside a transaction,
+    // and the session's event handler checks opCtx for interruption). Retries a few times when
+    // WiredTiger answers EBUSY (a checkpoint or cache pressure), then gives up with Interrupted.
+    // If the file still holds at least freeSpaceTargetMB of free space afterwards (an emptied
+    // table, which compact cannot shrink), two forced checkpoints truncate it.
+    long long compactIdent(OperationContext* opCtx, const std::string& ident,
+                           const CompactIdentOptions& options) override;
     void flushAllFiles(bool sync) override;
     void waitUntilDurable() override;
     void cleanShutdown() override;
@@ -58,8 +65,13 @@ public:
     size_t numPendingDrops() const;
     static std::string uriFor(const std::string& ident) { return "table:" + ident; }
 
+    // WiredTiger's default free_space_target: files with less free space are not compacted.
+    static constexpr long long kDefaultFreeSpaceTargetMB = 20;
+
 private:
     bool tryDrop(const std::string& uri);
+    // Bytes of the table's file that are free for reuse (block manager statistics), 0 if unknown.
+    static long long reusableBytes(WT_SESSION* s, const std::string& uri);
     void retryPendingDrops();
     void backgroundThread();
     std::string extensionsConfig() const;

@@ -1,0 +1,207 @@
+// Rebuilding the engine's state from storage, and the small queries the storage layer needs
+// for scheduling and validation. Nothing of the engine is persisted: a record's stored form
+// names its base, which is all that decoding and reference counting need; chains, sketches
+// and the feature index are derived again from the records (thesis 5.1.1 keeps the metadata
+// on disk; rebuilding trades start-up time for a write path with no metadata I/O).
+#include <algorithm>
+
+#include "mongo/db/dedup/dedup_engine.h"
+#include "mongo/db/dedup/engine_impl.h"
+
+namespace mongo {
+namespace dedup {
+
+void Engine::forgetNamespace(std::string_view ns) { _impl->forgetNamespace(ns); }
+Status Engine::restoreRecord(std::string_view ns, int64_t id, std::string_view bytes,
+                             int64_t baseId, size_t storedSize, bool retained) {
+    return _impl->restoreRecord(ns, id, bytes, baseId, storedSize, retained);
+}
+void Engine::finishRestore(std::string_view ns) { _impl->finishRestore(ns); }
+size_t Engine::requeueRetainedRewrites(size_t maxRecords) {
+    return _impl->requeueRetainedRewrites(maxRecords);
+}
+WriteBackBacklog Engine::writeBackBacklog() const { return _impl->writeBackBacklog(); }
+RecordInfo Engine::describe(std::string_view ns, int64_t id) const { return _impl->describe(ns, id); }
+
+void Engine::Impl::forgetNamespace(std::string_view ns) {
+    uint32_t nsIdx;
+    if (!findNs(ns, &nsIdx))
+        return;
+    std::lock_guard<std::mutex> lk(_mu);
+    Partition& p = partitionOfNs(nsIdx);
+    std::vector<uint32_t> ptrs;
+    p.table.forEachLive([&](uint32_t ptr) {
+        if (p.table.at(ptr).ns == nsIdx)
+            ptrs.push_back(ptr);
+    });
+    // Bases are always in the same namespace: unlinking them all first leaves every entry
+    // free of links, as erase() requires.
+    for (uint32_t ptr : ptrs)
+        relink(p, ptr, kNoRecord);
+    for (uint32_t ptr : ptrs) {
+        RecordMeta& m = p.table.at(ptr);
+        const RecordKey k = keyOf(m);
+        unindex(p, ptr);
+        _srcCache.erase(k);
+        _wbCache.invalidate(k);
+        _wbCache.invalidateBase(k);
+        if (m.chain != kNoChain)
+            p.chains[m.chain].members[m.pos] = kNoRecord;
+        if (!m.deleted)
+            p.logicalBytes -= m.logicalSize;
+        p.storedBytes -= m.storedSize;
+        p.table.erase(ptr);
+    }
+    _restoring.erase(nsIdx);
+}
+
+Status Engine::Impl::restoreRecord(std::string_view ns, int64_t id, std::string_view bytes,
+                                   int64_t baseId, size_t storedSize, bool retained) {
+    if (bytes.size() > kMaxDeltaTarget)
+        return Status(ErrorCodes::BadValue, "dedup: record too large");
+    uint32_t nsIdx = internNs(ns);
+    bool wantFeatures;
+    {
+        std::lock_guard<std::mutex> lk(_mu);
+        Partition& p = partitionOfNs(nsIdx);
+        wantFeatures = !retained && p.index && p.gov.passesSizeFilter(bytes.size());
+    }
+    Sketch sketch;
+    if (wantFeatures)
+        sketch = _fx.sketch(bytes.data(), bytes.size());
+    std::lock_guard<std::mutex> lk(_mu);
+    Partition& p = partitionOfNs(nsIdx);
+    if (p.table.find(nsIdx, id) != kNoRecord)
+        return Status(ErrorCodes::DuplicateKey, "dedup: record already tracked");
+    uint32_t ptr = p.table.add(nsIdx, id, sketch, 0);  // seq is assigned in finishRestore
+    RecordMeta& m = p.table.at(ptr);
+    m.logicalSize = static_cast<uint32_t>(bytes.size());
+    m.storedSize = static_cast<uint32_t>(storedSize);
+    m.deleted = retained;
+    if (!retained)
+        p.logicalBytes += m.logicalSize;
+    p.storedBytes += m.storedSize;
+    _restoring[nsIdx].push_back(Restored{ptr, baseId});
+    ++_counters.restoredRecords;
+    return Status::OK();
+}
+
+void Engine::Impl::finishRestore(std::string_view ns) {
+    uint32_t nsIdx;
+    if (!findNs(ns, &nsIdx))
+        return;
+    std::lock_guard<std::mutex> lk(_mu);
+    auto it = _restoring.find(nsIdx);
+    if (it == _restoring.end())
+        return;
+    std::vector<Restored> recs = std::move(it->second);
+    _restoring.erase(it);
+    Partition& p = partitionOfNs(nsIdx);
+    // Record ids grow with insertion, so id order is the insertion order the chains had.
+    std::sort(recs.begin(), recs.end(), [&](const Restored& a, const Restored& b) {
+        return p.table.at(a.ptr).id < p.table.at(b.ptr).id;
+    });
+    for (const Restored& r : recs) {
+        RecordMeta& m = p.table.at(r.ptr);
+        m.seq = ++_seq;
+        m.lastUsed = m.seq;
+    }
+    for (const Restored& r : recs) {
+        if (r.baseId == 0)
+            continue;
+        uint32_t b = p.table.find(nsIdx, r.baseId);
+        // A missing base leaves the record unreadable on disk already (validate reports it);
+        // it stays unlinked here.
+        if (b != kNoRecord && b != r.ptr)
+            relink(p, r.ptr, b);
+    }
+    // Chains: the records that decode to the same raw record, oldest first, so the head is
+    // the newest as the chain schemes expect.
+    std::unordered_map<uint32_t, uint32_t> chainOfRoot;
+    for (const Restored& r : recs) {
+        uint32_t root = r.ptr;
+        for (size_t steps = 0; p.table.at(root).base != kNoRecord && steps <= recs.size(); ++steps)
+            root = p.table.at(root).base;
+        auto [cit, fresh] = chainOfRoot.emplace(root, uint32_t(p.chains.size()));
+        if (fresh)
+            p.chains.emplace_back();
+        Chain& chain = p.chains[cit->second];
+        RecordMeta& m = p.table.at(r.ptr);
+        m.chain = cit->second;
+        m.pos = static_cast<uint32_t>(chain.members.size());
+        chain.members.push_back(r.ptr);
+    }
+    if (!p.index)
+        return;
+    std::vector<uint32_t> ignored;
+    for (const Restored& r : recs) {
+        RecordMeta& m = p.table.at(r.ptr);
+        if (m.deleted || m.sketchLen == 0)
+            continue;
+        for (Feature f : p.table.sketchOf(r.ptr)) {
+            ignored.clear();
+            p.index->lookupAndInsert(f, r.ptr, &ignored);
+        }
+        p.table.at(r.ptr).indexed = true;
+    }
+}
+
+size_t Engine::Impl::requeueRetainedRewrites(size_t maxRecords) {
+    std::lock_guard<std::mutex> lk(_mu);
+    size_t queued = 0, visited = 0;
+    for (auto& pp : _partitions) {
+        Partition& p = *pp;
+        std::vector<uint32_t> retained;
+        p.table.forEachLive([&](uint32_t ptr) {
+            const RecordMeta& m = p.table.at(ptr);
+            if (m.deleted && m.refCount > 0)
+                retained.push_back(ptr);
+        });
+        for (uint32_t x : retained) {
+            if (visited++ >= maxRecords)
+                return queued;
+            bool allPending = true;
+            p.table.forEachDependent(x, [&](uint32_t d) {
+                allPending = allPending && _wbCache.pending(keyOf(p.table.at(d)));
+            });
+            if (allPending)
+                continue;
+            queueDependentRewrites(p, x);
+            ++queued;
+            ++_counters.garbageRequeued;
+        }
+    }
+    return queued;
+}
+
+WriteBackBacklog Engine::Impl::writeBackBacklog() const {
+    WriteBackCache::Stats ws = _wbCache.stats();
+    WriteBackBacklog b;
+    b.entries = ws.entries;
+    b.bytes = ws.bytes;
+    b.capacityBytes = ws.capacityBytes;
+    return b;
+}
+
+RecordInfo Engine::Impl::describe(std::string_view ns, int64_t id) const {
+    RecordInfo info;
+    uint32_t nsIdx;
+    if (!findNs(ns, &nsIdx))
+        return info;
+    std::lock_guard<std::mutex> lk(_mu);
+    if (nsIdx >= _partitionOfNs.size() || _partitionOfNs[nsIdx] == SIZE_MAX)
+        return info;
+    const Partition& p = *_partitions[_partitionOfNs[nsIdx]];
+    uint32_t ptr = p.table.find(nsIdx, id);
+    if (ptr == kNoRecord)
+        return info;
+    const RecordMeta& m = p.table.at(ptr);
+    info.tracked = true;
+    info.retained = m.deleted;
+    info.baseId = m.base == kNoRecord ? 0 : p.table.at(m.base).id;
+    info.refCount = m.refCount;
+    return info;
+}
+
+}  // namespace dedup
+}  // namespace mongo

@@ -1,0 +1,389 @@
+#include "mongo/db/storage/dedup/dedup_record_store.h"
+
+#include <chrono>
+#include <deque>
+#include <unordered_map>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/dedup/delta_format.h"
+#include "mongo/db/dedup/stored_form.h"
+#include "mongo/db/storage/dedup/dedup_storage.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+namespace {
+
+// Iterates logical records: retained records are skipped, deltas decoded.
+class DedupCursor : public SeekableRecordCursor {
+public:
+    DedupCursor(const DedupRecordStore* rs, OperationContext* opCtx, std::unique_ptr<SeekableRecordCursor> base)
+        : _rs(rs), _opCtx(opCtx), _base(std::move(base)) {}
+
+    std::optional<RecordEntry> next() override {
+        while (auto e = _base->next()) {
+            if (auto data = _rs->logicalRecord(_opCtx, e->id, e->data)) return RecordEntry{e->id, std::move(*data)};
+        }
+        return std::nullopt;
+    }
+    std::optional<RecordEntry> seekExact(RecordId id) override {
+        auto e = _base->seekExact(id);
+        if (!e) return std::nullopt;
+        auto data = _rs->logicalRecord(_opCtx, e->id, e->data);
+        if (!data) return std::nullopt;
+        return RecordEntry{e->id, std::move(*data)};
+    }
+    void save() override { _base->save(); }
+    bool restore() override { return _base->restore(); }
+
+private:
+    const DedupRecordStore* _rs;
+    OperationContext* _opCtx;
+    std::unique_ptr<SeekableRecordCursor> _base;
+};
+
+dedup::StoredView parseOrThrow(const std::string& ns, int64_t id, std::string_view stored) {
+    dedup::StoredView v;
+    Status st = dedup::parseStored(id, stored, &v);
+    if (!st.isOK())
+        uasserted(ErrorCodes::DataCorruptionDetected,
+                  "record " + std::to_string(id) + " of " + ns + " is damaged: " + st.reason());
+    return v;
+}
+
+}  // namespace
+
+DedupRecordStore::DedupRecordStore(std::unique_ptr<RecordStore> base, std::string engineNs, SizeStorer* sizes,
+                                   DedupStorage* service)
+    : _base(std::move(base)),
+      _engineNs(std::move(engineNs)),
+      _sizeKey(_base->ident() + ".dedupLogical"),
+      _sizes(sizes),
+      _service(service) {
+    _service.load()->registerStore(this);
+}
+
+DedupRecordStore::~DedupRecordStore() { detach(); }
+
+void DedupRecordStore::detach() {
+    if (DedupStorage* s = _service.exchange(nullptr)) s->unregisterStore(this);
+}
+
+Status DedupRecordStore::readStored(OperationContext* opCtx, int64_t id, std::string* out) const {
+    auto r = _base->findRecord(opCtx, RecordId(id));
+    if (!r) return Status(ErrorCodes::NoSuchKey, "no record " + std::to_string(id) + " in " + _engineNs);
+    out->assign(r->data(), r->size());
+    return Status::OK();
+}
+
+Status DedupRecordStore::decode(OperationContext* opCtx, int64_t id, std::string* out) const {
+    dedup::FetchStoredFn fetch = [&](int64_t i, std::string* s) { return readStored(opCtx, i, s); };
+    return dedup::decodeRecord(fetch, id, out);
+}
+
+std::optional<RecordData> DedupRecordStore::logicalRecord(OperationContext* opCtx, RecordId id,
+                                                          const RecordData& stored) const {
+    dedup::StoredView v = parseOrThrow(_engineNs, id.repr(), stored.view());
+    if (v.retained) return std::nullopt;
+    if (!v.isDelta) return RecordData::copyOf(v.payload);
+    std::string base, out;
+    Status st = decode(opCtx, v.baseId, &base);
+    if (st.isOK())
+        st = dedup::applyDelta(reinterpret_cast<const uint8_t*>(base.data()), base.size(),
+                               reinterpret_cast<const uint8_t*>(v.payload.data()), v.payload.size(), &out);
+    if (!st.isOK()) {
+        if (DedupStorage* s = _service.load()) s->noteDecodeFailure();
+        uasserted(ErrorCodes::DataCorruptionDetected,
+                  "record " + id.toString() + " of " + _engineNs + " cannot be decoded: " + st.reason());
+    }
+    return RecordData::copyOf(out);
+}
+
+std::optional<RecordData> DedupRecordStore::findRecord(OperationContext* opCtx, RecordId id) const {
+    auto r = _base->findRecord(opCtx, id);
+    if (!r) return std::nullopt;
+    return logicalRecord(opCtx, id, *r);
+}
+
+std::unique_ptr<SeekableRecordCursor> DedupRecordStore::getCursor(OperationContext* opCtx, bool forward) const {
+    return std::make_unique<DedupCursor>(this, opCtx, _base->getCursor(opCtx, forward));
+}
+
+long long DedupRecordStore::numRecords(OperationContext* opCtx) const {
+    return _sizes->get(opCtx, _sizeKey).numRecords;
+}
+long long DedupRecordStore::dataSize(OperationContext* opCtx) const { return _sizes->get(opCtx, _sizeKey).dataSize; }
+long long DedupRecordStore::storageSize(OperationContext* opCtx) const { return _base->storageSize(opCtx); }
+
+StatusWith<size_t> DedupRecordStore::logicalLength(int64_t id, std::string_view stored) {
+    dedup::StoredView v;
+    Status st = dedup::parseStored(id, stored, &v);
+    if (!st.isOK()) return st;
+    if (!v.isDelta) return v.payload.size();
+    dedup::DeltaHeader h;
+    st = dedup::parseDeltaHeader(reinterpret_cast<const uint8_t*>(v.payload.data()), v.payload.size(), &h);
+    if (!st.isOK()) return st;
+    return static_cast<size_t>(h.targetLen);
+}
+
+void DedupRecordStore::rewrite(OperationContext* opCtx, int64_t id, const std::string& stored) {
+    std::string cur;
+    uassertStatusOK(readStored(opCtx, id, &cur));
+    dedup::StoredView v = parseOrThrow(_engineNs, id, cur);
+    std::string next = dedup::withRetainedFlag(stored, v.retained);
+    _base->updateRecord(opCtx, RecordId(id), next.data(), static_cast<int>(next.size()));
+}
+
+RecordId DedupRecordStore::doInsertRecord(OperationContext* opCtx, const char* data, int len) {
+    std::string stored = dedup::makeRawStored(std::string_view(data, len));
+    RecordId id = _base->insertRecord(opCtx, stored.data(), static_cast<int>(stored.size()));
+    _sizes->adjust(opCtx, _sizeKey, 1, len);
+    if (DedupStorage* svc = _service.load()) {
+        svc->noteClientWrite();
+        // The engine hears of the record once it is committed: an aborted insert leaves no
+        // trace in its bookkeeping, and the encoding runs off the client's path.
+        opCtx->recoveryUnit()->onCommit([svc, ns = _engineNs, id, bytes = std::string(data, len)]() mutable {
+            svc->enqueueInsert(ns, id.repr(), std::move(bytes));
+        });
+    }
+    return id;
+}
+
+void DedupRecordStore::doUpdateRecord(OperationContext* opCtx, RecordId id, const char* data, int len) {
+    std::string cur;
+    uassertStatusOK(readStored(opCtx, id.repr(), &cur));
+    size_t oldLen = uassertStatusOK(logicalLength(id.repr(), cur));
+    if (DedupStorage* svc = _service.load()) {
+        svc->noteClientWrite();
+        svc->flushInserts();
+        DedupOpCtxScope scope(opCtx);
+        dedup::UpdatePlan plan = uassertStatusOK(svc->engine().onUpdate(_engineNs, id.repr(), std::string_view(data, len)));
+        // The engine's bookkeeping changed with the plan; if this unit of work aborts, the
+        // records on disk are the truth again and the engine relearns this collection.
+        opCtx->recoveryUnit()->onRollback([svc, ns = _engineNs] { svc->resync(ns); });
+        for (const dedup::Rewrite& r : plan.rewrites) rewrite(opCtx, r.id, r.stored);
+        for (int64_t gone : plan.alsoRemove) uassertStatusOK(removeRetained(opCtx, gone));
+    }
+    std::string stored = dedup::makeRawStored(std::string_view(data, len));
+    _base->updateRecord(opCtx, id, stored.data(), static_cast<int>(stored.size()));
+    _sizes->adjust(opCtx, _sizeKey, 0, static_cast<long long>(len) - static_cast<long long>(oldLen));
+}
+
+void DedupRecordStore::doDeleteRecord(OperationContext* opCtx, RecordId id) {
+    std::string cur;
+    uassertStatusOK(readStored(opCtx, id.repr(), &cur));
+    size_t oldLen = uassertStatusOK(logicalLength(id.repr(), cur));
+    bool retain = false;
+    if (DedupStorage* svc = _service.load()) {
+        svc->noteClientWrite();
+        svc->flushInserts();
+        DedupOpCtxScope scope(opCtx);
+        dedup::DeletePlan plan = uassertStatusOK(svc->engine().onDelete(_engineNs, id.repr()));
+        opCtx->recoveryUnit()->onRollback([svc, ns = _engineNs] { svc->resync(ns); });
+        retain = plan.retain;
+        for (int64_t gone : plan.alsoRemove)
+            if (gone != id.repr()) uassertStatusOK(removeRetained(opCtx, gone));
+    }
+    if (retain) {
+        std::string flagged = dedup::withRetainedFlag(cur, true);
+        _base->updateRecord(opCtx, id, flagged.data(), static_cast<int>(flagged.size()));
+    } else {
+        _base->deleteRecord(opCtx, id);
+    }
+    _sizes->adjust(opCtx, _sizeKey, -1, -static_cast<long long>(oldLen));
+}
+
+void DedupRecordStore::doTruncate(OperationContext* opCtx) {
+    _base->truncate(opCtx);
+    _sizes->set(opCtx, _sizeKey, SizeStorer::Sizes());
+    if (DedupStorage* svc = _service.load())
+        opCtx->recoveryUnit()->onCommit([svc, ns = _engineNs] { svc->forgetNamespace(ns); });
+}
+
+void DedupRecordStore::onDrop(OperationContext* opCtx) {
+    _sizes->remove(opCtx, _sizeKey);
+    opCtx->recoveryUnit()->onCommit([this] {
+        DedupStorage* svc = _service.load();
+        detach();
+        if (svc) svc->forgetNamespace(_engineNs);
+    });
+}
+
+Status DedupRecordStore::writeBack(OperationContext* opCtx, int64_t id, std::string_view stored) {
+    std::string want, cur;
+    Status st = decode(opCtx, id, &want);
+    if (!st.isOK()) return st;
+    dedup::StoredView v;
+    st = dedup::parseStored(id, stored, &v);
+    if (!st.isOK()) return st;
+    std::string got;
+    if (!v.isDelta) {
+        got.assign(v.payload.data(), v.payload.size());
+    } else {
+        // Decoding the new base must not pass through this record: that would be a cycle
+        // once the new form is in place.
+        bool loops = false;
+        dedup::FetchStoredFn fetch = [&](int64_t i, std::string* s) {
+            loops = loops || i == id;
+            return readStored(opCtx, i, s);
+        };
+        std::string base;
+        st = dedup::decodeRecord(fetch, v.baseId, &base);
+        if (st.isOK() && loops) st = Status(ErrorCodes::BadValue, "write-back would form a cycle");
+        if (st.isOK())
+            st = dedup::applyDelta(reinterpret_cast<const uint8_t*>(base.data()), base.size(),
+                                   reinterpret_cast<const uint8_t*>(v.payload.data()), v.payload.size(), &got);
+        if (!st.isOK()) return st;
+    }
+    if (got != want) return Status(ErrorCodes::ConflictingOperationInProgress, "write-back is stale");
+    rewrite(opCtx, id, std::string(stored));
+    return Status::OK();
+}
+
+Status DedupRecordStore::removeRetained(OperationContext* opCtx, int64_t id) {
+    std::string cur;
+    Status st = readStored(opCtx, id, &cur);
+    if (st.code() == static_cast<int>(ErrorCodes::NoSuchKey)) return Status::OK();
+    if (!st.isOK()) return st;
+    dedup::StoredView v;
+    st = dedup::parseStored(id, cur, &v);
+    if (!st.isOK()) return st;
+    if (!v.retained)
+        return Status(ErrorCodes::IllegalOperation, "record " + std::to_string(id) + " is live, not retained");
+    _base->deleteRecord(opCtx, RecordId(id));
+    return Status::OK();
+}
+
+long long DedupRecordStore::restoreInto(OperationContext* opCtx) const {
+    DedupStorage* svc = _service.load();
+    if (!svc) return 0;
+    dedup::Engine& engine = svc->engine();
+    engine.forgetNamespace(_engineNs);
+    // Newest first: a delta's base is newer than the record, so it was usually just decoded
+    // and is found in this bounded cache of recent records.
+    constexpr size_t kCacheBytes = 64u << 20;
+    std::unordered_map<int64_t, std::string> cache;
+    std::deque<int64_t> order;
+    size_t cacheBytes = 0;
+    long long n = 0;
+    auto lastLog = std::chrono::steady_clock::now();
+    auto cursor = _base->getCursor(opCtx, false);
+    while (auto e = cursor->next()) {
+        const int64_t id = e->id.repr();
+        dedup::StoredView v;
+        std::string bytes;
+        Status st = dedup::parseStored(id, e->data.view(), &v);
+        if (st.isOK() && !v.isDelta) {
+            bytes.assign(v.payload.data(), v.payload.size());
+        } else if (st.isOK()) {
+            auto it = cache.find(v.baseId);
+            std::string base;
+            if (it == cache.end()) st = decode(opCtx, v.baseId, &base);
+            const std::string& src = it == cache.end() ? base : it->second;
+            if (st.isOK())
+                st = dedup::applyDelta(reinterpret_cast<const uint8_t*>(src.data()), src.size(),
+                                       reinterpret_cast<const uint8_t*>(v.payload.data()), v.payload.size(), &bytes);
+        }
+        if (!st.isOK()) {
+            // Left untracked: validate reports it; the engine must not build on it.
+            LOGV2_WARNING(7700010, Dedup, "Record cannot be decoded while rebuilding dedup state",
+                          logv2::attrs("ns", _engineNs, "recordId", id, "error", st.toString()));
+            continue;
+        }
+        engine.restoreRecord(_engineNs, id, bytes, v.isDelta ? v.baseId : 0, e->data.size(), v.retained);
+        ++n;
+        cacheBytes += bytes.size();
+        order.push_back(id);
+        cache.emplace(id, std::move(bytes));
+        while (cacheBytes > kCacheBytes && !order.empty()) {
+            auto old = cache.find(order.front());
+            cacheBytes -= old->second.size();
+            cache.erase(old);
+            order.pop_front();
+        }
+        auto now = std::chrono::steady_clock::now();
+        if (now - lastLog > std::chrono::seconds(5)) {
+            lastLog = now;
+            LOGV2(7700011, Dedup, "Rebuilding dedup state", logv2::attrs("ns", _engineNs, "recordsDone", n));
+        }
+    }
+    engine.finishRestore(_engineNs);
+    return n;
+}
+
+BSONObj DedupRecordStore::layerStats(OperationContext* opCtx) const {
+    long long logical = dataSize(opCtx), stored = _base->dataSize(opCtx);
+    BSONObjBuilder b;
+    b.append("logicalSize", logical);
+    b.append("storedSize", stored);
+    b.append("ratio", stored > 0 ? static_cast<double>(logical) / static_cast<double>(stored) : 1.0);
+    b.append("retainedRecords", _base->numRecords(opCtx) - numRecords(opCtx));
+    return b.obj();
+}
+
+void DedupRecordStore::validateLayer(OperationContext* opCtx, bool full, std::vector<std::string>* errors,
+                                     std::vector<std::string>* warnings, BSONObjBuilder* result) const {
+    std::unordered_map<int64_t, uint32_t> refs;  // base id -> records stored against it
+    std::unordered_map<int64_t, bool> retained;  // every stored record -> retained?
+    long long deltas = 0, decoded = 0, bad = 0;
+    auto cursor = _base->getCursor(opCtx, true);
+    while (auto e = cursor->next()) {
+        const int64_t id = e->id.repr();
+        dedup::StoredView v;
+        Status st = dedup::parseStored(id, e->data.view(), &v);
+        if (!st.isOK()) {
+            ++bad;
+            errors->push_back("record " + std::to_string(id) + ": " + st.reason());
+            continue;
+        }
+        retained[id] = v.retained;
+        if (v.isDelta) {
+            ++deltas;
+            ++refs[v.baseId];
+        }
+        if (full) {
+            std::string out;
+            st = decode(opCtx, id, &out);
+            if (!st.isOK()) {
+                ++bad;
+                errors->push_back("record " + std::to_string(id) + " cannot be decoded: " + st.reason());
+            } else {
+                ++decoded;
+            }
+        }
+        if ((retained.size() & 1023) == 0) opCtx->checkForInterrupt();
+    }
+    for (const auto& [base, n] : refs)
+        if (!retained.count(base))
+            errors->push_back(std::to_string(n) + " record(s) are deltas against missing record " + std::to_string(base));
+    // Reference counts: what the stored forms say against what the engine will protect.
+    DedupStorage* svc = _service.load();
+    long long mismatches = 0, retainedCount = 0;
+    for (const auto& [id, isRetained] : retained) {
+        auto it = refs.find(id);
+        uint32_t onDisk = it == refs.end() ? 0 : it->second;
+        if (isRetained) {
+            ++retainedCount;
+            if (onDisk == 0)
+                warnings->push_back("retained record " + std::to_string(id) +
+                                    " has no dependents left (garbage collection pending)");
+        }
+        if (!svc) continue;
+        dedup::RecordInfo info = svc->engine().describe(_engineNs, id);
+        if ((info.tracked ? info.refCount : 0) != onDisk && (info.tracked || onDisk > 0)) {
+            if (++mismatches <= 10)
+                errors->push_back("record " + std::to_string(id) + ": " + std::to_string(onDisk) +
+                                  " records are stored against it, the engine counts " +
+                                  std::to_string(info.tracked ? info.refCount : 0));
+        }
+    }
+    BSONObjBuilder& d = result->subobjStart("dedup");
+    d.append("storedRecords", static_cast<long long>(retained.size()));
+    d.append("deltaRecords", deltas);
+    d.append("retainedRecords", retainedCount);
+    if (full) d.append("decodedRecords", decoded);
+    d.append("undecodableRecords", bad);
+    d.append("refCountMismatches", mismatches);
+    d.doneFast();
+}
+
+}  // namespace mongo

@@ -1,0 +1,94 @@
+#pragma once
+// DedupRecordStore: the record store of a collection created under --dedup (paper section
+// 4.1, thesis 5.1.1). It wraps the engine's store (WiredTiger) and keeps every record in its
+// dedup stored form (db/dedup/stored_form.h): raw (tag 0x00, then the bytes) or a delta
+// against a newer record of the same collection (tag 0x01), with flag 0x80 on records the
+// client deleted that are retained because others decode through them.
+//
+// What Collection sees is unchanged: logical bytes in, the same bytes out. numRecords and
+// dataSize count live records and their logical bytes (kept in the SizeStorer under
+// "<ident>.dedupLogical", transactional like the engine's own counters); the engine's
+// counters under the ident measure the stored forms.
+//
+//   insert  stores the record raw; at commit the record is queued for the engine (the
+//           encoding and the source's write-back happen off the client's path);
+//   update  asks the engine which records decode through the old bytes, rewrites them in the
+//           same unit of work, stores the new bytes raw;
+//   delete  removes the record, or, if others decode through it, keeps it flagged retained
+//           (hidden from every read) until the engine frees it;
+//   read    decodes deltas through the same snapshot.
+// The engine's write-backs reach writeBack(), which verifies that the new form decodes to the
+// record's current bytes before replacing it: a stale or damaged write-back is dropped, so
+// data never depends on the engine's bookkeeping being right.
+// Thread safety: as RecordStore. The engine's callbacks (readStored, writeBack,
+// removeRetained) run with the caller's OperationContext (DedupOpCtxScope).
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "mongo/db/storage/record_store.h"
+#include "mongo/db/storage/size_storer.h"
+
+namespace mongo {
+
+class DedupStorage;
+
+class DedupRecordStore : public RecordStore {
+public:
+    // engineNs: the collection's name for the engine, "<db>.<ident>" (stable across renames;
+    // the engine partitions by the part before the first dot).
+    DedupRecordStore(std::unique_ptr<RecordStore> base, std::string engineNs, SizeStorer* sizes,
+                     DedupStorage* service);
+    ~DedupRecordStore() override;
+
+    const std::string& ident() const override { return _base->ident(); }
+    const std::string& engineNs() const { return _engineNs; }
+    std::optional<RecordData> findRecord(OperationContext* opCtx, RecordId id) const override;
+    std::unique_ptr<SeekableRecordCursor> getCursor(OperationContext* opCtx, bool forward) const override;
+    long long numRecords(OperationContext* opCtx) const override;
+    long long dataSize(OperationContext* opCtx) const override;
+    long long storageSize(OperationContext* opCtx) const override;
+
+    void onDrop(OperationContext* opCtx) override;
+    BSONObj layerStats(OperationContext* opCtx) const override;
+    void validateLayer(OperationContext* opCtx, bool full, std::vector<std::string>* errors,
+                       std::vector<std::string>* warnings, BSONObjBuilder* result) const override;
+
+    // --- For DedupStorage and the engine's callbacks ---
+    // The stored form of id (NoSuchKey if absent).
+    Status readStored(OperationContext* opCtx, int64_t id, std::string* out) const;
+    // The logical record behind a stored form read from the engine's store (nullopt if it
+    // is retained). Throws DataCorruptionDetected if it cannot be decoded.
+    std::optional<RecordData> logicalRecord(OperationContext* opCtx, RecordId id, const RecordData& stored) const;
+    // The record's logical bytes through the opCtx's snapshot, retained records included.
+    Status decode(OperationContext* opCtx, int64_t id, std::string* out) const;
+    // Replaces id's stored form if it decodes to the record's current bytes (keeping the
+    // retained flag). REQUIRES: in a unit of work.
+    Status writeBack(OperationContext* opCtx, int64_t id, std::string_view stored);
+    // Removes a retained record. REQUIRES: in a unit of work.
+    Status removeRetained(OperationContext* opCtx, int64_t id);
+    // Reports every stored record to the engine (start-up, resync). Returns records reported.
+    long long restoreInto(OperationContext* opCtx) const;
+    // Stops talking to the engine (the collection is gone or the catalog is closing).
+    void detach();
+
+protected:
+    RecordId doInsertRecord(OperationContext* opCtx, const char* data, int len) override;
+    void doUpdateRecord(OperationContext* opCtx, RecordId id, const char* data, int len) override;
+    void doDeleteRecord(OperationContext* opCtx, RecordId id) override;
+    void doTruncate(OperationContext* opCtx) override;
+
+private:
+    // Stores `stored` for id, keeping the retained flag the record has now.
+    void rewrite(OperationContext* opCtx, int64_t id, const std::string& stored);
+    // Logical length of a stored form (raw: its payload; delta: the target length it names).
+    static StatusWith<size_t> logicalLength(int64_t id, std::string_view stored);
+
+    std::unique_ptr<RecordStore> _base;
+    const std::string _engineNs;
+    const std::string _sizeKey;
+    SizeStorer* const _sizes;
+    std::atomic<DedupStorage*> _service;  // null once detached
+};
+
+}  // namespace mongo

@@ -1,0 +1,421 @@
+#include "mongo/db/storage/dedup/dedup_storage.h"
+
+#include <chrono>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/server_options.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/storage/dedup/dedup_record_store.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+namespace {
+
+std::unique_ptr<DedupStorage> gDedup;
+thread_local OperationContext* tlsOpCtx = nullptr;
+
+// Inserts waiting for the encoder beyond this are fed to the engine by the inserting thread
+// itself, so a fast loader cannot grow the queue without bound.
+constexpr size_t kMaxQueueBytes = 64u << 20;
+constexpr auto kIdleBeforeWriteBack = std::chrono::milliseconds(20);
+constexpr size_t kWriteBacksPerBatch = 64;
+
+long long nowNanos() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+Status noOpCtx() { return Status(ErrorCodes::InternalError, "dedup: engine callback without an operation context"); }
+
+}  // namespace
+
+dedup::Options dedupEngineOptions(const DedupOptions& o) {
+    dedup::Options e;
+    e.avgChunkSize = static_cast<uint32_t>(o.chunkSize);
+    e.sketchSize = static_cast<uint32_t>(o.sketchSize);
+    e.anchorInterval = static_cast<uint32_t>(o.anchorInterval);
+    e.hopDistance = static_cast<uint32_t>(o.hopDistance);
+    e.sourceCacheBytes = static_cast<size_t>(o.sourceCacheMB) << 20;
+    e.writeBackCacheBytes = static_cast<size_t>(o.writeBackCacheMB) << 20;
+    e.governorMinRatio = o.governorThreshold;
+    e.governorWindow = static_cast<uint64_t>(o.governorWindow);
+    e.sizeFilter = o.sizeFilter;
+    dedup::parseChainScheme(o.chainScheme.c_str(), &e.chainScheme);
+    return e;
+}
+
+DedupOpCtxScope::DedupOpCtxScope(OperationContext* opCtx) : _prev(tlsOpCtx) { tlsOpCtx = opCtx; }
+DedupOpCtxScope::~DedupOpCtxScope() { tlsOpCtx = _prev; }
+OperationContext* DedupOpCtxScope::current() { return tlsOpCtx; }
+
+DedupStorage::DedupStorage(StorageEngine* engine, const dedup::Options& options)
+    : _storageEngine(engine), _engine(std::make_unique<dedup::Engine>(options, this)) {}
+
+DedupStorage* DedupStorage::install(StorageEngine* engine, const dedup::Options& options) {
+    invariant(!gDedup);
+    gDedup.reset(new DedupStorage(engine, options));
+    DedupStorage* svc = gDedup.get();
+    SizeStorer* sizes = engine->kvEngine()->sizeStorer();
+    engine->setRecordStoreWrapper(
+        [svc, sizes](std::unique_ptr<mongo::RecordStore> base, const CollectionStorageInfo& info) -> std::unique_ptr<mongo::RecordStore> {
+            if (!info.dedup) return base;
+            std::string db = info.ns.substr(0, info.ns.find('.'));
+            return std::make_unique<DedupRecordStore>(std::move(base), db + "." + info.ident, sizes, svc);
+        });
+    return svc;
+}
+
+DedupStorage* DedupStorage::get() { return gDedup.get(); }
+
+void DedupStorage::registerStore(DedupRecordStore* rs) {
+    std::lock_guard<std::mutex> lk(_storesMu);
+    _stores[rs->engineNs()] = rs;
+}
+
+void DedupStorage::unregisterStore(DedupRecordStore* rs) {
+    std::lock_guard<std::mutex> lk(_storesMu);
+    auto it = _stores.find(rs->engineNs());
+    if (it != _stores.end() && it->second == rs) _stores.erase(it);
+}
+
+DedupRecordStore* DedupStorage::storeFor(std::string_view ns) {
+    std::lock_guard<std::mutex> lk(_storesMu);
+    auto it = _stores.find(ns);
+    return it == _stores.end() ? nullptr : it->second;
+}
+
+// ---------------------------------------------------------------------------------------
+// Start-up and shutdown.
+
+void DedupStorage::start() {
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<DedupRecordStore*> stores;
+    {
+        std::lock_guard<std::mutex> lk(_storesMu);
+        for (auto& [ns, rs] : _stores) stores.push_back(rs);
+    }
+    if (!stores.empty()) {
+        LOGV2(7700012, Dedup, "Rebuilding dedup state from the stored records",
+              logv2::attrs("collections", static_cast<long long>(stores.size())));
+        auto opCtx = makeOperationContext(internalClient());
+        DedupOpCtxScope scope(opCtx.get());
+        for (DedupRecordStore* rs : stores) {
+            _restoreRecords += rs->restoreInto(opCtx.get());
+            opCtx->recoveryUnit()->abandonSnapshot();
+        }
+        _restoreMillis =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+        LOGV2(7700013, Dedup, "Rebuilt dedup state",
+              logv2::attrs("records", _restoreRecords, "durationMillis", _restoreMillis));
+    }
+    _encoder = std::thread([this] { encoderLoop(); });
+    _writeBack = std::thread([this] { writeBackLoop(); });
+}
+
+void DedupStorage::shutdown() {
+    {
+        std::lock_guard<std::mutex> lk(_threadMu);
+        _stopping = true;
+    }
+    _threadCv.notify_all();
+    {
+        std::lock_guard<std::mutex> lk(_insertMu);
+    }
+    _insertCv.notify_all();
+    if (_encoder.joinable()) _encoder.join();
+    if (_writeBack.joinable()) _writeBack.join();
+    std::lock_guard<std::mutex> lk(_insertMu);
+    if (!_queue.empty())
+        LOGV2(7700014, Dedup, "Inserts not yet deduplicated at shutdown stay stored whole",
+              logv2::attrs("records", static_cast<long long>(_queue.size())));
+    _queue.clear();
+    _queueBytes = 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// Inserts.
+
+void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, std::string bytes) {
+    std::unique_lock<std::mutex> lk(_insertMu);
+    _queueBytes += bytes.size();
+    _queue.push_back(PendingInsert{ns, id, std::move(bytes)});
+    if (_queueBytes > kMaxQueueBytes) {
+        drainQueueLocked(lk);
+        return;
+    }
+    lk.unlock();
+    _insertCv.notify_one();
+}
+
+void DedupStorage::flushInserts() {
+    std::unique_lock<std::mutex> lk(_insertMu);
+    if (!_queue.empty()) drainQueueLocked(lk);
+}
+
+void DedupStorage::drainQueueLocked(std::unique_lock<std::mutex>& lk) {
+    // The queued records are committed: a snapshot of its own reads them.
+    auto opCtx = makeOperationContext(internalClient());
+    while (!_queue.empty()) {
+        PendingInsert p = std::move(_queue.front());
+        _queue.pop_front();
+        _queueBytes -= p.bytes.size();
+        processInsertLocked(opCtx.get(), p);
+    }
+}
+
+void DedupStorage::processInsertLocked(OperationContext* opCtx, const PendingInsert& p) {
+    if (!storeFor(p.ns)) return;  // dropped meanwhile
+    DedupOpCtxScope scope(opCtx);
+    opCtx->recoveryUnit()->abandonSnapshot();
+    auto sw = _engine->onInsert(p.ns, p.id, p.bytes);
+    if (!sw.isOK()) _insertsDropped.fetch_add(1, std::memory_order_relaxed);
+}
+
+void DedupStorage::encoderLoop() {
+    logv2::setThreadName("DedupEncoder");
+    auto opCtx = makeOperationContext(internalClient());
+    while (true) {
+        {
+            std::unique_lock<std::mutex> lk(_insertMu);
+            _insertCv.wait(lk, [&] { return !_queue.empty() || _stopping; });
+            if (_stopping) return;
+        }
+        // Lock order: the catalog lock (keeps collections from being dropped under the
+        // engine's reads) before _insertMu.
+        CatalogReadLock catalog;
+        std::unique_lock<std::mutex> lk(_insertMu);
+        for (int i = 0; i < 64 && !_queue.empty() && !_stopping; ++i) {
+            PendingInsert p = std::move(_queue.front());
+            _queue.pop_front();
+            _queueBytes -= p.bytes.size();
+            processInsertLocked(opCtx.get(), p);
+        }
+        opCtx->recoveryUnit()->abandonSnapshot();
+    }
+}
+
+void DedupStorage::forgetNamespace(const std::string& ns) {
+    std::lock_guard<std::mutex> lk(_insertMu);
+    for (auto it = _queue.begin(); it != _queue.end();) {
+        if (it->ns == ns) {
+            _queueBytes -= it->bytes.size();
+            it = _queue.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    _engine->forgetNamespace(ns);
+}
+
+void DedupStorage::resync(const std::string& ns) {
+    std::unique_lock<std::mutex> lk(_insertMu);
+    if (!_queue.empty()) drainQueueLocked(lk);
+    resyncLocked(ns);
+}
+
+void DedupStorage::resyncLocked(const std::string& ns) {
+    DedupRecordStore* rs = storeFor(ns);
+    if (!rs) {
+        _engine->forgetNamespace(ns);
+        return;
+    }
+    _resyncs.fetch_add(1, std::memory_order_relaxed);
+    auto opCtx = makeOperationContext(internalClient());
+    DedupOpCtxScope scope(opCtx.get());
+    try {
+        long long n = rs->restoreInto(opCtx.get());
+        LOGV2(7700015, Dedup, "Relearned a collection's dedup state after a rollback",
+              logv2::attrs("ns", ns, "records", n));
+    } catch (const DBException& e) {
+        // The engine forgot the collection: nothing more is encoded against its records
+        // until the next start-up, which is safe.
+        LOGV2_WARNING(7700016, Dedup, "Could not relearn dedup state", logv2::attrs("ns", ns, "error", e.toStatus().toString()));
+        _engine->forgetNamespace(ns);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Write-backs and garbage collection.
+
+void DedupStorage::noteClientWrite() { _lastClientWriteNanos.store(nowNanos(), std::memory_order_relaxed); }
+
+void DedupStorage::applyWriteBacks(size_t maxEntries) {
+    CollectionWriteLock lock;
+    auto opCtx = makeOperationContext(internalClient());
+    DedupOpCtxScope scope(opCtx.get());
+    try {
+        WriteUnitOfWork wuow(opCtx.get());
+        dedup::DrainResult r = _engine->drainWriteBacks(maxEntries);
+        wuow.commit();
+        _applyBatches.fetch_add(1, std::memory_order_relaxed);
+        _retainedRemoved.fetch_add(r.removed, std::memory_order_relaxed);
+    } catch (const DBException& e) {
+        // The engine believes some write-backs applied that were not: relearn everything.
+        LOGV2_WARNING(7700017, Dedup, "Applying write-backs failed", logv2::attrs("error", e.toStatus().toString()));
+        std::vector<std::string> names;
+        {
+            std::lock_guard<std::mutex> lk(_storesMu);
+            for (auto& [ns, rs] : _stores) names.push_back(ns);
+        }
+        std::unique_lock<std::mutex> lk(_insertMu);
+        for (auto& ns : names) resyncLocked(ns);
+    }
+}
+
+void DedupStorage::writeBackLoop() {
+    logv2::setThreadName("DedupWriteBack");
+    auto lastGc = std::chrono::steady_clock::now();
+    while (true) {
+        {
+            std::unique_lock<std::mutex> lk(_threadMu);
+            _threadCv.wait_for(lk, std::chrono::milliseconds(5), [&] { return _stopping; });
+            if (_stopping) return;
+        }
+        dedup::WriteBackBacklog b = _engine->writeBackBacklog();
+        const bool idle = nowNanos() - _lastClientWriteNanos.load(std::memory_order_relaxed) >
+            std::chrono::duration_cast<std::chrono::nanoseconds>(kIdleBeforeWriteBack).count();
+        const bool pressed = b.bytes * 4 > b.capacityBytes * 3;
+        if (b.entries > 0 && (idle || pressed)) {
+            applyWriteBacks(kWriteBacksPerBatch);
+            continue;
+        }
+        auto now = std::chrono::steady_clock::now();
+        if (idle && b.entries == 0 && now - lastGc > std::chrono::seconds(2)) {
+            lastGc = now;
+            CatalogReadLock catalog;
+            auto opCtx = makeOperationContext(internalClient());
+            DedupOpCtxScope scope(opCtx.get());
+            _engine->requeueRetainedRewrites(10000);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The engine's callbacks.
+
+Status DedupStorage::readStored(std::string_view ns, int64_t id, std::string* out) {
+    OperationContext* opCtx = DedupOpCtxScope::current();
+    if (!opCtx) return noOpCtx();
+    DedupRecordStore* rs = storeFor(ns);
+    if (!rs) return Status(ErrorCodes::NamespaceNotFound, "dedup: collection is gone");
+    try {
+        return rs->readStored(opCtx, id, out);
+    } catch (const DBException& e) {
+        return e.toStatus();
+    }
+}
+
+Status DedupStorage::writeStored(std::string_view ns, int64_t id, std::string_view stored) {
+    OperationContext* opCtx = DedupOpCtxScope::current();
+    if (!opCtx) return noOpCtx();
+    DedupRecordStore* rs = storeFor(ns);
+    if (!rs) return Status(ErrorCodes::NamespaceNotFound, "dedup: collection is gone");
+    Status st = rs->writeBack(opCtx, id, stored);
+    if (!st.isOK())
+        (st.code() == static_cast<int>(ErrorCodes::ConflictingOperationInProgress) ? _writeBackRejected : _writeBackFailed)
+            .fetch_add(1, std::memory_order_relaxed);
+    return st;
+}
+
+Status DedupStorage::removeRetained(std::string_view ns, int64_t id) {
+    OperationContext* opCtx = DedupOpCtxScope::current();
+    if (!opCtx) return noOpCtx();
+    DedupRecordStore* rs = storeFor(ns);
+    if (!rs) return Status(ErrorCodes::NamespaceNotFound, "dedup: collection is gone");
+    return rs->removeRetained(opCtx, id);
+}
+
+// ---------------------------------------------------------------------------------------
+// serverStatus().dedup
+
+BSONObj DedupStorage::serverStatusSection() const {
+    dedup::Stats s = _engine->stats(true);
+    const dedup::Options& o = _engine->options();
+    BSONObjBuilder b;
+    b.append("enabled", _storageEngine->options().dedup);
+    {
+        std::lock_guard<std::mutex> lk(_storesMu);
+        b.append("collections", static_cast<long long>(_stores.size()));
+    }
+    b.append("chainScheme", dedup::chainSchemeName(o.chainScheme));
+    b.append("recordsExamined", static_cast<long long>(s.recordsExamined));
+    b.append("recordsEncoded", static_cast<long long>(s.recordsEncoded));
+    b.append("recordsUnique", static_cast<long long>(s.recordsUnique));
+    b.append("skippedBySizeFilter", static_cast<long long>(s.skippedBySizeFilter));
+    b.append("skippedByGovernor", static_cast<long long>(s.skippedByGovernor));
+    b.append("sourceUnavailable", static_cast<long long>(s.sourceUnavailable));
+    b.append("logicalBytes", static_cast<long long>(s.logicalBytes));
+    b.append("storedBytes", static_cast<long long>(s.storedBytes));
+    b.append("ratio", s.storedBytes ? static_cast<double>(s.logicalBytes) / static_cast<double>(s.storedBytes) : 1.0);
+    b.append("forwardDeltaBytes", static_cast<long long>(s.forwardDeltaBytes));
+    b.append("indexEntries", static_cast<long long>(s.indexEntries));
+    b.append("indexBytes", static_cast<long long>(s.indexBytes));
+    b.append("metadataBytes", static_cast<long long>(s.metadataBytes));
+    b.append("memoryBytes",
+             static_cast<long long>(s.indexBytes + s.metadataBytes + s.sourceCacheBytes + s.writeBackCacheBytes));
+    b.append("longestChain", static_cast<long long>(s.longestChain));
+    b.append("retainedRecords", static_cast<long long>(s.retainedRecords));
+    b.append("requiredRewrites", static_cast<long long>(s.requiredRewrites));
+    {
+        BSONObjBuilder& c = b.subobjStart("sourceCache");
+        c.append("hits", static_cast<long long>(s.sourceCacheHits));
+        c.append("misses", static_cast<long long>(s.sourceCacheMisses));
+        c.append("bytes", static_cast<long long>(s.sourceCacheBytes));
+        c.append("capacityBytes", static_cast<long long>(o.sourceCacheBytes));
+        c.append("fetches", static_cast<long long>(s.sourceFetches));
+        c.doneFast();
+    }
+    {
+        BSONObjBuilder& w = b.subobjStart("writeBacks");
+        w.append("queued", static_cast<long long>(s.writeBacksQueued));
+        w.append("applied", static_cast<long long>(s.writeBacksApplied));
+        w.append("dropped", static_cast<long long>(s.writeBacksDropped));
+        w.append("invalidated", static_cast<long long>(s.writeBacksInvalidated));
+        w.append("replaced", static_cast<long long>(s.writeBacksReplaced));
+        w.append("depthLimited", static_cast<long long>(s.writeBacksDepthLimited));
+        w.append("rejectedStale", _writeBackRejected.load());
+        w.append("failed", _writeBackFailed.load());
+        w.append("pending", static_cast<long long>(s.writeBacksPending));
+        w.append("pendingBytes", static_cast<long long>(s.writeBackCacheBytes));
+        w.append("capacityBytes", static_cast<long long>(o.writeBackCacheBytes));
+        w.append("batches", _applyBatches.load());
+        w.doneFast();
+    }
+    {
+        BSONObjBuilder& g = b.subobjStart("garbageCollection");
+        g.append("retainedRemoved", _retainedRemoved.load());
+        g.append("rewritesRequeued", static_cast<long long>(s.garbageRequeued));
+        g.doneFast();
+    }
+    {
+        BSONObjBuilder& g = b.subobjStart("governor");
+        for (const dedup::DbStats& d : s.dbs) {
+            BSONObjBuilder& e = g.subobjStart(d.db);
+            e.append("active", d.active);
+            e.append("windowRatio", d.windowRatio);
+            e.append("sizeThreshold", static_cast<long long>(d.sizeThreshold));
+            e.append("records", static_cast<long long>(d.records));
+            e.append("logicalBytes", static_cast<long long>(d.logicalBytes));
+            e.append("storedBytes", static_cast<long long>(d.storedBytes));
+            e.doneFast();
+        }
+        g.doneFast();
+    }
+    {
+        std::lock_guard<std::mutex> lk(const_cast<std::mutex&>(_insertMu));
+        b.append("pendingInserts", static_cast<long long>(_queue.size()));
+    }
+    b.append("insertsNotTracked", _insertsDropped.load());
+    b.append("decodeFailures", _decodeFailures.load());
+    b.append("resyncs", _resyncs.load());
+    {
+        BSONObjBuilder& r = b.subobjStart("startupRebuild");
+        r.append("records", _restoreRecords);
+        r.append("durationMillis", _restoreMillis);
+        r.doneFast();
+    }
+    return b.obj();
+}
+
+}  // namespace mongo
