@@ -2,12 +2,14 @@
 
 #include <bson/bson.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 
 #include "mongo/base/status.h"
+#include "mongo/db/server_parameters.h"
 
 namespace mongo {
 
@@ -56,7 +58,29 @@ std::string formatIsoDate(long long ms) {
     return buf;
 }
 
+// The depth of a container whose deepest child is childDepth deep.
+uint32_t containerDepth(int childDepth) {
+    uassert(ErrorCodes::Overflow,
+            "cannot build a document or array nested more than " + std::to_string(kMaxValueDepth) + " levels deep",
+            childDepth < kMaxValueDepth);
+    return static_cast<uint32_t>(childDepth + 1);
+}
+
+void checkOutputLevel(int level) {
+    int max = maxBSONDepth();
+    uassert(ErrorCodes::Overflow,
+            "cannot convert document to BSON because it exceeds the limit of " + std::to_string(max) +
+                " levels of nesting",
+            level <= max);
+}
+
 }  // namespace
+
+void checkValueStringSize(size_t bytes) {
+    // As MongoDB's reference-counted strings: header and terminating NUL included, under 16MB.
+    constexpr size_t kOverhead = 17;
+    uassert(16493, "Tried to create string longer than 16MB", bytes + kOverhead < static_cast<size_t>(BSONObjMaxUserSize));
+}
 
 // ---------------------------------------------------------------- DocumentStorage
 
@@ -76,9 +100,24 @@ Document::Document(std::vector<Field> fields) {
     auto s = std::make_shared<DocumentStorage>();
     s->split = true;
     s->fields.reserve(fields.size());
-    for (auto& f : fields)
-        if (!f.second.missing()) s->fields.push_back(std::move(f));
+    int deepest = 0;
+    for (auto& f : fields) {
+        if (f.second.missing()) continue;
+        deepest = std::max(deepest, f.second.depth());
+        s->fields.push_back(std::move(f));
+    }
+    s->depth = static_cast<int>(containerDepth(deepest));
     _s = std::move(s);
+}
+
+int Document::depth() const { return _s->depth; }
+
+size_t Document::approximateSize() const {
+    size_t n = sizeof(DocumentStorage);
+    if (_s->fromBson) n += _s->bson.objsize();
+    if (!_s->fromBson || _s->split.load(std::memory_order_acquire))
+        for (const auto& f : _s->fields) n += sizeof(Field) + f.first.size() + f.second.approximateSize();
+    return n;
 }
 
 Document Document::fromBson(const BSONObj& obj) {
@@ -131,12 +170,13 @@ Value Document::getNestedField(const FieldPath& path) const {
     return v;
 }
 
-void Document::appendTo(BSONObjBuilder* b) const {
+void Document::appendTo(BSONObjBuilder* b, int level) const {
+    checkOutputLevel(level);
     if (_s->fromBson) {
         b->appendElements(_s->bson);
         return;
     }
-    for (const auto& f : _s->fields) f.second.appendTo(b, f.first);
+    for (const auto& f : _s->fields) f.second.appendTo(b, f.first, level);
 }
 
 BSONObj Document::toBson() const {
@@ -166,9 +206,17 @@ int Document::compare(const Document& a, const Document& b) {
 
 // ---------------------------------------------------------------- Value
 
-Value::Value(std::string_view s) : _type(String), _str(std::make_shared<const std::string>(s)) {}
+Value::Value(std::string_view s) : _type(String) {
+    checkValueStringSize(s.size());
+    _str = std::make_shared<const std::string>(s);
+}
 
-Value::Value(std::vector<Value> arr) : _type(Array), _arr(std::make_shared<const std::vector<Value>>(std::move(arr))) {}
+Value::Value(std::vector<Value> arr) : _type(Array) {
+    int deepest = 0;
+    for (const Value& v : arr) deepest = std::max(deepest, v.depth());
+    _depth = containerDepth(deepest);
+    _arr = std::make_shared<const std::vector<Value>>(std::move(arr));
+}
 
 Value::Value(const OID& o) : _type(jstOID) { std::memcpy(_u.oid, o.bytes, 12); }
 
@@ -482,7 +530,8 @@ int Value::compare(const Value& a, const Value& b) {
     }
 }
 
-void Value::appendTo(BSONObjBuilder* b, std::string_view name) const {
+void Value::appendTo(BSONObjBuilder* b, std::string_view name, int level) const {
+    checkOutputLevel(level);
     switch (_type) {
         case EOO: return;
         case NumberDouble: b->append(name, _u.d); return;
@@ -501,7 +550,7 @@ void Value::appendTo(BSONObjBuilder* b, std::string_view name) const {
         case MaxKey: b->appendMaxKey(name); return;
         case Object: {
             BSONObjBuilder& sub = b->subobjStart(name);
-            _doc.appendTo(&sub);
+            _doc.appendTo(&sub, level + 1);
             sub.doneFast();
             return;
         }
@@ -515,7 +564,7 @@ void Value::appendTo(BSONObjBuilder* b, std::string_view name) const {
                 if (arr[i].missing())
                     ob.appendNull(idx);
                 else
-                    arr[i].appendTo(&ob, idx);
+                    arr[i].appendTo(&ob, idx, level + 1);
             }
             sub.doneFast();
             return;
@@ -581,8 +630,7 @@ size_t Value::approximateSize() const {
     if (_str) n += _str->size();
     if (_arr)
         for (const auto& v : *_arr) n += v.approximateSize();
-    if (_type == Object)
-        for (const auto& f : _doc.fields()) n += f.first.size() + f.second.approximateSize();
+    if (_type == Object) n += _doc.approximateSize();
     if (!_raw.isEmpty()) n += _raw.objsize();
     return n;
 }

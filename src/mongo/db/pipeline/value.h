@@ -10,6 +10,15 @@
 // raw BSON element.
 // Thread safety: Values/Documents are immutable and may be shared between threads (the lazy
 // field split is synchronised). MutableDoc is not thread safe.
+//
+// Limits (MongoDB's, so that runaway expressions end in an error instead of exhausting the
+// stack or memory):
+//  - Nesting: every Value/Document knows its in-memory depth (scalars 0, an array or computed
+//    document 1 + its deepest child, a document still backed by BSON 1: its bytes were validated
+//    on input and are copied, not walked). Building one deeper than kMaxValueDepth throws
+//    Overflow (15), so the recursive walks (comparison, conversion, printing, destruction) stay
+//    shallow. Converting to BSON throws Overflow past maxBSONDepth (200) levels, as MongoDB does.
+//  - Strings: 16493 "Tried to create string longer than 16MB", as MongoDB's Value strings.
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -33,6 +42,7 @@ public:
     using Field = std::pair<std::string, Value>;
 
     Document();  // {}
+    // Throws Overflow (15) when a field's value makes the document deeper than kMaxValueDepth.
     // Wraps a BSON document (copied first when it is an unowned view).
     static Document fromBson(const BSONObj& obj);
     // A view into obj whose bytes are kept alive by owner (for nested documents).
@@ -47,9 +57,16 @@ public:
     const std::vector<Field>& fields() const;
     size_t size() const { return fields().size(); }
     bool empty() const;
+    // Nesting levels held in memory (see the header comment); 1 for a BSON-backed document.
+    int depth() const;
+    // Approximate memory footprint (BSON-backed documents: their BSON size; never splits).
+    size_t approximateSize() const;
 
+    // Throws Overflow (15) "cannot convert document to BSON because it exceeds the limit of 200
+    // levels of nesting" for a computed document nested deeper than maxBSONDepth.
     BSONObj toBson() const;
-    void appendTo(BSONObjBuilder* b) const;  // the fields, into b
+    // The fields, into b. level: the nesting level of this document in the output (1 = top).
+    void appendTo(BSONObjBuilder* b, int level = 1) const;
     std::string toString() const;            // relaxed extended JSON, for messages
 
     // Canonical comparison (field names and values, MongoDB's document order).
@@ -67,11 +84,11 @@ public:
     explicit Value(long long v) : _type(NumberLong) { _u.l = v; }
     explicit Value(long v) : Value(static_cast<long long>(v)) {}
     explicit Value(bool v) : _type(Bool) { _u.b = v; }
-    explicit Value(std::string_view s);
+    explicit Value(std::string_view s);  // throws 16493 when 16MB or longer
     explicit Value(const std::string& s) : Value(std::string_view(s)) {}
     explicit Value(const char* s) : Value(std::string_view(s)) {}
-    explicit Value(Document d) : _type(Object), _doc(std::move(d)) {}
-    explicit Value(std::vector<Value> arr);
+    explicit Value(Document d) : _type(Object), _depth(d.depth()), _doc(std::move(d)) {}
+    explicit Value(std::vector<Value> arr);  // throws Overflow (15) past kMaxValueDepth
     explicit Value(Date_t d) : _type(Date) { _u.l = d.millis; }
     explicit Value(Timestamp t) : _type(bsonTimestamp) { _u.ts = t.asULL(); }
     explicit Value(const OID& o);
@@ -94,6 +111,8 @@ public:
     bool isArray() const { return _type == Array; }
     bool isObject() const { return _type == Object; }
     bool isString() const { return _type == String; }
+    // Nesting levels held in memory: 0 for scalars (see the header comment).
+    int depth() const { return static_cast<int>(_depth); }
 
     double getDouble() const { return _u.d; }
     int getInt() const { return _u.i; }
@@ -134,8 +153,9 @@ public:
     friend bool operator!=(const Value& a, const Value& b) { return compare(a, b) != 0; }
     friend bool operator<(const Value& a, const Value& b) { return compare(a, b) < 0; }
 
-    // Appends as name (nothing when missing).
-    void appendTo(BSONObjBuilder* b, std::string_view name) const;
+    // Appends as name (nothing when missing). level: the nesting level of the document being
+    // built (1 = the top); throws Overflow (15) past maxBSONDepth, as MongoDB does.
+    void appendTo(BSONObjBuilder* b, std::string_view name, int level = 1) const;
     // Appends to an array (missing becomes null: arrays have no holes).
     void appendTo(BSONArrayBuilder* b) const;
     BSONObj wrap(std::string_view name) const;
@@ -146,6 +166,7 @@ public:
 
 private:
     BSONType _type = EOO;
+    uint32_t _depth = 0;  // see depth()
     union {
         double d;
         int i;
@@ -170,6 +191,7 @@ struct DocumentStorage {
     BSONObj bson;
     BSONObj owner;
     mutable std::atomic<bool> split{false};
+    int depth = 1;  // Document::depth()
     mutable std::mutex splitMutex;
     mutable std::vector<Document::Field> fields;
     void ensureSplit() const;
@@ -214,6 +236,14 @@ public:
 private:
     std::vector<Document::Field> _fields;
 };
+
+// Deepest nesting of an in-memory Value (deeper than any output document may be: maxBSONDepth
+// is at most 1000), so recursion over Values stays within a connection thread's stack.
+constexpr int kMaxValueDepth = 1000;
+
+// Throws 16493 "Tried to create string longer than 16MB" when a string of 'bytes' bytes could
+// not be a Value. For code that builds strings piece by piece: check before growing.
+void checkValueStringSize(size_t bytes);
 
 // Helpers shared by expressions and stages.
 std::string typeNameOf(const Value& v);  // $type alias, "missing" for missing
