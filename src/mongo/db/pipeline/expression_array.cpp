@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "mongo/db/pipeline/expression.h"
+#include "mongo/db/server_parameters.h"
 
 namespace mongo {
 namespace {
@@ -118,7 +119,19 @@ Value rangeFn(const std::string&, const std::vector<Value>& args) {
         uassert(34449, "$range requires a non-zero step value", step != 0);
     }
     long long cur = s.coerceToInt(), end = e.coerceToInt();
+    // MongoDB refuses before materialising a range bigger than internalQueryMaxRangeBytes,
+    // counting its own 16-byte Values (so the same ranges pass here as there).
+    long long steps = (end - cur) / step;
+    long long length = steps >= 0 ? steps + 1 : 0;
+    constexpr long long kVectorBytes = 24, kIntValueBytes = 16;
+    long long memNeeded = kVectorBytes + length * kIntValueBytes;
+    long long memLimit = internalQueryMaxRangeBytes();
+    uassert(ErrorCodes::ExceededMemoryLimit,
+            "$range would use too much memory (" + std::to_string(memNeeded) +
+                " bytes) and cannot spill to disk. Memory limit: " + std::to_string(memLimit) + " bytes",
+            memNeeded < memLimit);
     std::vector<Value> out;
+    out.reserve(static_cast<size_t>(length));
     for (; step > 0 ? cur < end : cur > end; cur += step) out.emplace_back(static_cast<int>(cur));
     return Value(std::move(out));
 }

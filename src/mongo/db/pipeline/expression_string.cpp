@@ -41,13 +41,27 @@ size_t codePointCount(std::string_view s) {
     return n;
 }
 
+// MongoDB builds $concat / $replaceAll results in a BufBuilder, which stops at 64MB (13548);
+// a result under that but of 16MB or more fails as a Value string (16493).
+constexpr size_t kMaxStringBuilderBytes = 64 * 1024 * 1024;
+void checkStringBuilderSize(size_t bytes) {
+    uassert(13548, "BufBuilder attempted to grow() to " + std::to_string(bytes) + " bytes, past the 64MB limit.",
+            bytes <= kMaxStringBuilderBytes);
+}
+
 Value concat(const std::string&, const std::vector<Value>& args) {
-    std::string out;
+    // Sized first, so a runaway concatenation fails before it allocates.
+    size_t total = 0;
     for (const Value& v : args) {
         if (v.nullish()) return Value::null();
         uassert(16702, "$concat only supports strings, not " + typeNameOf(v), v.getType() == String);
-        out += v.getStringData();
+        total += v.getStringData().size();
+        checkStringBuilderSize(total);
     }
+    checkValueStringSize(total);
+    std::string out;
+    out.reserve(total);
+    for (const Value& v : args) out += v.getStringData();
     return Value(out);
 }
 
@@ -300,9 +314,13 @@ public:
         std::string out;
         if (f.empty()) {
             // An empty 'find' matches before every code point and at the end.
-            if (!_all) return Value(std::string(r) + std::string(s));
+            if (!_all) {
+                checkValueStringSize(r.size() + s.size());
+                return Value(std::string(r) + std::string(s));
+            }
             out = std::string(r);
             for (auto cp : codePoints(s)) {
+                checkStringBuilderSize(out.size() + cp.size() + r.size());
                 out += cp;
                 out += r;
             }
@@ -312,6 +330,7 @@ public:
         while (true) {
             size_t at = s.find(f, pos);
             if (at == std::string_view::npos) break;
+            checkStringBuilderSize(out.size() + (at - pos) + r.size());
             out.append(s.substr(pos, at - pos));
             out += r;
             pos = at + f.size();
