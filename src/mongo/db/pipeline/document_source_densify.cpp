@@ -5,6 +5,7 @@
 #include "mongo/db/pipeline/date_util.h"
 #include "mongo/db/pipeline/document_source.h"
 #include "mongo/db/pipeline/numeric.h"
+#include "mongo/db/server_parameters.h"
 
 namespace mongo {
 namespace {
@@ -87,13 +88,28 @@ private:
                 if (c == 0) exists = true;
                 _out.push_back(*it++);
             }
-            if (!exists) _out.push_back(makeDoc(source, cur));
+            if (!exists) {
+                _out.push_back(makeDoc(source, cur));
+                countGenerated();
+            }
             cur = advance(cur);
         }
     }
 
+    // MongoDB caps what one $densify may generate (internalQueryMaxAllowedDensifyDocs): bounds
+    // far apart, or a step too small to advance, would otherwise generate without end.
+    void countGenerated() {
+        _generated++;
+        uassert(5897900,
+                "Generated " + std::to_string(_generated) + " documents in $densify, which is over the limit of " +
+                    std::to_string(_maxDocs) +
+                    ". Increase the 'internalQueryMaxAllowedDensifyDocs' parameter to allow more generated documents",
+                _generated <= _maxDocs);
+    }
+
     void compute() {
         _done = true;
+        _maxDocs = internalQueryMaxAllowedDensifyDocs();
         std::map<Value, std::vector<Document>, ValueLess> partitions;
         std::vector<Document> passthrough;
         Value globalMin, globalMax;
@@ -136,6 +152,8 @@ private:
     DensifyBounds _bounds;
     Value _lo, _hi;
     bool _done = false;
+    long long _generated = 0;
+    long long _maxDocs = 0;
     std::vector<Document> _out;
     size_t _pos = 0;
 };
