@@ -3,6 +3,7 @@
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/server_options.h"
+#include "mongo/db/server_parameters.h"
 #include "mongo/db/service_context.h"
 
 #include <unistd.h>
@@ -47,7 +48,8 @@ AggregateRequest parseAggregateRequest(const OpMsgRequest& req) {
         }
     }
     ar.hint = parseHint(req.body["hint"]);
-    ar.allowDiskUse = !req.body["allowDiskUse"].eoo() && req.body["allowDiskUse"].trueValue();
+    // Absent: allowDiskUseByDefault (true since MongoDB 6.0).
+    ar.allowDiskUse = req.body["allowDiskUse"].eoo() ? allowDiskUseByDefault() : req.body["allowDiskUse"].trueValue();
     return ar;
 }
 

@@ -41,17 +41,23 @@ public:
     void process(const Value& v) override {
         if (v.nullish()) return;
         if (_val.missing()) {
-            _val = v;
+            set(v);
             return;
         }
         int c = Value::compare(v, _val);
-        if (_isMax ? c > 0 : c < 0) _val = v;
+        if (_isMax ? c > 0 : c < 0) set(v);
     }
     Value getValue() const override { return _val.missing() ? Value::null() : _val; }
+    size_t memUsageBytes() const override { return _bytes; }
 
 private:
+    void set(const Value& v) {
+        _val = v;
+        _bytes = v.approximateSize();
+    }
     bool _isMax;
     Value _val;
+    size_t _bytes = 0;
 };
 
 class AccFirst : public Accumulator {
@@ -60,22 +66,30 @@ public:
         if (!_seen) {
             _seen = true;
             _val = v.missing() ? Value::null() : v;
+            _bytes = _val.approximateSize();
         }
     }
     Value getValue() const override { return _seen ? _val : Value::null(); }
+    size_t memUsageBytes() const override { return _bytes; }
 
 private:
     bool _seen = false;
     Value _val;
+    size_t _bytes = 0;
 };
 
 class AccLast : public Accumulator {
 public:
-    void process(const Value& v) override { _val = v.missing() ? Value::null() : v; }
+    void process(const Value& v) override {
+        _val = v.missing() ? Value::null() : v;
+        _bytes = _val.approximateSize();
+    }
     Value getValue() const override { return _val.missing() ? Value::null() : _val; }
+    size_t memUsageBytes() const override { return _bytes; }
 
 private:
     Value _val;
+    size_t _bytes = 0;
 };
 
 // Output arrays are capped like MongoDB's per-group memory limit (100MB by default).
@@ -92,6 +106,7 @@ public:
         _vals.push_back(v);
     }
     Value getValue() const override { return Value(_vals); }
+    size_t memUsageBytes() const override { return _bytes; }
 
 private:
     std::vector<Value> _vals;
@@ -110,6 +125,7 @@ public:
         _vals.push_back(v);
     }
     Value getValue() const override { return Value(_vals); }
+    size_t memUsageBytes() const override { return _bytes; }
 
 private:
     std::set<Value, ValueLess> _seen;
@@ -148,15 +164,22 @@ public:
         uassert(40400,
                 "$mergeObjects requires object inputs, but input " + v.toString() + " is of type " + typeNameOf(v),
                 v.isObject());
-        for (const auto& f : v.getDocument().fields()) _doc.setField(f.first, f.second);
+        for (const auto& f : v.getDocument().fields()) {
+            Value old = _doc.getField(f.first);
+            if (!old.missing()) _bytes -= f.first.size() + old.approximateSize();
+            _doc.setField(f.first, f.second);
+            if (!f.second.missing()) _bytes += f.first.size() + f.second.approximateSize();
+        }
     }
     Value getValue() const override {
         MutableDoc copy = _doc;
         return Value(copy.freeze());
     }
+    size_t memUsageBytes() const override { return _bytes; }
 
 private:
     MutableDoc _doc;
+    size_t _bytes = 0;
 };
 
 long long validateN(const Value& n) {
@@ -177,31 +200,43 @@ public:
         Value v = a[1];
         switch (_kind) {
             case kFirst:
-                if (static_cast<long long>(_vals.size()) < _n) _vals.push_back(v.missing() ? Value::null() : v);
+                if (static_cast<long long>(_vals.size()) < _n) add(v.missing() ? Value::null() : v);
                 break;
             case kLast:
-                _vals.push_back(v.missing() ? Value::null() : v);
-                if (static_cast<long long>(_vals.size()) > _n) _vals.erase(_vals.begin());
+                add(v.missing() ? Value::null() : v);
+                if (static_cast<long long>(_vals.size()) > _n) {
+                    _bytes -= _vals.front().approximateSize();
+                    _vals.erase(_vals.begin());
+                }
                 break;
             case kMax:
             case kMin: {
                 if (v.nullish()) return;
-                _vals.push_back(v);
+                add(v);
                 std::stable_sort(_vals.begin(), _vals.end(), [&](const Value& x, const Value& y) {
                     int c = Value::compare(x, y);
                     return _kind == kMax ? c > 0 : c < 0;
                 });
-                if (static_cast<long long>(_vals.size()) > _n) _vals.pop_back();
+                if (static_cast<long long>(_vals.size()) > _n) {
+                    _bytes -= _vals.back().approximateSize();
+                    _vals.pop_back();
+                }
                 break;
             }
         }
     }
     Value getValue() const override { return Value(_vals); }
+    size_t memUsageBytes() const override { return _bytes; }
 
 private:
+    void add(Value v) {
+        _bytes += v.approximateSize();
+        _vals.push_back(std::move(v));
+    }
     Kind _kind;
     long long _n = -1;
     std::vector<Value> _vals;
+    size_t _bytes = 0;
 };
 
 // $top / $bottom / $topN / $bottomN: the argument evaluates to [n, [sortKeys...], output].
@@ -212,15 +247,20 @@ public:
         const auto& a = triple.getArray();
         if (_n < 0) _n = _single ? 1 : validateN(a[0]);
         _items.push_back({a[1], a[2].missing() ? Value::null() : a[2]});
+        _bytes += itemBytes(_items.back());
         // Keep the _n best by the sort order ("top" = first in order, "bottom" = last).
         std::stable_sort(_items.begin(), _items.end(), [&](const Item& x, const Item& y) { return cmp(x.key, y.key) < 0; });
         if (static_cast<long long>(_items.size()) > _n) {
-            if (_top)
+            if (_top) {
+                _bytes -= itemBytes(_items.back());
                 _items.pop_back();
-            else
+            } else {
+                _bytes -= itemBytes(_items.front());
                 _items.erase(_items.begin());
+            }
         }
     }
+    size_t memUsageBytes() const override { return _bytes; }
     Value getValue() const override {
         if (_single) return _items.empty() ? Value::null() : (_top ? _items.front().out : _items.back().out);
         std::vector<Value> out;
@@ -232,6 +272,7 @@ private:
     struct Item {
         Value key, out;
     };
+    static size_t itemBytes(const Item& i) { return i.key.approximateSize() + i.out.approximateSize(); }
     int cmp(const Value& x, const Value& y) const {
         const auto& a = x.getArray();
         const auto& b = y.getArray();
@@ -245,6 +286,7 @@ private:
     std::vector<int> _dirs;
     long long _n = -1;
     std::vector<Item> _items;
+    size_t _bytes = 0;
 };
 
 // Sort keys of the root document for $top/$bottom: per path, arrays give their smallest

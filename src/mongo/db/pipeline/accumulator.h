@@ -17,6 +17,9 @@ public:
     // v is the evaluated argument for one input document (may be missing).
     virtual void process(const Value& v) = 0;
     virtual Value getValue() const = 0;
+    // Approximate bytes of the values the accumulator holds (for $group's memory limit);
+    // cheap: kept up to date by process().
+    virtual size_t memUsageBytes() const { return 0; }
 };
 
 // "field: {$op: <argument>}" of a $group.

@@ -5,6 +5,8 @@
 
 #include "mongo/db/pipeline/accumulator.h"
 #include "mongo/db/pipeline/document_source.h"
+#include "mongo/db/query/blocking_memory_tracker.h"
+#include "mongo/db/server_parameters.h"
 
 namespace mongo {
 namespace {
@@ -47,6 +49,12 @@ private:
 
     void group() {
         _grouped = true;
+        // Group keys (held twice: the index and the group) and what the accumulators hold.
+        constexpr long long kGroupOverhead = sizeof(Group) + 64, kAccumulatorOverhead = 64;
+        BlockingMemoryTracker memory(internalDocumentSourceGroupMaxMemoryBytes(), _expCtx->ctx.allowDiskUse,
+                                     "Exceeded memory limit for $group, but didn't allow external sort. Pass "
+                                     "allowDiskUse:true to opt in.",
+                                     "$group");
         std::map<Value, size_t, ValueLess> index;
         while (auto in = pullInput()) {
             Value id = _id->evaluate(*in, vars());
@@ -55,6 +63,8 @@ private:
             size_t gi;
             if (it == index.end()) {
                 gi = _groups.size();
+                memory.add(kGroupOverhead + 2 * static_cast<long long>(id.approximateSize()) +
+                           kAccumulatorOverhead * static_cast<long long>(_accs.size()));
                 index.emplace(id, gi);
                 Group g{id, {}};
                 for (const auto& a : _accs) g.accs.push_back(a.makeAccumulator());
@@ -63,7 +73,12 @@ private:
                 gi = it->second;
             }
             Group& g = _groups[gi];
-            for (size_t i = 0; i < _accs.size(); i++) g.accs[i]->process(_accs[i].argument->evaluate(*in, vars()));
+            for (size_t i = 0; i < _accs.size(); i++) {
+                Accumulator& acc = *g.accs[i];
+                long long before = static_cast<long long>(acc.memUsageBytes());
+                acc.process(_accs[i].argument->evaluate(*in, vars()));
+                memory.add(static_cast<long long>(acc.memUsageBytes()) - before);
+            }
         }
         if (_order == OutputOrder::kById) {
             std::stable_sort(_groups.begin(), _groups.end(),
@@ -244,9 +259,16 @@ private:
     void compute() {
         _done = true;
         std::vector<std::pair<Value, Document>> items;
+        // MongoDB sorts the documents with its Sorter: the blocking sort's memory limit.
+        long long limit = internalQueryMaxBlockingSortMemoryUsageBytes();
+        BlockingMemoryTracker memory(limit, _expCtx->ctx.allowDiskUse,
+                                     "Sort exceeded memory limit of " + std::to_string(limit) +
+                                         " bytes, but did not opt in to external sorting.",
+                                     "$bucketAuto");
         while (auto in = pullInput()) {
             Value v = _groupBy->evaluate(*in, vars());
             if (v.missing()) v = Value::null();
+            memory.add(static_cast<long long>(sizeof(items[0]) + v.approximateSize() + in->approximateSize()));
             items.emplace_back(std::move(v), std::move(*in));
         }
         std::stable_sort(items.begin(), items.end(),

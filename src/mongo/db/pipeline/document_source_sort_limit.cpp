@@ -5,7 +5,10 @@
 #include <random>
 
 #include "mongo/db/pipeline/document_source.h"
+#include "mongo/db/pipeline/expression_context.h"
+#include "mongo/db/query/blocking_memory_tracker.h"
 #include "mongo/db/query/sort_pattern.h"
+#include "mongo/db/server_parameters.h"
 
 namespace mongo {
 namespace {
@@ -37,7 +40,14 @@ private:
         BSONObj key;
         size_t seq;  // input order: equal keys keep it (a stable sort)
         Document doc;
+        long long bytes;  // what the entry counts against the memory limit
     };
+    Entry makeEntry(Document doc, size_t seq) const {
+        BSONObj bson = doc.toBson();
+        BSONObj key = _pattern.extractKey(bson);
+        long long bytes = static_cast<long long>(sizeof(Entry)) + bson.objsize() + key.objsize();
+        return Entry{std::move(key), seq, std::move(doc), bytes};
+    }
     bool less(const Entry& a, const Entry& b) const {
         int c = _pattern.compareKeys(a.key, b.key);
         return c != 0 ? c < 0 : a.seq < b.seq;
@@ -46,16 +56,23 @@ private:
     void sortInput() {
         _sorted = true;
         if (_limit == 0) return;
+        BlockingMemoryTracker memory(internalQueryMaxBlockingSortMemoryUsageBytes(), _expCtx->ctx.allowDiskUse,
+                                     "Sort exceeded memory limit of " +
+                                         std::to_string(internalQueryMaxBlockingSortMemoryUsageBytes()) +
+                                         " bytes, but did not opt in to external sorting.",
+                                     "$sort");
         auto cmp = [this](const Entry& a, const Entry& b) { return less(a, b); };
         size_t seq = 0;
         if (_limit > 0) {
             // Max-heap of the best k so far: the worst of them is on top and is evicted first.
             std::priority_queue<Entry, std::vector<Entry>, decltype(cmp)> heap(cmp);
             while (auto in = pullInput()) {
-                Entry e{_pattern.extractKey(in->toBson()), seq++, std::move(*in)};
+                Entry e = makeEntry(std::move(*in), seq++);
                 if (static_cast<long long>(heap.size()) < _limit) {
+                    memory.add(e.bytes);
                     heap.push(std::move(e));
                 } else if (less(e, heap.top())) {
+                    memory.add(e.bytes - heap.top().bytes);
                     heap.pop();
                     heap.push(std::move(e));
                 }
@@ -67,7 +84,11 @@ private:
             std::reverse(_out.begin(), _out.end());
             return;
         }
-        while (auto in = pullInput()) _out.push_back(Entry{_pattern.extractKey(in->toBson()), seq++, std::move(*in)});
+        while (auto in = pullInput()) {
+            Entry e = makeEntry(std::move(*in), seq++);
+            memory.add(e.bytes);
+            _out.push_back(std::move(e));
+        }
         std::sort(_out.begin(), _out.end(), cmp);
     }
 

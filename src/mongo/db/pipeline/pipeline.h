@@ -23,7 +23,9 @@ struct PipelineContext {
     std::function<std::function<std::optional<BSONObj>()>(const std::string& coll)> openCollection;
     // Called periodically in long loops (interrupts with maxTimeMS etc.).
     std::function<void()> checkForInterrupt;
-    // allowDiskUse has no effect; memory limits are not enforced in this version.
+    // Blocking stages ($sort, $group, $bucketAuto) past their 100 MB limit: false fails with
+    // QueryExceededMemoryLimitNoDiskUseAllowed (292); true keeps going in memory (this server
+    // cannot spill) up to a hard cap (query/blocking_memory_tracker.h).
     bool allowDiskUse = false;
     // The aggregate command's 'let': top-level variables ({name: <expression>}), evaluated once
     // when the pipeline is built.
