@@ -2,6 +2,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/server_parameters.h"
 
 namespace mongo {
 
@@ -28,6 +29,7 @@ long long nonNegative(const BSONElement& e, const char* name) {
 
 FindRequest parseFindRequest(const BSONObj& cmd) {
     FindRequest r;
+    r.qr.allowDiskUse = allowDiskUseByDefault();
     bool first = true;
     for (BSONElement e : cmd) {
         if (first) {
@@ -44,6 +46,9 @@ FindRequest parseFindRequest(const BSONObj& cmd) {
         else if (f == "batchSize") r.batchSize = nonNegative(e, "batchSize");
         else if (f == "singleBatch") r.singleBatch = parseBoolArg(e, "find");
         else if (f == "noCursorTimeout") r.noCursorTimeout = parseBoolArg(e, "find");
+        else if (f == "allowDiskUse") {
+            if (!e.isNull()) r.qr.allowDiskUse = parseBoolArg(e, "find");  // null: as if absent
+        }
         else if (f == "tailable" || f == "awaitData") {
             if (e.trueValue()) uasserted(ErrorCodes::BadValue, "error processing query: tailable cursor requested on non capped collection");
         } else if (f == "collation") {
@@ -51,7 +56,7 @@ FindRequest parseFindRequest(const BSONObj& cmd) {
             if (!c.isEmpty() && c["locale"].str() != "simple")
                 uasserted(ErrorCodes::BadValue, "collations other than 'simple' are not supported by this server");
         } else if (f == "min" || f == "max" || f == "returnKey" || f == "showRecordId" || f == "allowPartialResults" ||
-                   f == "oplogReplay" || f == "allowDiskUse" || f == "let" || f == "readOnce" || f == "maxScan" ||
+                   f == "oplogReplay" || f == "let" || f == "readOnce" || f == "maxScan" ||
                    f == "term" || f == "$_requestResumeToken" || f == "$_resumeAfter") {
             // accepted, no effect in this server
         } else if (!isGenericArgument(f)) {

@@ -4,6 +4,8 @@
 #include <functional>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/query/blocking_memory_tracker.h"
+#include "mongo/db/server_parameters.h"
 #include "mongo/db/service_context.h"
 
 namespace mongo {
@@ -194,22 +196,7 @@ std::optional<BSONObj> PlanExecutor::getNext(const OperationContext* interruptCt
         _eof = true;
         return std::nullopt;
     }
-    if (_sol.blockingSort && !_sorted) {
-        // Sort keys are extracted once per document, not once per comparison.
-        const SortPattern& sp = *_sort;
-        std::vector<std::pair<BSONObj, Record>> keyed;
-        while (auto r = nextFiltered(interruptCtx)) {
-            BSONObj key = sp.extractKey(r->doc);
-            keyed.emplace_back(std::move(key), std::move(*r));
-        }
-        std::stable_sort(keyed.begin(), keyed.end(),
-                         [&](const auto& a, const auto& b) { return sp.compareKeys(a.first, b.first) < 0; });
-        _sortedDocs.reserve(keyed.size());
-        for (auto& k : keyed) _sortedDocs.push_back(std::move(k.second));
-        _sorted = true;
-        _recCursor.reset();
-        _idxCursor.reset();
-    }
+    if (_sol.blockingSort && !_sorted) sortAll(interruptCtx);
     while (true) {
         std::optional<Record> r;
         if (_sol.blockingSort) {
@@ -230,6 +217,57 @@ std::optional<BSONObj> PlanExecutor::getNext(const OperationContext* interruptCt
         if (raw) *raw = r->doc;
         return project(r->doc);
     }
+}
+
+void PlanExecutor::sortAll(const OperationContext* interruptCtx) {
+    // Sort keys are extracted once per document, not once per comparison; the input order breaks
+    // ties (a stable sort).
+    struct Keyed {
+        BSONObj key;
+        size_t seq;
+        Record rec;
+        long long bytes;  // counted against the memory limit
+    };
+    const SortPattern& sp = *_sort;
+    auto less = [&](const Keyed& a, const Keyed& b) {
+        int c = sp.compareKeys(a.key, b.key);
+        return c != 0 ? c < 0 : a.seq < b.seq;
+    };
+    long long limitBytes = internalQueryMaxBlockingSortMemoryUsageBytes();
+    BlockingMemoryTracker memory(limitBytes, _qr.allowDiskUse,
+                                 "Sort exceeded memory limit of " + std::to_string(limitBytes) +
+                                     " bytes, but did not opt in to external sorting.",
+                                 "Sort");
+    // With a limit only the first skip + limit documents are kept (a max-heap of them, the worst
+    // on top), as MongoDB's top-k sort does: memory then depends on the limit, not the input.
+    size_t bound = 0;
+    if (_qr.limit > 0) {
+        long long b;
+        if (!__builtin_add_overflow(_qr.skip, _qr.limit, &b)) bound = static_cast<size_t>(b);
+    }
+    std::vector<Keyed> keyed;
+    size_t seq = 0;
+    while (auto r = nextFiltered(interruptCtx)) {
+        Keyed k{sp.extractKey(r->doc), seq++, std::move(*r), 0};
+        k.bytes = static_cast<long long>(sizeof(Keyed)) + k.key.objsize() + k.rec.doc.objsize();
+        if (bound && keyed.size() == bound) {
+            if (!less(k, keyed.front())) continue;
+            memory.add(k.bytes - keyed.front().bytes);
+            std::pop_heap(keyed.begin(), keyed.end(), less);
+            keyed.back() = std::move(k);
+            std::push_heap(keyed.begin(), keyed.end(), less);
+            continue;
+        }
+        memory.add(k.bytes);
+        keyed.push_back(std::move(k));
+        if (bound) std::push_heap(keyed.begin(), keyed.end(), less);
+    }
+    std::sort(keyed.begin(), keyed.end(), less);
+    _sortedDocs.reserve(keyed.size());
+    for (auto& k : keyed) _sortedDocs.push_back(std::move(k.rec));
+    _sorted = true;
+    _recCursor.reset();
+    _idxCursor.reset();
 }
 
 void PlanExecutor::saveState() {

@@ -52,6 +52,9 @@ public:
 
 private:
     std::optional<Record> nextFiltered(const OperationContext* interruptCtx);
+    // The blocking sort: reads every match, keeps them (or the first skip + limit) in sort
+    // order. Throws 292 past internalQueryMaxBlockingSortMemoryUsageBytes without allowDiskUse.
+    void sortAll(const OperationContext* interruptCtx);
     std::optional<Record> nextFromAccessPath();
     std::optional<Record> nextFromIndex();
     void buildScans();

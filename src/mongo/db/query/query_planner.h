@@ -19,6 +19,9 @@ struct QueryRequest {
     BSONObj hint;  // {} none, {$natural: 1}, key pattern, or {"$hint": name} from a string hint
     long long skip = 0;
     long long limit = 0;  // 0: no limit
+    // A blocking sort past its memory limit: false fails (292), true keeps sorting in memory up
+    // to a hard cap (this server cannot spill; see blocking_memory_tracker.h).
+    bool allowDiskUse = true;
 };
 
 struct QuerySolution {
