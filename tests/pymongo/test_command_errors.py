@@ -1,6 +1,6 @@
 """Malformed commands get MongoDB's error codes; deep nesting is refused without recursing
-unboundedly; regressions found by test_command_fuzz.py; and the aggregation pipeline's known
-issues (xfail) with their minimal reproductions."""
+unboundedly; regressions found by test_command_fuzz.py; and the aggregation pipeline's depth and
+memory limits, with the minimal reproductions the fuzzing found them by."""
 import time
 
 import bson
@@ -242,45 +242,58 @@ def reduce_nesting(n):
     return {"$reduce": {"input": {"$range": [0, n]}, "initialValue": {}, "in": {"a": "$$value"}}}
 
 
-# Found by this fuzzing in the aggregation pipeline (src/mongo/db/pipeline, not changed here):
-# (id, pipeline or update, MongoDB 7.0's answer). Each runs on a server of its own, limited to
-# FUZZ_MEMORY_LIMIT_MB, with maxTimeMS; the server must answer with that error, promptly.
+# Found by this fuzzing in the aggregation pipeline (they exhausted the stack or memory before
+# the pipeline had depth and memory limits): (id, pipeline or update, MongoDB 7.0's answer). Each
+# runs on a server of its own, limited to FUZZ_MEMORY_LIMIT_MB, with maxTimeMS; the server must
+# answer with that error (for writes: as the first write error), promptly.
 PIPELINE_KNOWN_ISSUES = [
-    # Value/Document::appendTo recurses once per level: a document built 100000 levels deep by
-    # $reduce overflows the stack when the result is turned into BSON (SIGSEGV). MongoDB refuses
-    # to serialize past 200 levels (Overflow).
+    # Value/Document::appendTo recursed once per level: a document built 100000 levels deep by
+    # $reduce overflowed the stack when the result was turned into BSON (SIGSEGV). MongoDB refuses
+    # to serialize past 200 levels (Overflow); this server also refuses to build values deeper
+    # than 1000 levels (Overflow too), so no walk over a value recurses deeply.
     ("deep_result_document", [("aggregate", C), ("pipeline", [{"$project": {"x": reduce_nesting(100000)}}]),
                               ("cursor", {})], 15),
     ("deep_document_in_update", [("update", C), ("updates", [{"q": {}, "u": [{"$set": {"x": reduce_nesting(100000)}}]}])],
      15),
-    # ...and 1000 levels come back in the reply, deeper than any driver accepts.
+    # ...and 1000 levels came back in the reply, deeper than any driver accepts.
     ("deep_result_document_1000", [("aggregate", C), ("pipeline", [{"$project": {"x": reduce_nesting(1000)}}]),
                                    ("cursor", {})], 15),
+    ("deep_result_document_250", [("aggregate", C), ("pipeline", [{"$project": {"x": reduce_nesting(250)}}]),
+                                  ("cursor", {})], 15),
     # $range materializes any number of elements (10^9 here) until the allocator fails; MongoDB
     # caps the memory $range may use (ExceededMemoryLimit).
     ("range_memory", [("aggregate", C), ("pipeline", [{"$project": {"x": {"$range": [0, 10 ** 9]}}}]),
                       ("cursor", {})], 146),
-    # $concat doubling in $reduce grows a string to gigabytes (std::length_error / bad_alloc);
-    # MongoDB stops at its 64 MB buffer limit (13548).
+    # $concat doubling in $reduce grew a string to gigabytes (std::length_error / bad_alloc).
+    # MongoDB builds the result (under its 64 MB buffer limit, 13548) and then refuses it as a
+    # Value: strings of 16 MB or more are "Tried to create string longer than 16MB" (16493).
     ("concat_memory", [("aggregate", C), ("pipeline", [{"$project": {"x": {"$reduce": {
         "input": {"$range": [0, 40]}, "initialValue": "ab", "in": {"$concat": ["$$value", "$$value"]}}}}}]),
-        ("cursor", {})], 13548),
+        ("cursor", {})], 16493),
+    # ...and a single $concat of more than 64 MB fails in MongoDB's buffer first (13548).
+    ("concat_buffer_limit", [("aggregate", C), ("pipeline", [{"$project": {"x": {"$let": {
+        "vars": {"s": {"$reduce": {"input": {"$range": [0, 22]}, "initialValue": "ab",
+                                   "in": {"$concat": ["$$value", "$$value"]}}}},
+        "in": {"$concat": ["$$s"] * 9}}}}}]), ("cursor", {})], 13548),
     # $densify generates documents without limit (10^11 here; the machine's OOM killer ended it
     # when unlimited); MongoDB stops at internalQueryMaxDensifyDocs (500000) with 5897900.
     ("densify_unbounded", [("aggregate", C), ("pipeline", [{"$densify": {"field": "a", "range": {
         "step": 10, "bounds": [0, 10 ** 12]}, "partitionByFields": ["b"]}}, {"$count": "n"}]), ("cursor", {})],
      5897900),
-    # $sort/$group hold everything in memory even with allowDiskUse: false; MongoDB refuses past
+    # $sort/$group held everything in memory even with allowDiskUse: false; MongoDB refuses past
     # 100 MB (QueryExceededMemoryLimitNoDiskUseAllowed, 292).
     ("sort_memory_no_disk_use", [("aggregate", C), ("pipeline", [
         {"$project": {"x": {"$range": [0, 300000]}}}, {"$unwind": "$x"},
         {"$project": {"x": 1, "pad": {"$literal": "p" * 1000}}}, {"$sort": {"x": -1}}, {"$count": "n"}]),
         ("cursor", {}), ("allowDiskUse", False)], 292),
+    ("group_memory_no_disk_use", [("aggregate", C), ("pipeline", [
+        {"$project": {"x": {"$range": [0, 300000]}}}, {"$unwind": "$x"},
+        {"$group": {"_id": "$x", "pad": {"$first": {"$literal": "p" * 1000}}}}, {"$count": "n"}]),
+        ("cursor", {}), ("allowDiskUse", False)], 292),
 ]
 
 
 @pytest.mark.parametrize("name,pairs,code", PIPELINE_KNOWN_ISSUES, ids=[c[0] for c in PIPELINE_KNOWN_ISSUES])
-@pytest.mark.xfail(strict=False, reason="aggregation pipeline: no depth/memory limits yet (src/mongo/db/pipeline)")
 def test_pipeline_known_issues(limited_mongod_factory, name, pairs, code):
     m = limited_mongod_factory(limit_mb=2048)  # runs out of memory sooner
     runner = Runner(m, keep_going=False)
@@ -290,6 +303,40 @@ def test_pipeline_known_issues(limited_mongod_factory, name, pairs, code):
     elapsed = time.monotonic() - start
     assert reply is not None, "no reply: " + "; ".join(runner.problems) + "\n" + m.tail(20)
     assert reply_problem(reply) is None, reply_problem(reply)
-    assert (reply.get("ok"), reply.get("code")) == (0, code), short(reply)
+    if pairs[0][0] == "update":
+        assert reply.get("ok") == 1 and reply.get("writeErrors"), short(reply)
+        assert reply["writeErrors"][0].get("code") == code, short(reply)
+    else:
+        assert (reply.get("ok"), reply.get("code")) == (0, code), short(reply)
     assert elapsed < 5, "took %.1f s" % elapsed
     assert runner.alive()
+
+
+def test_blocking_stages_with_allow_disk_use_run_in_memory(limited_mongod_factory):
+    """allowDiskUse (absent: allowDiskUseByDefault, true as in MongoDB 6.0+) lets $sort and $group
+    go past 100 MB; this server cannot spill, so it keeps going in memory (up to a hard cap)."""
+    m = limited_mongod_factory(limit_mb=2048)
+    runner = Runner(m, keep_going=False)
+    sort = [{"$project": {"x": {"$range": [0, 150000]}}}, {"$unwind": "$x"},
+            {"$project": {"x": 1, "pad": {"$literal": "p" * 1000}}}, {"$sort": {"x": -1}}, {"$count": "n"}]
+    for extra in ([], [("allowDiskUse", True)]):
+        reply = runner.run("sort", FUZZ_DB, [("aggregate", 1), ("pipeline", [{"$documents": [{}]}] + sort),
+                                             ("cursor", {})] + extra)
+        assert reply is not None and reply.get("ok") == 1, short(reply)
+        assert reply["cursor"]["firstBatch"] == [{"n": 150000}], short(reply)
+    assert runner.alive()
+
+
+def test_find_blocking_sort_memory_limit(db):
+    """find's blocking sort holds at most internalQueryMaxBlockingSortMemoryUsageBytes (100 MB)
+    without allowDiskUse (292, as MongoDB); with a limit only the top documents are kept; with
+    allowDiskUse (the default) this server sorts on in memory."""
+    pad = "p" * (1 << 20)
+    db.big.insert_many([{"i": i, "pad": pad} for i in range(110)])
+    with pytest.raises(pymongo.errors.OperationFailure) as err:
+        list(db.big.find().sort("i", -1).allow_disk_use(False))
+    assert err.value.code == 292, err.value.details
+    assert "Sort exceeded memory limit of 104857600 bytes" in str(err.value)
+    top = db.big.find({}, {"i": 1, "_id": 0}).sort("i", -1).limit(2).allow_disk_use(False)
+    assert [d["i"] for d in top] == [109, 108]
+    assert [d["i"] for d in db.big.find().sort("i", 1).skip(105)] == [105, 106, 107, 108, 109]
