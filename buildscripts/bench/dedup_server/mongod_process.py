@@ -112,6 +112,23 @@ class Server:
         except OSError:
             return ""
 
+    def log_problems(self, keep=5):
+        """Warning/error lines of the server's structured log: their count and the first few
+        (the access-control startup warning is expected here and not counted)."""
+        count, first = 0, []
+        try:
+            with open(self.logpath, errors="replace") as f:
+                for line in f:
+                    if '"id":22120,' in line:  # "Access control is not enabled": expected here
+                        continue
+                    if '"s":"W"' in line or '"s":"E"' in line or '"s":"F"' in line:
+                        count += 1
+                        if len(first) < keep:
+                            first.append(line.strip()[:400])
+        except OSError:
+            pass
+        return {"count": count, "first": first}
+
     def stop(self, timeout=120):
         """Clean shutdown through the shutdown command; kill if it does not exit in time."""
         if self.proc is None:

@@ -3,7 +3,7 @@
 freshly started mongod per configuration and measures what the server stores and how fast.
 
   run_bench.py [--datasets a,b] [--configs snappy,dedup_snappy,dedup_zstd] [--limit N]
-               [--rounds 3] [--reads N] [--no-verify] [--mongod PATH] [--data DIR] [--out DIR]
+               [--rounds 5] [--reads N] [--no-verify] [--mongod PATH] [--data DIR] [--out DIR]
                [--dedup-args "--dedupSketchSize 16 ..."]
 
 Per data set, configuration and round (rounds interleave the configurations, so a slow spell
@@ -252,6 +252,7 @@ def run_one(binary, dataset, docs, config, args, workroot, res):
         rc = srv.stop()
         res["shutdown_exit_code"] = rc
         res["on_disk_after_shutdown"] = dir_bytes(srv.dbpath)
+        res["server_log_warnings"] = srv.log_problems()
     except BaseException as e:
         res["error"] = f"{type(e).__name__}: {e}"
         res["mongod_log_tail"] = srv.log_tail()
@@ -333,7 +334,7 @@ def main():
     ap.add_argument("--datasets", default=",".join(DATASETS))
     ap.add_argument("--configs", default=",".join(CONFIGS))
     ap.add_argument("--limit", type=int, default=None, help="load only the first N records")
-    ap.add_argument("--rounds", type=int, default=3,
+    ap.add_argument("--rounds", type=int, default=5,
                     help="fresh servers per configuration, interleaved (throughput: median)")
     ap.add_argument("--reads", type=int, default=2000, help="point reads of each kind")
     ap.add_argument("--seed", type=int, default=4)
