@@ -602,6 +602,11 @@ def discover_js_suites():
             continue
         if any(f.endswith(".js") for f in os.listdir(p)) or os.path.exists(os.path.join(p, "suite.json")):
             out.append(d)
+        # A suite may hold a nested suite with other options, e.g. dedup/noPassthrough
+        # (tests that start their own --dedup servers).
+        for sub in sorted(os.listdir(p)):
+            if os.path.exists(os.path.join(p, sub, "suite.json")):
+                out.append(d + "/" + sub)
     return out
 
 

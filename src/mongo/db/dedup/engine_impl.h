@@ -96,8 +96,9 @@ private:
     void removeRecord(Partition& p, uint32_t ptr, std::vector<int64_t>* removed);
     void unindex(Partition& p, uint32_t ptr);
     void disablePartition(Partition& p);
-    // Queues the rewrites that move x's dependents off x (onto x's base, or raw).
-    void queueDependentRewrites(Partition& p, uint32_t x);
+    // Queues the rewrites that move x's dependents off x (onto its nearest live ancestor, or
+    // raw). Returns how many were queued.
+    uint32_t queueDependentRewrites(Partition& p, uint32_t x);
 
     const Options _o;
     RecordStore* const _store;

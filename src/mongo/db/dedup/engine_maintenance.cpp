@@ -263,16 +263,29 @@ StatusWith<DeletePlan> Engine::Impl::onDelete(std::string_view ns, int64_t id) {
     return plan;
 }
 
-void Engine::Impl::queueDependentRewrites(Partition& p, uint32_t x) {
+uint32_t Engine::Impl::queueDependentRewrites(Partition& p, uint32_t x) {
     const RecordMeta& xm = p.table.at(x);
+    // Dependents move onto x's nearest live ancestor (or raw if x's chain has none left), so
+    // that x and the retained records between it and that ancestor can all go.
     uint32_t base = xm.base;
+    int64_t cascade = 0;
+    bool sole = xm.refCount == 1;
+    while (base != kNoRecord && p.table.at(base).deleted) {
+        const RecordMeta& am = p.table.at(base);
+        sole = sole && am.refCount == 1;
+        if (sole)
+            cascade += am.storedSize;
+        base = am.base;
+    }
     Bytes baseBytes;
-    if (base != kNoRecord && !p.table.at(base).deleted)
+    if (base != kNoRecord)
         baseBytes = fetchLogical(p, base);
     std::vector<uint32_t> deps;
     p.table.forEachDependent(x, [&](uint32_t d) { deps.push_back(d); });
-    // The retained bytes are freed once every dependent has moved: each rewrite earns a share.
-    const int64_t share = int64_t(xm.storedSize / std::max<uint32_t>(1, xm.refCount)) + 1;
+    // The retained bytes are freed once every dependent has moved: each rewrite earns a share
+    // of them, plus, for x's only dependent, the retained records above x that go with it.
+    const int64_t share = int64_t(xm.storedSize / std::max<uint32_t>(1, xm.refCount)) + 1 + cascade;
+    uint32_t queued = 0;
     for (uint32_t d : deps) {
         Bytes db = fetchLogical(p, d);
         if (!db)
@@ -283,12 +296,13 @@ void Engine::Impl::queueDependentRewrites(Partition& p, uint32_t x) {
                 _enc.encode(reinterpret_cast<const uint8_t*>(baseBytes->data()), baseBytes->size(),
                             reinterpret_cast<const uint8_t*>(db->data()), db->size(),
                             _o.compressDeltas);
-            queueWriteBack(p, d, base, makeDeltaStored(did, p.table.at(base).id, delta), false,
-                           share);
+            queued += queueWriteBack(p, d, base, makeDeltaStored(did, p.table.at(base).id, delta),
+                                     false, share);
         } else {
-            queueWriteBack(p, d, kNoRecord, makeRawStored(*db), false, share);
+            queued += queueWriteBack(p, d, kNoRecord, makeRawStored(*db), false, share);
         }
     }
+    return queued;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -166,9 +166,9 @@ size_t Engine::Impl::requeueRetainedRewrites(size_t maxRecords) {
             });
             if (allPending)
                 continue;
-            queueDependentRewrites(p, x);
-            ++queued;
-            ++_counters.garbageRequeued;
+            uint32_t n = queueDependentRewrites(p, x);
+            queued += n;
+            _counters.garbageRequeued += n;
         }
     }
     return queued;
