@@ -162,6 +162,7 @@ void DedupRecordStore::doUpdateRecord(OperationContext* opCtx, RecordId id, cons
         opCtx->recoveryUnit()->onRollback([svc, ns = _engineNs] { svc->resync(ns); });
         for (const dedup::Rewrite& r : plan.rewrites) rewrite(opCtx, r.id, r.stored);
         for (int64_t gone : plan.alsoRemove) uassertStatusOK(removeRetained(opCtx, gone));
+        svc->noteRetainedRemoved(static_cast<long long>(plan.alsoRemove.size()));
     }
     std::string stored = dedup::makeRawStored(std::string_view(data, len));
     _base->updateRecord(opCtx, id, stored.data(), static_cast<int>(stored.size()));
@@ -182,6 +183,7 @@ void DedupRecordStore::doDeleteRecord(OperationContext* opCtx, RecordId id) {
         retain = plan.retain;
         for (int64_t gone : plan.alsoRemove)
             if (gone != id.repr()) uassertStatusOK(removeRetained(opCtx, gone));
+        svc->noteRetainedRemoved(static_cast<long long>(plan.alsoRemove.size()));
     }
     if (retain) {
         std::string flagged = dedup::withRetainedFlag(cur, true);

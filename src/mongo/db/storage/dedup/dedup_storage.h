@@ -70,6 +70,7 @@ public:
 
     void noteClientWrite();
     void noteDecodeFailure() { _decodeFailures.fetch_add(1, std::memory_order_relaxed); }
+    void noteRetainedRemoved(long long n) { _retainedRemoved.fetch_add(n, std::memory_order_relaxed); }
 
     // serverStatus().dedup
     BSONObj serverStatusSection() const;
