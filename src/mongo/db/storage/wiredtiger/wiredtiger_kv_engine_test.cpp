@@ -177,5 +177,126 @@ TEST(WiredTigerKVEngineTest, OperationOutlivingShutdownIsHarmless) {
     EXPECT_EQ(rs->numRecords(makeTestOpCtx(engine.get()).get()), 0);
 }
 
+// compactIdent: a table holding `records` records of 2 KB of incompressible bytes, checkpointed.
+std::vector<RecordId> fillForCompact(StorageEngine* engine, RecordStore* rs, int records) {
+    auto opCtx = makeTestOpCtx(engine);
+    std::vector<RecordId> ids;
+    std::string data(2048, '\0');
+    uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < records; ++i) {
+        for (char& ch : data) {  // xorshift: no compressor gets anything out of it
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            ch = char(x);
+        }
+        data[0] = char(i);
+        WriteUnitOfWork wuow(opCtx.get());
+        ids.push_back(rs->insertRecord(opCtx.get(), data.data(), int(data.size())));
+        wuow.commit();
+    }
+    engine->flushAllFiles(true);
+    return ids;
+}
+
+void removeRecords(StorageEngine* engine, RecordStore* rs, const std::vector<RecordId>& ids, int keepEvery) {
+    auto opCtx = makeTestOpCtx(engine);
+    for (size_t i = 0; i < ids.size(); ++i) {
+        if (keepEvery > 0 && i % keepEvery == 0) continue;
+        WriteUnitOfWork wuow(opCtx.get());
+        rs->deleteRecord(opCtx.get(), ids[i]);
+        wuow.commit();
+    }
+    engine->flushAllFiles(true);
+}
+
+TEST(WiredTigerKVEngineTest, CompactIdentGivesBackTheSpaceOfRemovedRecords) {
+    TempDir dir;
+    auto engine = StorageEngine::open(testEngineOptions(dir.path()));
+    KVEngine* kv = engine->kvEngine();
+    kv->createRecordStore("collection-compact", RecordStoreOptions());
+    auto rs = kv->getRecordStore("collection-compact");
+    auto ids = fillForCompact(engine.get(), rs.get(), 3000);  // ~6 MB
+    long long full = kv->identSize("collection-compact");
+    ASSERT_GT(full, 5 * 1024 * 1024);
+    removeRecords(engine.get(), rs.get(), ids, 10);
+    long long before = kv->identSize("collection-compact");
+
+    auto opCtx = makeTestOpCtx(engine.get());
+    // Below the default free space target (20 MB) nothing happens.
+    kv->compactIdent(opCtx.get(), "collection-compact");
+    EXPECT_GT(kv->identSize("collection-compact"), before * 9 / 10);
+    CompactIdentOptions options;
+    options.freeSpaceTargetMB = 1;
+    long long freed = kv->compactIdent(opCtx.get(), "collection-compact", options);
+    long long after = kv->identSize("collection-compact");
+    EXPECT_GT(freed, 4 * 1024 * 1024);
+    EXPECT_EQ(freed, before - after);
+    EXPECT_LT(after, full / 4);
+    // The records kept are all there, unchanged.
+    EXPECT_EQ(rs->numRecords(opCtx.get()), 300);
+    for (size_t i = 0; i < ids.size(); i += 10) {
+        auto r = rs->findRecord(opCtx.get(), ids[i]);
+        ASSERT_TRUE(r.has_value());
+        EXPECT_EQ(r->size(), 2048);
+        EXPECT_EQ(r->data()[0], char(i));
+    }
+}
+
+TEST(WiredTigerKVEngineTest, CompactIdentShrinksAnEmptiedTable) {
+    TempDir dir;
+    auto engine = StorageEngine::open(testEngineOptions(dir.path()));
+    KVEngine* kv = engine->kvEngine();
+    kv->createRecordStore("collection-emptied", RecordStoreOptions());
+    auto rs = kv->getRecordStore("collection-emptied");
+    auto ids = fillForCompact(engine.get(), rs.get(), 1500);  // ~3 MB
+    removeRecords(engine.get(), rs.get(), ids, 0);
+    long long before = kv->identSize("collection-emptied");
+    ASSERT_GT(before, 2 * 1024 * 1024);
+    auto opCtx = makeTestOpCtx(engine.get());
+    CompactIdentOptions options;
+    options.freeSpaceTargetMB = 1;
+    long long freed = kv->compactIdent(opCtx.get(), "collection-emptied", options);
+    EXPECT_GT(freed, before - 64 * 1024);
+    EXPECT_LT(kv->identSize("collection-emptied"), 64 * 1024);
+    EXPECT_EQ(rs->numRecords(opCtx.get()), 0);
+    WriteUnitOfWork wuow(opCtx.get());
+    rs->insertRecord(opCtx.get(), "again", 5);
+    wuow.commit();
+    EXPECT_EQ(rs->numRecords(opCtx.get()), 1);
+}
+
+TEST(WiredTigerKVEngineTest, CompactIdentStopsWhenTheOperationIsKilled) {
+    TempDir dir;
+    auto engine = StorageEngine::open(testEngineOptions(dir.path()));
+    KVEngine* kv = engine->kvEngine();
+    kv->createRecordStore("collection-killed", RecordStoreOptions());
+    auto rs = kv->getRecordStore("collection-killed");
+    auto ids = fillForCompact(engine.get(), rs.get(), 3000);
+    removeRecords(engine.get(), rs.get(), ids, 10);
+    long long before = kv->identSize("collection-killed");
+    auto opCtx = makeTestOpCtx(engine.get());
+    opCtx->markKilled();
+    CompactIdentOptions options;
+    options.freeSpaceTargetMB = 1;
+    try {
+        kv->compactIdent(opCtx.get(), "collection-killed", options);
+        FAIL() << "compact of a killed operation succeeded";
+    } catch (const DBException& e) {
+        EXPECT_EQ(e.code(), int(ErrorCodes::Interrupted));
+    }
+    EXPECT_GT(kv->identSize("collection-killed"), before / 2);
+    EXPECT_EQ(rs->numRecords(makeTestOpCtx(engine.get()).get()), 300);
+}
+
+TEST(WiredTigerKVEngineTest, CompactIdentOfAMissingTableIsNamespaceNotFound) {
+    TempDir dir;
+    auto engine = StorageEngine::open(testEngineOptions(dir.path()));
+    try {
+        engine->kvEngine()->compactIdent(nullptr, "collection-nosuch");
+        FAIL() << "compact of a missing table succeeded";
+    } catch (const DBException& e) {
+        EXPECT_EQ(e.code(), int(ErrorCodes::NamespaceNotFound));
+    }
+}
+
 }  // namespace
 }  // namespace mongo

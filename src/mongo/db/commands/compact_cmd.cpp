@@ -1,0 +1,101 @@
+// compact: gives the free space inside a collection's table files (its record store and every
+// index) back to the file system, as MongoDB 7.0's compact on WiredTiger does.
+//   {compact: "<coll>", force: <bool>, freeSpaceTargetMB: <int>}  ->  {bytesFreed: <long>, ok: 1}
+// bytesFreed is the total size of the collection's files before minus after (never negative:
+// a checkpoint taken by compact can grow a file that had little to give back).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_impl.h"
+#include "mongo/db/commands/command.h"
+#include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/storage/kv_engine.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+namespace {
+
+// The compact command's arguments, validated as MongoDB's IDL parser does.
+CompactIdentOptions parseCompactOptions(const OpMsgRequest& req) {
+    checkKnownFields(req, {"force", "freeSpaceTargetMB"});
+    // force only matters on a replica set primary (this server is a standalone), but its type is
+    // checked as MongoDB does: strictly a bool.
+    BSONElement force = req.body["force"];
+    if (!force.eoo() && force.type() != Bool)
+        uasserted(ErrorCodes::TypeMismatch, "BSON field 'compact.force' is the wrong type '" + typeName(force.type()) +
+                                                 "', expected type 'bool'");
+    CompactIdentOptions options;
+    BSONElement target = req.body["freeSpaceTargetMB"];
+    if (!target.eoo()) {
+        long long mb = parseIntegerArg(target, "compact");
+        if (mb < 1)
+            uasserted(ErrorCodes::BadValue, "BSON field 'freeSpaceTargetMB' value must be >= 1, actual value '" +
+                                                std::to_string(mb) + "'");
+        options.freeSpaceTargetMB = mb;
+    }
+    return options;
+}
+
+class CompactCmd : public Command {
+public:
+    CompactCmd() : Command("compact") {}
+    std::string help() const override {
+        return "compact collection\n"
+               "{ compact : <collection_name>, [force:<bool>], [freeSpaceTargetMB:<int>] }\n"
+               "  rewrites the collection's and its indexes' files so that free space inside them\n"
+               "  goes back to the operating system; writes wait meanwhile; cancel with killOp()\n"
+               "  freeSpaceTargetMB - minimum space (MB) recoverable for a file to be compacted (20)";
+    }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        NamespaceString nss = commandTargetNamespace(req);
+        CompactIdentOptions options = parseCompactOptions(req);
+
+        // The write lock: no document write happens while the files are rewritten, and (through
+        // the shared catalog lock it includes) the collection and its indexes cannot be dropped
+        // or created meanwhile. Readers go on. (Views are not supported by this server, so a
+        // missing collection is never a view: CommandNotSupportedOnView cannot arise.)
+        CollectionWriteLock lock;
+        auto* catalog = CollectionCatalog::get();
+        Collection* coll = catalog->lookupCollection(opCtx, nss);
+        if (!coll) {
+            if (catalog->listCollections(opCtx, nss.db()).empty())
+                uasserted(ErrorCodes::NamespaceNotFound, "database does not exist");
+            uasserted(ErrorCodes::NamespaceNotFound, "collection does not exist");
+        }
+        auto* impl = dynamic_cast<CollectionImpl*>(coll);
+        if (!impl)
+            uasserted(ErrorCodes::CommandNotSupported, "cannot compact collection " + nss.ns() +
+                                                           ": its storage does not support compaction");
+        KVEngine* kv = impl->engine()->kvEngine();
+        std::vector<std::string> idents{impl->metaData().ident};
+        for (const std::string& ident : impl->indexCatalogImpl()->idents()) idents.push_back(ident);
+
+        auto totalSize = [&] {
+            long long total = 0;
+            for (const std::string& ident : idents) total += kv->identSize(ident);
+            return total;
+        };
+        const long long bytesBefore = totalSize();
+        LOGV2(20284, Command, "Compact begin",
+              logv2::attrs("namespace", nss.ns(), "freeSpaceTargetMB", options.freeSpaceTargetMB));
+        for (const std::string& ident : idents) {
+            opCtx->checkForInterrupt();
+            kv->compactIdent(opCtx, ident, options);
+        }
+        // Measured over all the files at the end: compacting one table can shrink another's
+        // file too (through the checkpoints it takes).
+        const long long bytesAfter = totalSize();
+        const long long bytesDiff = bytesBefore - bytesAfter;
+        LOGV2(7386700, Command, "Compact end",
+              logv2::attrs("namespace", nss.ns(), "bytesBefore", bytesBefore, "bytesAfter", bytesAfter,
+                           "bytesDiff", bytesDiff));
+        result.append("bytesFreed", std::max(0LL, bytesDiff));
+    }
+};
+CompactCmd compactCmd;
+
+}  // namespace
+}  // namespace mongo
