@@ -137,6 +137,7 @@ def main():
     ap.add_argument("--results", default=os.path.join(HERE, "results"))
     ap.add_argument("--out", default=HERE)
     args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
     results = report.load_results(args.results)
     if not results:
         raise SystemExit(f"no results in {args.results}: run run_bench.py first")

@@ -10,32 +10,32 @@ Per data set, configuration and round (rounds interleave the configurations, so 
 of the shared machine hits all of them alike): copy of the mongod binary (so every configuration of one run
 uses the same build even if it is rebuilt meanwhile) started on an empty dbpath; documents
 {_id, key, ts, body} inserted one at a time in file order with insert_one; wait until the dedup
-layer has no write-backs pending; fsync twice; on-disk bytes; collStats/dbStats/serverStatus;
-point reads of latest and of old versions (interleaved, same random order for every config);
-full read-back verification; clean shutdown; on-disk bytes again. One JSON file per data set
+layer has no inserts or write-backs queued; fsync twice; on-disk bytes; collStats/dbStats/
+serverStatus; point reads of latest and of old versions (interleaved, same random order for
+every config); compact + fsync + on-disk bytes again; full read-back verification; clean shutdown; on-disk bytes again. One JSON file per data set
 and configuration (see combine() for how rounds are merged) in results/<dataset>__<config>.json and results/summary.json over all results present.
 Exits non-zero if any document read back differs from what was inserted.
 """
 import argparse
 import gc
-import glob
 import io
 import json
 import os
 import random
 import shutil
-import statistics
 import sys
 import tempfile
 import time
 
 import bson
+import pymongo
 import zstandard
 from bson import json_util
 from bson.codec_options import CodecOptions
 from bson.raw_bson import RawBSONDocument
 
-from mongod_process import Server, dir_bytes, log, machine_facts, proc_facts, stable_binary
+from bench_results import combine, percentiles, write_summary
+from mongod_process import Server, dir_bytes, log, proc_facts, stable_binary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -65,17 +65,6 @@ def load_records(path, limit=None):
     return docs
 
 
-def percentiles(samples_s):
-    """Latency summary in microseconds (nearest-rank percentiles)."""
-    if not samples_s:
-        return {"n": 0}
-    s = sorted(samples_s)
-    n = len(s)
-    pick = lambda p: s[max(0, min(n - 1, -(-p * n // 100) - 1))] * 1e6
-    return {"n": n, "p50_us": pick(50), "p90_us": pick(90), "p99_us": pick(99),
-            "max_us": s[-1] * 1e6, "mean_us": sum(s) / n * 1e6}
-
-
 def find_field(d, name):
     """First value of field `name` anywhere in nested dict d (the dedup section's layout may vary)."""
     if isinstance(d, dict):
@@ -92,29 +81,46 @@ def jsonable(x):
     return json.loads(json_util.dumps(x, json_options=json_util.RELAXED_JSON_OPTIONS))
 
 
-def wait_for_writebacks(admin, limit_s=60.0):
-    """Polls serverStatus().dedup until no write-backs are pending; returns what it saw."""
+def pending_work(dd):
+    """Queued dedup work in a serverStatus().dedup section: inserts not yet examined plus
+    write-backs not yet applied (None if the section reports neither)."""
+    wb = dd.get("writeBacks") if isinstance(dd.get("writeBacks"), dict) else {}
+    parts = [dd.get("pendingInserts"), wb.get("pending", dd.get("writeBacksPending"))]
+    parts = [p for p in parts if isinstance(p, (int, float))]
+    return sum(parts) if parts else None
+
+
+def wait_for_writebacks(admin, n_docs, limit_s=60.0):
+    """Polls serverStatus().dedup until the engine has examined every inserted document and
+    has no queued inserts or write-backs; returns what it saw and how long it took."""
     t0 = time.perf_counter()
     first = None
     while True:
         dd = admin.command("serverStatus").get("dedup")
-        pending = find_field(dd, "writeBacksPending") if dd is not None else None
+        if dd is not None and dd.get("enabled") is False:
+            dd = None  # the section is there but dedup is off: nothing to wait for
+        pending = pending_work(dd) if dd is not None else None
+        examined = dd.get("recordsExamined") if dd is not None else None
         if first is None:
             first = pending
         waited = time.perf_counter() - t0
-        if pending is None or pending == 0 or waited >= limit_s:
-            return {"pending_at_start": first, "pending_at_end": pending, "seconds": waited,
-                    "timed_out": bool(pending) and waited >= limit_s, "section_present": dd is not None}
-        time.sleep(0.1)
+        settled = pending in (None, 0) and (not isinstance(examined, (int, float)) or examined >= n_docs)
+        if settled or waited >= limit_s:
+            return {"pending_at_start": first, "pending_at_end": pending, "records_examined": examined,
+                    "seconds": waited, "timed_out": not settled, "section_present": dd is not None}
+        time.sleep(0.05)
 
 
-def dedup_memory(section):
-    if not section:
+def dedup_memory(dd):
+    """Bytes of the dedup structures from serverStatus().dedup (fields picked defensively)."""
+    if not dd or dd.get("enabled") is False:
         return None
-    fields = ["indexBytes", "metadataBytes", "sourceCacheBytes", "writeBackCacheBytes"]
-    mem = {f: find_field(section, f) for f in fields}
+    sub = lambda k: dd.get(k) if isinstance(dd.get(k), dict) else {}
+    mem = {"indexBytes": dd.get("indexBytes"), "metadataBytes": dd.get("metadataBytes"),
+           "sourceCacheBytes": sub("sourceCache").get("bytes", dd.get("sourceCacheBytes")),
+           "writeBackCacheBytes": sub("writeBacks").get("pendingBytes", dd.get("writeBackCacheBytes"))}
     known = [v for v in mem.values() if isinstance(v, (int, float))]
-    mem["total_bytes"] = sum(known) if known else None
+    mem["total_bytes"] = dd.get("memoryBytes", sum(known) if known else None)
     return mem
 
 
@@ -216,8 +222,12 @@ def run_one(binary, dataset, docs, config, args, workroot, res):
                          "server_cpu_s": (cpu1["cpu_s"] - cpu0["cpu_s"]) if cpu0 and cpu1 else None}
         ss = admin.command("serverStatus")
         res["server_status_dedup_after_load"] = jsonable(ss.get("dedup"))
-        res["drain"] = wait_for_writebacks(admin, args.drain_timeout)
-        log(f"{dataset} / {config}: write-backs drained {res['drain']}")
+        res["dedup_memory_after_load"] = dedup_memory(res["server_status_dedup_after_load"])
+        res["drain"] = wait_for_writebacks(admin, n, args.drain_timeout)
+        dr = res["drain"]
+        if dr["section_present"]:
+            log(f"{dataset} / {config}: dedup queues {dr['pending_at_start']} -> {dr['pending_at_end']} "
+                f"in {dr['seconds']:.2f} s{' (TIMED OUT)' if dr['timed_out'] else ''}")
         res["fsync"] = [jsonable(admin.command("fsync", 1))]
         time.sleep(1.0)
         res["fsync"].append(jsonable(admin.command("fsync", 1)))
@@ -245,6 +255,16 @@ def run_one(binary, dataset, docs, config, args, workroot, res):
         res["reads"] = {"latest": dict(percentiles(lat_by["latest"]), pool=n_latest),
                         "old": dict(percentiles(lat_by["old"]), pool=n_old), "missing": missing}
         res["server_status_dedup_after_reads"] = jsonable(admin.command("serverStatus").get("dedup"))
+        if not args.no_compact:  # write-backs leave freed blocks inside the files until compact
+            try:
+                t = time.perf_counter()
+                res["compact"] = jsonable(db.command("compact", "docs"))
+                res["compact_seconds"] = time.perf_counter() - t
+                admin.command("fsync", 1)
+                res["on_disk_after_compact"] = dir_bytes(srv.dbpath)
+                res["ratio_after_compact"] = logical / res["on_disk_after_compact"]["data_bytes"]
+            except pymongo.errors.OperationFailure as e:
+                res["compact"] = {"error": str(e)}
         if not args.no_verify:
             log(f"{dataset} / {config}: verifying {n} documents")
             res["verify"] = verify(coll, docs)
@@ -269,66 +289,6 @@ def run_one(binary, dataset, docs, config, args, workroot, res):
     return res
 
 
-def combine(rounds):
-    """One result from the rounds of a configuration: round 1's record (bytes, stats, server
-    sections) with insert throughput = median of the rounds and latency percentiles over the
-    pooled samples of all rounds; every round's own figures under 'rounds'."""
-    bad = [r for r in rounds if "error" in r]
-    if bad:
-        for r in rounds:
-            r.pop("_samples", None)
-        return dict(bad[0], rounds_completed=len(rounds) - len(bad))
-    out = dict(rounds[0])
-    pooled = {k: [x for r in rounds for x in r["_samples"][k]] for k in ("insert", "latest", "old")}
-    out["rounds"] = [{"docs_per_s": r["insert"]["docs_per_s"], "mb_per_s": r["insert"]["mb_per_s"],
-                      "server_cpu_s": r["insert"]["server_cpu_s"], "insert_latency": r["insert"]["latency"],
-                      "reads": r["reads"], "data_bytes": r["on_disk"]["data_bytes"], "ratio": r["ratio"],
-                      "drain_s": r["drain"]["seconds"], "verify": r.get("verify"),
-                      "loadavg_start": r["loadavg_start"], "started_at": r["started_at"]} for r in rounds]
-    med = lambda f: statistics.median(r["insert"][f] for r in rounds)
-    out["insert"] = dict(out["insert"], docs_per_s=med("docs_per_s"), mb_per_s=med("mb_per_s"),
-                         seconds=med("seconds"), latency=percentiles(pooled["insert"]))
-    if all(r["insert"]["server_cpu_s"] is not None for r in rounds):
-        out["insert"]["server_cpu_s"] = med("server_cpu_s")
-    out["reads"] = dict(out["reads"], missing=sum(r["reads"]["missing"] for r in rounds))
-    for k in ("latest", "old"):
-        out["reads"][k] = dict(percentiles(pooled[k]), pool=out["reads"][k]["pool"])
-    vs = [r["verify"] for r in rounds if r.get("verify")]
-    if vs:
-        out["verify"] = dict(vs[0], mismatches=sum(v["mismatches"] for v in vs),
-                             ok=all(v["ok"] for v in vs), rounds=len(vs))
-    out["run_seconds"] = sum(r["run_seconds"] for r in rounds)
-    out["loadavg_end"] = rounds[-1]["loadavg_end"]
-    out["aggregation"] = ("insert docs/s, MB/s, seconds, server CPU: median of rounds; latency "
-                          "percentiles: pooled samples of all rounds; bytes and server stats: round 1")
-    for r in rounds:
-        r.pop("_samples", None)
-    out.pop("_samples", None)
-    return out
-
-
-def write_summary(out):
-    runs = []
-    for p in sorted(glob.glob(os.path.join(out, "*__*.json"))):
-        with open(p) as f:
-            r = json.load(f)
-        runs.append({k: r.get(k) for k in (
-            "dataset", "config", "limit", "records", "distinct_keys", "logical_bytes", "ratio",
-            "ratio_net_of_empty",
-            "insert", "drain", "reads", "dedup_memory", "verify", "error", "mongod", "started_at",
-            "rounds",
-            "run_seconds", "loadavg_start", "loadavg_end")} | {
-            "on_disk_data_bytes": (r.get("on_disk") or {}).get("data_bytes"),
-            "on_disk_empty_data_bytes": (r.get("on_disk_empty") or {}).get("data_bytes"),
-            "on_disk_journal_bytes": (r.get("on_disk") or {}).get("journal_bytes"),
-            "on_disk_after_shutdown_data_bytes": (r.get("on_disk_after_shutdown") or {}).get("data_bytes"),
-            "coll_storage_size": (r.get("coll_stats") or {}).get("storageSize"),
-            "coll_total_index_size": (r.get("coll_stats") or {}).get("totalIndexSize"),
-            "coll_stats_dedup": (r.get("coll_stats") or {}).get("dedup")})
-    with open(os.path.join(out, "summary.json"), "w") as f:
-        json.dump({"machine": machine_facts(), "runs": runs}, f, indent=1)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--datasets", default=",".join(DATASETS))
@@ -340,6 +300,8 @@ def main():
     ap.add_argument("--seed", type=int, default=4)
     ap.add_argument("--drain-timeout", type=float, default=60.0)
     ap.add_argument("--no-verify", action="store_true")
+    ap.add_argument("--no-compact", action="store_true",
+                    help="skip the compact command (run after the reads, before verifying)")
     ap.add_argument("--no-collection-option", action="store_true",
                     help="do not create the collection with {dedup: true} in dedup configs")
     ap.add_argument("--dedup-args", default="", help="extra mongod options for the dedup configs")
