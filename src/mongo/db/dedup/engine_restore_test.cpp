@@ -1,0 +1,169 @@
+// Rebuilding the engine from stored records (engine_restore.cpp): what a storage layer does
+// at start-up, after a rollback, and for garbage collection after the lossy cache lost work.
+#include "mongo/db/dedup/dedup_engine.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <tuple>
+
+#include "mongo/db/dedup/memory_record_store.h"
+
+namespace mongo {
+namespace dedup {
+namespace {
+
+std::vector<std::string> revisions(size_t n, size_t size, uint64_t seed) {
+    static const char* w[] = {"storage ", "engine ", "record ", "version ", "delta ", "chain\n",
+                              "index ", "feature, ", "sketch ", "cache. ", "hop ", "base "};
+    std::mt19937_64 rng(seed);
+    std::string s;
+    while (s.size() < size)
+        s += w[rng() % 12];
+    std::vector<std::string> out{s};
+    for (size_t i = 1; i < n; ++i) {
+        std::string r = out.back();
+        r.replace(rng() % (r.size() - 100), rng() % 40, "edit " + std::to_string(i) + " ");
+        out.push_back(r);
+    }
+    return out;
+}
+
+Options options() {
+    Options o;
+    o.chainScheme = ChainScheme::kHop;
+    o.hopDistance = 4;
+    o.sizeFilter = false;
+    o.governor = false;
+    return o;
+}
+
+// Reports every stored record of the store to `e`, as a storage layer does at start-up.
+void restoreFrom(MemoryRecordStore& store, Engine& e, const std::set<int64_t>& retained) {
+    // forEach holds the store's lock: collect first, decode afterwards.
+    std::vector<std::tuple<std::string, int64_t, std::string>> recs;
+    store.forEach([&](const std::string& ns, int64_t id, const std::string& stored) {
+        recs.emplace_back(ns, id, stored);
+    });
+    std::set<std::string> namespaces;
+    for (const auto& [ns, id, stored] : recs) {
+        StoredView v;
+        ASSERT_TRUE(parseStored(id, stored, &v).isOK());
+        std::string bytes;
+        ASSERT_TRUE(decodeRecord(store, ns, id, &bytes).isOK()) << id;
+        ASSERT_TRUE(e.restoreRecord(ns, id, bytes, v.isDelta ? v.baseId : 0, stored.size(),
+                                    retained.count(id) > 0)
+                        .isOK());
+        namespaces.insert(ns);
+    }
+    for (const auto& ns : namespaces)
+        e.finishRestore(ns);
+}
+
+class EngineRestoreTest : public ::testing::Test {
+protected:
+    void load(Engine& e, const std::string& ns, const std::vector<std::string>& revs, int64_t firstId) {
+        for (size_t i = 0; i < revs.size(); ++i) {
+            store.putRaw(ns, firstId + int64_t(i), revs[i]);
+            ASSERT_TRUE(e.onInsert(ns, firstId + int64_t(i), revs[i]).isOK());
+        }
+        e.drainWriteBacks();
+    }
+    MemoryRecordStore store;
+};
+
+TEST_F(EngineRestoreTest, RestoredStateMatchesTheLiveEngine) {
+    Engine live(options(), &store);
+    auto revs = revisions(60, 6000, 1);
+    load(live, "db.c", revs, 1);
+    // Delete a few records others decode through (kept, retained) and a few that are not.
+    std::set<int64_t> retained;
+    for (int64_t id : {60, 48, 3, 17}) {
+        auto plan = live.onDelete("db.c", id);
+        ASSERT_TRUE(plan.isOK());
+        store.apply("db.c", plan.getValue());
+        if (plan.getValue().retain)
+            retained.insert(id);
+        else
+            store.remove("db.c", id);
+    }
+    ASSERT_FALSE(retained.empty());
+
+    Engine restored(options(), &store);
+    restoreFrom(store, restored, retained);
+    store.forEach([&](const std::string& ns, int64_t id, const std::string&) {
+        RecordInfo a = live.describe(ns, id), b = restored.describe(ns, id);
+        EXPECT_TRUE(b.tracked) << id;
+        EXPECT_EQ(a.baseId, b.baseId) << id;
+        EXPECT_EQ(a.refCount, b.refCount) << id;
+        EXPECT_EQ(a.retained, b.retained) << id;
+    });
+    Stats ls = live.stats(), rs = restored.stats();
+    EXPECT_EQ(ls.logicalBytes, rs.logicalBytes);
+    EXPECT_EQ(ls.storedBytes, rs.storedBytes);
+    EXPECT_EQ(rs.restoredRecords, uint64_t(store.size()));
+    EXPECT_GT(rs.indexEntries, 0u);
+}
+
+TEST_F(EngineRestoreTest, NewVersionsAfterARestoreFindTheirSource) {
+    Engine live(options(), &store);
+    auto revs = revisions(41, 6000, 2);
+    load(live, "db.c", std::vector<std::string>(revs.begin(), revs.end() - 1), 1);
+    Engine restored(options(), &store);
+    restoreFrom(store, restored, {});
+    store.putRaw("db.c", 41, revs.back());
+    auto d = restored.onInsert("db.c", 41, revs.back());
+    ASSERT_TRUE(d.isOK());
+    EXPECT_EQ(d.getValue().outcome, InsertDecision::Outcome::kEncoded);
+    EXPECT_EQ(d.getValue().sourceId, 40);  // the newest version, as before the restart
+    EXPECT_GT(restored.drainWriteBacks().applied, 0u);
+    for (int64_t id = 1; id <= 41; ++id) {
+        std::string got;
+        ASSERT_TRUE(restored.read("db.c", id, &got).isOK());
+        EXPECT_EQ(got, revs[size_t(id - 1)]);
+    }
+}
+
+TEST_F(EngineRestoreTest, ForgetNamespaceLeavesOtherCollectionsAlone) {
+    Engine e(options(), &store);
+    load(e, "db.a", revisions(20, 4000, 3), 1);
+    load(e, "db.b", revisions(20, 4000, 4), 1);
+    const uint64_t before = e.stats().logicalBytes;
+    e.forgetNamespace("db.a");
+    EXPECT_FALSE(e.describe("db.a", 5).tracked);
+    EXPECT_TRUE(e.describe("db.b", 5).tracked);
+    Stats s = e.stats();
+    EXPECT_LT(s.logicalBytes, before);
+    EXPECT_GT(s.logicalBytes, 0u);
+    // The forgotten collection can be inserted into again from scratch.
+    store.putRaw("db.a", 100, "fresh record");
+    EXPECT_TRUE(e.onInsert("db.a", 100, "fresh record").isOK());
+}
+
+TEST_F(EngineRestoreTest, GarbageCollectionRequeuesWhatTheLossyCacheLost) {
+    Engine live(options(), &store);
+    auto revs = revisions(30, 6000, 5);
+    load(live, "db.c", revs, 1);
+    auto plan = live.onDelete("db.c", 30);  // the raw head: everything decodes through it
+    ASSERT_TRUE(plan.isOK());
+    ASSERT_TRUE(plan.getValue().retain);
+    // A restart loses the queued rewrites; the restored engine knows the head is retained.
+    Engine restored(options(), &store);
+    restoreFrom(store, restored, {30});
+    EXPECT_TRUE(restored.describe("db.c", 30).retained);
+    EXPECT_GT(restored.requeueRetainedRewrites(), 0u);
+    DrainResult r = restored.drainWriteBacks();
+    EXPECT_GT(r.applied, 0u);
+    EXPECT_FALSE(store.contains("db.c", 30));  // freed
+    EXPECT_EQ(restored.stats().retainedRecords, 0u);
+    for (int64_t id = 1; id < 30; ++id) {
+        std::string got;
+        ASSERT_TRUE(restored.read("db.c", id, &got).isOK());
+        EXPECT_EQ(got, revs[size_t(id - 1)]);
+    }
+}
+
+}  // namespace
+}  // namespace dedup
+}  // namespace mongo
