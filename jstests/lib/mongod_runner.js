@@ -50,6 +50,18 @@
     }
   }
 
+  // A test that fails part-way must not leave its servers running: kill what is still alive
+  // when mongosh exits.
+  const live = new Set();
+  process.on('exit', () => {
+    for (const proc of live) {
+      try {
+        proc.kill('SIGKILL');
+      } catch (e) {
+      }
+    }
+  });
+
   class Mongod {
     constructor(opts) {
       this.opts = opts || {};
@@ -72,6 +84,9 @@
       const fd = fs.openSync(this.logFile, 'a');
       this.exitCode = undefined;
       this.proc = cp.spawn(bin, this.args(), {stdio: ['ignore', fd, fd]});
+      const proc = this.proc;
+      live.add(proc);
+      proc.on('exit', () => live.delete(proc));
       fs.closeSync(fd);
       this.proc.on('exit', (code, signal) => {
         this.exitCode = code === null ? signal : code;

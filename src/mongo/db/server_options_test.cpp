@@ -54,14 +54,14 @@ TEST(ServerOptions, DefaultsWithoutArguments) {
     EXPECT_EQ(p.networkCompressors, (std::vector<std::string>{"snappy", "zstd", "zlib"}));
     EXPECT_FALSE(p.dedup.enabled);
     EXPECT_EQ(p.dedup.chunkSize, 64);
-    EXPECT_EQ(p.dedup.sketchSize, 8);
+    EXPECT_EQ(p.dedup.sketchSize, 16);
     EXPECT_EQ(p.dedup.anchorInterval, 64);
     EXPECT_EQ(p.dedup.hopDistance, 16);
     EXPECT_EQ(p.dedup.sourceCacheMB, 32);
     EXPECT_EQ(p.dedup.writeBackCacheMB, 8);
     EXPECT_DOUBLE_EQ(p.dedup.governorThreshold, 1.1);
     EXPECT_EQ(p.dedup.governorWindow, 100000);
-    EXPECT_TRUE(p.dedup.sizeFilter);
+    EXPECT_FALSE(p.dedup.sizeFilter);
     EXPECT_TRUE(p.parsedOptions.isEmpty());
 }
 
