@@ -69,4 +69,12 @@ assert.hasFields(st, ['recordsExamined', 'recordsEncoded', 'skippedBySizeFilter'
 assert.hasFields(st.sourceCache, ['hits', 'misses']);
 assert.hasFields(st.writeBacks, ['queued', 'applied', 'dropped']);
 assert.eq(true, st.governor[t.getName()].active, tojson(st.governor));
+// A collection can opt out at create: stored whole, no dedup statistics.
+assert.commandWorked(t.runCommand({create: 'plain', dedup: false}));
+insertAll('plain', loaded['wiki-python'].slice(0, 50));
+const plainStats = assert.commandWorked(t.runCommand({collStats: 'plain'}));
+assert.eq(undefined, plainStats.dedup, tojson(plainStats));
+assert.eq(false, t.getCollectionInfos({name: 'plain'})[0].options.dedup);
+const plain = t.plain.find().toArray();
+for (let i = 0; i < 50; i++) assert.docEqOrdered(loaded['wiki-python'][i], plain[i]);
 print('real_data_roundtrip.js OK');

@@ -67,8 +67,9 @@ Status Engine::onReplicatedInsert(std::string_view ns, int64_t id, int64_t sourc
                                   std::string_view forwardDelta, std::string* bytes) {
     return _impl->onReplicatedInsert(ns, id, sourceId, forwardDelta, bytes);
 }
-StatusWith<UpdatePlan> Engine::onUpdate(std::string_view ns, int64_t id, std::string_view newBytes) {
-    return _impl->onUpdate(ns, id, newBytes);
+StatusWith<UpdatePlan> Engine::onUpdate(std::string_view ns, int64_t id, std::string_view newBytes,
+                                        int64_t keepOldAs) {
+    return _impl->onUpdate(ns, id, newBytes, keepOldAs);
 }
 StatusWith<DeletePlan> Engine::onDelete(std::string_view ns, int64_t id) {
     return _impl->onDelete(ns, id);

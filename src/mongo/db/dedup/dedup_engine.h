@@ -215,7 +215,14 @@ public:
 
     // A client replaces record (ns, id) with newBytes. The plan's rewrites must be applied
     // before the record's new bytes are (others decode through its old bytes).
-    StatusWith<UpdatePlan> onUpdate(std::string_view ns, int64_t id, std::string_view newBytes);
+    // keepOldAs (the paper's rule; 0: off): when others decode through the record (see
+    // describe().refCount), the storage layer first stores the record's current stored form,
+    // flagged retained, under a new id and passes it here. The plan then only re-points those
+    // records at it (their deltas unchanged); write-backs later re-encode them against the new
+    // bytes, and the old bytes go when nothing needs them. Without it they are re-encoded
+    // against the new bytes at once, in the plan.
+    StatusWith<UpdatePlan> onUpdate(std::string_view ns, int64_t id, std::string_view newBytes,
+                                    int64_t keepOldAs = 0);
 
     // A client deletes record (ns, id).
     StatusWith<DeletePlan> onDelete(std::string_view ns, int64_t id);

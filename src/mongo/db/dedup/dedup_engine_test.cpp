@@ -500,3 +500,51 @@ TEST_F(EngineTest, ConcurrentInsertsAndReads) {
 }  // namespace
 }  // namespace dedup
 }  // namespace mongo
+
+namespace mongo {
+namespace dedup {
+namespace {
+
+// The paper's update rule, as the server uses it: the old bytes of an updated base stay (as a
+// retained record under a new id) until write-backs have moved its dependents onto the new
+// bytes; the update itself only re-points them.
+TEST_F(EngineTest, UpdateKeepsOldBytesUntilDependentsMove) {
+    Engine e(testOptions(ChainScheme::kBackward), &store);
+    auto revs = revisions(10, 4000, 61);
+    for (size_t i = 0; i < revs.size(); ++i)
+        insert(e, "db.c", int64_t(i), revs[i]);
+    e.drainWriteBacks();
+    ASSERT_EQ(e.describe("db.c", 9).refCount, 1u);  // 8 is stored against the raw head 9
+
+    std::string old;
+    ASSERT_TRUE(store.readStored("db.c", 9, &old).isOK());
+    store.put("db.c", 100, withRetainedFlag(readdressStored(9, 100, old), true));
+    const std::string newBytes = revs[9] + " and an edit at the end";
+    auto plan = e.onUpdate("db.c", 9, newBytes, 100);
+    ASSERT_TRUE(plan.isOK()) << plan.getStatus().toString();
+    ASSERT_EQ(plan.getValue().rewrites.size(), 1u);
+    EXPECT_EQ(plan.getValue().rewrites[0].id, 8);
+    store.apply("db.c", plan.getValue());
+    store.putRaw("db.c", 9, newBytes);
+    truth[{"db.c", 9}] = newBytes;
+
+    RecordInfo kept = e.describe("db.c", 100);
+    EXPECT_TRUE(kept.retained);
+    EXPECT_EQ(kept.refCount, 1u);
+    EXPECT_EQ(e.describe("db.c", 8).baseId, 100);
+    EXPECT_EQ(e.describe("db.c", 9).refCount, 0u);
+    expectAllReadBack(e);
+
+    // The queued write-back re-encodes 8 against the new bytes; then the old bytes go.
+    DrainResult r = e.drainWriteBacks();
+    EXPECT_GE(r.applied, 1u);
+    EXPECT_EQ(r.removed, 1u);
+    EXPECT_FALSE(store.contains("db.c", 100));
+    EXPECT_EQ(e.describe("db.c", 8).baseId, 9);
+    EXPECT_EQ(e.stats().retainedRecords, 0u);
+    expectAllReadBack(e);
+}
+
+}  // namespace
+}  // namespace dedup
+}  // namespace mongo

@@ -30,7 +30,8 @@ public:
     StatusWith<InsertDecision> onInsert(std::string_view ns, int64_t id, std::string_view bytes);
     Status onReplicatedInsert(std::string_view ns, int64_t id, int64_t sourceId,
                               std::string_view forwardDelta, std::string* bytes);
-    StatusWith<UpdatePlan> onUpdate(std::string_view ns, int64_t id, std::string_view newBytes);
+    StatusWith<UpdatePlan> onUpdate(std::string_view ns, int64_t id, std::string_view newBytes,
+                                    int64_t keepOldAs);
     StatusWith<DeletePlan> onDelete(std::string_view ns, int64_t id);
     Status read(std::string_view ns, int64_t id, std::string* out, DecodeInfo* info);
     DrainResult drainWriteBacks(size_t maxEntries, size_t maxBytes);
@@ -96,9 +97,14 @@ private:
     void removeRecord(Partition& p, uint32_t ptr, std::vector<int64_t>* removed);
     void unindex(Partition& p, uint32_t ptr);
     void disablePartition(Partition& p);
-    // Queues the rewrites that move x's dependents off x (onto its nearest live ancestor, or
-    // raw). Returns how many were queued.
-    uint32_t queueDependentRewrites(Partition& p, uint32_t x);
+    // Queues the rewrites that move x's dependents off x, onto its nearest live ancestor, else
+    // onto `fallback` (whose bytes are fallbackBytes), else raw. Returns how many were queued.
+    uint32_t queueDependentRewrites(Partition& p, uint32_t x, uint32_t fallback = kNoRecord,
+                                    Bytes fallbackBytes = nullptr);
+    // onUpdate with keepOldAs: the old version of x becomes retained record keepOldAs, x's
+    // dependents are re-pointed at it (*plan), and x starts a chain of its own.
+    StatusWith<uint32_t> preserveOldVersion(Partition& p, uint32_t nsIdx, uint32_t x, int64_t keepOldAs,
+                                            UpdatePlan* plan);
 
     const Options _o;
     RecordStore* const _store;

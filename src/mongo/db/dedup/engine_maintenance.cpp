@@ -148,8 +148,66 @@ void Engine::Impl::disablePartition(Partition& p) {
 // ---------------------------------------------------------------------------------------
 // Client updates and deletes.
 
+StatusWith<uint32_t> Engine::Impl::preserveOldVersion(Partition& p, uint32_t nsIdx, uint32_t x,
+                                                      int64_t keepOldAs, UpdatePlan* plan) {
+    if (p.table.find(nsIdx, keepOldAs) != kNoRecord)
+        return Status(ErrorCodes::DuplicateKey, "dedup: the id for the old version is taken");
+    const int64_t xid = p.table.at(x).id;
+    std::vector<uint32_t> deps;
+    p.table.forEachDependent(x, [&](uint32_t d) { deps.push_back(d); });
+    // The dependents' stored forms, re-pointed: read them all before changing anything.
+    std::vector<std::string> repointed;
+    for (uint32_t d : deps) {
+        const int64_t did = p.table.at(d).id;
+        std::string stored;
+        StoredView v;
+        Status st = _store->readStored(nsName(nsIdx), did, &stored);
+        if (st.isOK())
+            st = parseStored(did, stored, &v);
+        if (st.isOK() && (!v.isDelta || v.baseId != xid))
+            st = Status(ErrorCodes::DataCorruptionDetected, "dedup: a dependent is not stored against its base");
+        if (!st.isOK())
+            return st;
+        repointed.push_back(makeDeltaStored(did, keepOldAs, v.payload));
+    }
+    // The old version's stored form, as the storage layer copied it under keepOldAs.
+    std::string oldStored;
+    Status st = _store->readStored(nsName(nsIdx), xid, &oldStored);
+    if (!st.isOK())
+        return st;
+    const size_t oldStoredSize = readdressStored(xid, keepOldAs, oldStored).size();
+    uint32_t xo = p.table.add(nsIdx, keepOldAs, Sketch{}, 0);
+    RecordMeta& om = p.table.at(xo);  // (add may move entries: references taken after it)
+    const RecordMeta& xm = p.table.at(x);
+    om.seq = xm.seq;  // the old version keeps its age and its place in the chain
+    om.lastUsed = xm.lastUsed;
+    om.logicalSize = xm.logicalSize;
+    om.storedSize = static_cast<uint32_t>(oldStoredSize);
+    om.deleted = true;
+    om.chain = xm.chain;
+    om.pos = xm.pos;
+    if (om.chain != kNoChain)
+        p.chains[om.chain].members[om.pos] = xo;
+    p.storedBytes += om.storedSize;
+    uint32_t base = xm.base;
+    relink(p, x, kNoRecord);
+    relink(p, xo, base);
+    for (size_t i = 0; i < deps.size(); ++i) {
+        RecordMeta& dm = p.table.at(deps[i]);
+        p.storedBytes += repointed[i].size();
+        p.storedBytes -= dm.storedSize;
+        dm.storedSize = static_cast<uint32_t>(repointed[i].size());
+        relink(p, deps[i], xo);
+        plan->rewrites.push_back(Rewrite{dm.id, std::move(repointed[i])});
+    }
+    // The record is a new version now: the newest, heading a chain of its own.
+    p.table.at(x).seq = ++_seq;
+    startChain(p, x);
+    return xo;
+}
+
 StatusWith<UpdatePlan> Engine::Impl::onUpdate(std::string_view ns, int64_t id,
-                                              std::string_view newBytes) {
+                                              std::string_view newBytes, int64_t keepOldAs) {
     if (newBytes.size() > kMaxDeltaTarget)
         return Status(ErrorCodes::BadValue, "dedup: record too large");
     UpdatePlan plan;
@@ -163,6 +221,13 @@ StatusWith<UpdatePlan> Engine::Impl::onUpdate(std::string_view ns, int64_t id,
         return plan;  // not tracked (inserted before dedup was on): nothing depends on it
     Bytes newX = std::make_shared<const std::string>(newBytes);
 
+    uint32_t preserved = kNoRecord;
+    if (keepOldAs != 0 && p.table.at(x).refCount > 0) {
+        auto sw = preserveOldVersion(p, nsIdx, x, keepOldAs, &plan);
+        if (!sw.isOK())
+            return sw.getStatus();
+        preserved = sw.getValue();
+    }
     // Records stored as deltas against x decode through its current bytes: rebuild them now
     // and store them against the new bytes (or raw), in the update's unit of work.
     std::vector<uint32_t> deps;
@@ -227,6 +292,8 @@ StatusWith<UpdatePlan> Engine::Impl::onUpdate(std::string_view ns, int64_t id,
     }
     if (_srcCache.contains(xk))
         _srcCache.put(xk, newX);
+    if (preserved != kNoRecord)
+        queueDependentRewrites(p, preserved, x, newX);  // onto the new version, later
     return plan;
 }
 
@@ -263,7 +330,8 @@ StatusWith<DeletePlan> Engine::Impl::onDelete(std::string_view ns, int64_t id) {
     return plan;
 }
 
-uint32_t Engine::Impl::queueDependentRewrites(Partition& p, uint32_t x) {
+uint32_t Engine::Impl::queueDependentRewrites(Partition& p, uint32_t x, uint32_t fallback,
+                                              Bytes fallbackBytes) {
     const RecordMeta& xm = p.table.at(x);
     // Dependents move onto x's nearest live ancestor (or raw if x's chain has none left), so
     // that x and the retained records between it and that ancestor can all go.
@@ -278,8 +346,12 @@ uint32_t Engine::Impl::queueDependentRewrites(Partition& p, uint32_t x) {
         base = am.base;
     }
     Bytes baseBytes;
-    if (base != kNoRecord)
+    if (base != kNoRecord) {
         baseBytes = fetchLogical(p, base);
+    } else if (fallback != kNoRecord) {
+        base = fallback;
+        baseBytes = fallbackBytes;
+    }
     std::vector<uint32_t> deps;
     p.table.forEachDependent(x, [&](uint32_t d) { deps.push_back(d); });
     // The retained bytes are freed once every dependent has moved: each rewrite earns a share

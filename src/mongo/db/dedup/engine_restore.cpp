@@ -34,24 +34,13 @@ void Engine::Impl::forgetNamespace(std::string_view ns) {
         if (p.table.at(ptr).ns == nsIdx)
             ptrs.push_back(ptr);
     });
-    // Bases are always in the same namespace: unlinking them all first leaves every entry
-    // free of links, as erase() requires.
+    // Bases are always in the same namespace: once every record is unlinked, each can be
+    // removed on its own.
     for (uint32_t ptr : ptrs)
         relink(p, ptr, kNoRecord);
-    for (uint32_t ptr : ptrs) {
-        RecordMeta& m = p.table.at(ptr);
-        const RecordKey k = keyOf(m);
-        unindex(p, ptr);
-        _srcCache.erase(k);
-        _wbCache.invalidate(k);
-        _wbCache.invalidateBase(k);
-        if (m.chain != kNoChain)
-            p.chains[m.chain].members[m.pos] = kNoRecord;
-        if (!m.deleted)
-            p.logicalBytes -= m.logicalSize;
-        p.storedBytes -= m.storedSize;
-        p.table.erase(ptr);
-    }
+    std::vector<int64_t> ignored;
+    for (uint32_t ptr : ptrs)
+        removeRecord(p, ptr, &ignored);
     _restoring.erase(nsIdx);
 }
 

@@ -37,6 +37,13 @@ std::string withRetainedFlag(std::string stored, bool retained) {
     return stored;
 }
 
+std::string readdressStored(int64_t id, int64_t newId, const std::string& stored) {
+    StoredView v;
+    if (!parseStored(id, stored, &v).isOK() || !v.isDelta)
+        return stored;
+    return withRetainedFlag(makeDeltaStored(newId, v.baseId, v.payload), v.retained);
+}
+
 Status parseStored(int64_t id, std::string_view stored, StoredView* out) {
     if (stored.empty())
         return Status(ErrorCodes::DataCorruptionDetected, "dedup stored form: empty");

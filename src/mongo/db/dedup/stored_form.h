@@ -37,6 +37,9 @@ size_t deltaStoredSize(int64_t id, int64_t baseId, size_t deltaLen);
 
 // The stored form with the retained flag set or cleared. REQUIRES: stored is not empty.
 std::string withRetainedFlag(std::string stored, bool retained);
+// The stored form of record `id` as record `newId` would store the same content (a delta's
+// base is written relative to the record's own id). Unparsable input is returned as is.
+std::string readdressStored(int64_t id, int64_t newId, const std::string& stored);
 
 struct StoredView {
     bool isDelta = false;

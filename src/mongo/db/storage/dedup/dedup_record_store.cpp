@@ -141,9 +141,8 @@ RecordId DedupRecordStore::doInsertRecord(OperationContext* opCtx, const char* d
         svc->noteClientWrite();
         // The engine hears of the record once it is committed: an aborted insert leaves no
         // trace in its bookkeeping, and the encoding runs off the client's path.
-        opCtx->recoveryUnit()->onCommit([svc, ns = _engineNs, id, bytes = std::string(data, len)]() mutable {
-            svc->enqueueInsert(ns, id.repr(), std::move(bytes));
-        });
+        opCtx->recoveryUnit()->onCommit(
+            [svc, ns = _engineNs, id, len] { svc->enqueueInsert(ns, id.repr(), static_cast<size_t>(len)); });
     }
     return id;
 }
@@ -152,14 +151,31 @@ void DedupRecordStore::doUpdateRecord(OperationContext* opCtx, RecordId id, cons
     std::string cur;
     uassertStatusOK(readStored(opCtx, id.repr(), &cur));
     size_t oldLen = uassertStatusOK(logicalLength(id.repr(), cur));
+    // The records the engine rewrites, with their bytes before: checked once the update is
+    // in place; one that does not decode to the same bytes is stored whole instead.
+    std::vector<std::pair<int64_t, std::string>> rewritten;
     if (DedupStorage* svc = _service.load()) {
         svc->noteClientWrite();
-        svc->flushInserts();
         DedupOpCtxScope scope(opCtx);
-        dedup::UpdatePlan plan = uassertStatusOK(svc->engine().onUpdate(_engineNs, id.repr(), std::string_view(data, len)));
+        // Others decode through the old bytes: they stay, as a retained record of their own,
+        // until write-backs have moved those records onto the new bytes (the paper's rule; the
+        // update itself only re-points them).
+        int64_t keepOldAs = 0;
+        if (svc->engine().describe(_engineNs, id.repr()).refCount > 0) {
+            // A delta names its base relative to its own id: the copy is re-addressed.
+            keepOldAs = _base->insertRecord(opCtx, "", 0).repr();
+            std::string old = dedup::withRetainedFlag(dedup::readdressStored(id.repr(), keepOldAs, cur), true);
+            _base->updateRecord(opCtx, RecordId(keepOldAs), old.data(), static_cast<int>(old.size()));
+        }
+        dedup::UpdatePlan plan =
+            uassertStatusOK(svc->engine().onUpdate(_engineNs, id.repr(), std::string_view(data, len), keepOldAs));
         // The engine's bookkeeping changed with the plan; if this unit of work aborts, the
         // records on disk are the truth again and the engine relearns this collection.
         opCtx->recoveryUnit()->onRollback([svc, ns = _engineNs] { svc->resync(ns); });
+        for (const dedup::Rewrite& r : plan.rewrites) {
+            rewritten.emplace_back(r.id, std::string());
+            uassertStatusOK(decode(opCtx, r.id, &rewritten.back().second));
+        }
         for (const dedup::Rewrite& r : plan.rewrites) rewrite(opCtx, r.id, r.stored);
         for (int64_t gone : plan.alsoRemove) uassertStatusOK(removeRetained(opCtx, gone));
         svc->noteRetainedRemoved(static_cast<long long>(plan.alsoRemove.size()));
@@ -167,6 +183,15 @@ void DedupRecordStore::doUpdateRecord(OperationContext* opCtx, RecordId id, cons
     std::string stored = dedup::makeRawStored(std::string_view(data, len));
     _base->updateRecord(opCtx, id, stored.data(), static_cast<int>(stored.size()));
     _sizes->adjust(opCtx, _sizeKey, 0, static_cast<long long>(len) - static_cast<long long>(oldLen));
+    for (const auto& [rid, before] : rewritten) {
+        std::string after;
+        Status st = decode(opCtx, rid, &after);
+        if (st.isOK() && after == before) continue;
+        // Safe whatever the engine believes: the engine at worst keeps a base longer.
+        LOGV2_WARNING(7700018, Dedup, "A record rewritten for an update did not decode to its bytes; stored whole",
+                      logv2::attrs("ns", _engineNs, "recordId", rid, "error", st.toString()));
+        rewrite(opCtx, rid, dedup::makeRawStored(before));
+    }
 }
 
 void DedupRecordStore::doDeleteRecord(OperationContext* opCtx, RecordId id) {
@@ -176,7 +201,6 @@ void DedupRecordStore::doDeleteRecord(OperationContext* opCtx, RecordId id) {
     bool retain = false;
     if (DedupStorage* svc = _service.load()) {
         svc->noteClientWrite();
-        svc->flushInserts();
         DedupOpCtxScope scope(opCtx);
         dedup::DeletePlan plan = uassertStatusOK(svc->engine().onDelete(_engineNs, id.repr()));
         opCtx->recoveryUnit()->onRollback([svc, ns = _engineNs] { svc->resync(ns); });

@@ -12,8 +12,10 @@
 //
 //   insert  stores the record raw; at commit the record is queued for the engine (the
 //           encoding and the source's write-back happen off the client's path);
-//   update  asks the engine which records decode through the old bytes, rewrites them in the
-//           same unit of work, stores the new bytes raw;
+//   update  stores the new bytes raw; if others decode through the old bytes, those are kept
+//           first as a retained record under a new id and the dependents re-pointed at it
+//           (their deltas unchanged), all in the client's unit of work; write-backs later
+//           move them onto the new bytes and the old ones go;
 //   delete  removes the record, or, if others decode through it, keeps it flagged retained
 //           (hidden from every read) until the engine frees it;
 //   read    decodes deltas through the same snapshot.

@@ -15,10 +15,14 @@ namespace {
 std::unique_ptr<DedupStorage> gDedup;
 thread_local OperationContext* tlsOpCtx = nullptr;
 
-// Inserts waiting for the encoder beyond this are fed to the engine by the inserting thread
-// itself, so a fast loader cannot grow the queue without bound.
-constexpr size_t kMaxQueueBytes = 64u << 20;
-constexpr auto kIdleBeforeWriteBack = std::chrono::milliseconds(20);
+// Background work (encoding inserts, applying write-backs) waits for client writes to pause
+// this long, so it does not compete with them for the CPU and the write lock ...
+constexpr auto kIdleBeforeBackgroundWork = std::chrono::milliseconds(20);
+constexpr auto kBackgroundPoll = std::chrono::milliseconds(5);
+// ... unless it falls this far behind: inserts of this many bytes wait for the encoder, which
+// then runs alongside the clients. Past kMaxQueueBytes the inserting threads help.
+constexpr size_t kEncodeBehindBytes = 128u << 20;
+constexpr size_t kMaxQueueBytes = 512u << 20;
 constexpr size_t kWriteBacksPerBatch = 64;
 
 long long nowNanos() {
@@ -136,40 +140,53 @@ void DedupStorage::shutdown() {
 // ---------------------------------------------------------------------------------------
 // Inserts.
 
-void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, std::string bytes) {
+void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size) {
     std::unique_lock<std::mutex> lk(_insertMu);
-    _queueBytes += bytes.size();
-    _queue.push_back(PendingInsert{ns, id, std::move(bytes)});
+    _queueBytes += size;
+    _queue.push_back(PendingInsert{ns, id, size});
     if (_queueBytes > kMaxQueueBytes) {
-        drainQueueLocked(lk);
+        // The encoder cannot keep up: the inserting thread takes a share of the work.
+        drainQueueLocked(lk, kEncodeBehindBytes);
         return;
     }
+    const bool wake = _queueBytes >= kEncodeBehindBytes;
     lk.unlock();
-    _insertCv.notify_one();
+    if (wake) _insertCv.notify_one();
 }
 
-void DedupStorage::flushInserts() {
-    std::unique_lock<std::mutex> lk(_insertMu);
-    if (!_queue.empty()) drainQueueLocked(lk);
+bool DedupStorage::clientWritesPaused() const {
+    return nowNanos() - _lastClientWriteNanos.load(std::memory_order_relaxed) >
+        std::chrono::duration_cast<std::chrono::nanoseconds>(kIdleBeforeBackgroundWork).count();
 }
 
-void DedupStorage::drainQueueLocked(std::unique_lock<std::mutex>& lk) {
+void DedupStorage::drainQueueLocked(std::unique_lock<std::mutex>& lk, size_t downTo) {
     // The queued records are committed: a snapshot of its own reads them.
     auto opCtx = makeOperationContext(internalClient());
-    while (!_queue.empty()) {
+    while (!_queue.empty() && _queueBytes > downTo) {
         PendingInsert p = std::move(_queue.front());
         _queue.pop_front();
-        _queueBytes -= p.bytes.size();
+        _queueBytes -= p.size;
         processInsertLocked(opCtx.get(), p);
     }
 }
 
 void DedupStorage::processInsertLocked(OperationContext* opCtx, const PendingInsert& p) {
-    if (!storeFor(p.ns)) return;  // dropped meanwhile
+    DedupRecordStore* rs = storeFor(p.ns);
+    if (!rs) return;  // dropped meanwhile
     DedupOpCtxScope scope(opCtx);
     opCtx->recoveryUnit()->abandonSnapshot();
-    auto sw = _engine->onInsert(p.ns, p.id, p.bytes);
-    if (!sw.isOK()) _insertsDropped.fetch_add(1, std::memory_order_relaxed);
+    // The record as it is now: a client may have updated or deleted it since it was queued
+    // (nothing is stored against a record the engine has not seen, so nothing else can have
+    // changed it).
+    std::string stored;
+    dedup::StoredView v;
+    if (!rs->readStored(opCtx, p.id, &stored).isOK() || !dedup::parseStored(p.id, stored, &v).isOK() ||
+        v.isDelta || v.retained)
+        return;
+    auto sw = _engine->onInsert(p.ns, p.id, v.payload);
+    // DuplicateKey: a resync after a rollback already reported the record.
+    if (!sw.isOK() && sw.getStatus().code() != static_cast<int>(ErrorCodes::DuplicateKey))
+        _insertsDropped.fetch_add(1, std::memory_order_relaxed);
 }
 
 void DedupStorage::encoderLoop() {
@@ -178,8 +195,10 @@ void DedupStorage::encoderLoop() {
     while (true) {
         {
             std::unique_lock<std::mutex> lk(_insertMu);
-            _insertCv.wait(lk, [&] { return !_queue.empty() || _stopping; });
+            _insertCv.wait_for(lk, kBackgroundPoll, [&] { return _queueBytes >= kEncodeBehindBytes || _stopping; });
             if (_stopping) return;
+            // Encoding runs when clients pause, or alongside them once the backlog is large.
+            if (_queue.empty() || (_queueBytes < kEncodeBehindBytes && !clientWritesPaused())) continue;
         }
         // Lock order: the catalog lock (keeps collections from being dropped under the
         // engine's reads) before _insertMu.
@@ -188,7 +207,7 @@ void DedupStorage::encoderLoop() {
         for (int i = 0; i < 64 && !_queue.empty() && !_stopping; ++i) {
             PendingInsert p = std::move(_queue.front());
             _queue.pop_front();
-            _queueBytes -= p.bytes.size();
+            _queueBytes -= p.size;
             processInsertLocked(opCtx.get(), p);
         }
         opCtx->recoveryUnit()->abandonSnapshot();
@@ -199,7 +218,7 @@ void DedupStorage::forgetNamespace(const std::string& ns) {
     std::lock_guard<std::mutex> lk(_insertMu);
     for (auto it = _queue.begin(); it != _queue.end();) {
         if (it->ns == ns) {
-            _queueBytes -= it->bytes.size();
+            _queueBytes -= it->size;
             it = _queue.erase(it);
         } else {
             ++it;
@@ -210,7 +229,6 @@ void DedupStorage::forgetNamespace(const std::string& ns) {
 
 void DedupStorage::resync(const std::string& ns) {
     std::unique_lock<std::mutex> lk(_insertMu);
-    if (!_queue.empty()) drainQueueLocked(lk);
     resyncLocked(ns);
 }
 
@@ -269,12 +287,11 @@ void DedupStorage::writeBackLoop() {
     while (true) {
         {
             std::unique_lock<std::mutex> lk(_threadMu);
-            _threadCv.wait_for(lk, std::chrono::milliseconds(5), [&] { return _stopping; });
+            _threadCv.wait_for(lk, kBackgroundPoll, [&] { return _stopping.load(); });
             if (_stopping) return;
         }
         dedup::WriteBackBacklog b = _engine->writeBackBacklog();
-        const bool idle = nowNanos() - _lastClientWriteNanos.load(std::memory_order_relaxed) >
-            std::chrono::duration_cast<std::chrono::nanoseconds>(kIdleBeforeWriteBack).count();
+        const bool idle = clientWritesPaused();
         const bool pressed = b.bytes * 4 > b.capacityBytes * 3;
         if (b.entries > 0 && (idle || pressed)) {
             applyWriteBacks(kWriteBacksPerBatch);

@@ -4,10 +4,11 @@
 // DedupRecordStore by the engine's namespace for it ("<db>.<ident>"), and runs the work that
 // is kept off the client's path:
 //   * the encoder thread feeds committed inserts to the engine (Engine::onInsert), which
-//     picks a source, delta-encodes and queues the source's backward delta;
-//   * the write-back thread applies queued write-backs when client writes pause (20 ms idle)
-//     or the lossy cache is three quarters full, under the write lock, and periodically
-//     re-queues the rewrites that free retained records (garbage collection).
+//     picks a source, delta-encodes and queues the source's backward delta, when client
+//     writes pause (20 ms) or more than 128 MB of inserts wait;
+//   * the write-back thread applies queued write-backs when client writes pause or the lossy
+//     cache is three quarters full, under the write lock, and periodically re-queues the
+//     rewrites that free retained records (garbage collection).
 // Nothing of the engine is persisted: rebuild() derives its state from the stored records at
 // start-up, and resync(ns) does so for one collection after a unit of work that changed the
 // engine's bookkeeping rolled back.
@@ -58,11 +59,9 @@ public:
     void registerStore(DedupRecordStore* rs);
     void unregisterStore(DedupRecordStore* rs);
 
-    // A committed insert, for the encoder thread.
-    void enqueueInsert(const std::string& ns, int64_t id, std::string bytes);
-    // Feeds every queued insert to the engine now (before an update or delete asks the
-    // engine about records that may be among them).
-    void flushInserts();
+    // A committed insert of `size` bytes, for the encoder thread (which reads the record as
+    // it is when its turn comes).
+    void enqueueInsert(const std::string& ns, int64_t id, size_t size);
     // The collection was dropped or truncated.
     void forgetNamespace(const std::string& ns);
     // Relearns a collection from its stored records (after a rollback).
@@ -84,13 +83,15 @@ private:
     struct PendingInsert {
         std::string ns;
         int64_t id;
-        std::string bytes;
+        size_t size;
     };
     DedupStorage(StorageEngine* engine, const dedup::Options& options);
     DedupRecordStore* storeFor(std::string_view ns);
     // REQUIRES: _insertMu held.
     void processInsertLocked(OperationContext* opCtx, const PendingInsert& p);
-    void drainQueueLocked(std::unique_lock<std::mutex>& lk);
+    // Feeds queued inserts to the engine until at most downTo bytes wait.
+    void drainQueueLocked(std::unique_lock<std::mutex>& lk, size_t downTo = 0);
+    bool clientWritesPaused() const;
     void resyncLocked(const std::string& ns);
     void encoderLoop();
     void writeBackLoop();
@@ -109,7 +110,7 @@ private:
 
     std::mutex _threadMu;
     std::condition_variable _threadCv;
-    bool _stopping = false;
+    std::atomic<bool> _stopping{false};
     std::thread _encoder, _writeBack;
 
     std::atomic<long long> _lastClientWriteNanos{0};
