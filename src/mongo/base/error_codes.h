@@ -207,6 +207,7 @@ namespace mongo {
     X(ChecksumMismatch, 288)                       \
     X(QueryExceededMemoryLimitNoDiskUseAllowed, 292) \
     X(DataCorruptionDetected, 296)                 \
+    X(ObjectIsBusy, 314)                           \
     X(UnsupportedOpQueryCommand, 352)              \
     X(SocketException, 9001)
 

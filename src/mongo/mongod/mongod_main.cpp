@@ -153,6 +153,8 @@ int runMongod() {
     transport::TransportLayer tl(to, &sep);
     Status ls = tl.listen();
     if (!ls.isOK()) {
+        dedupStorage->shutdown();
+        closeCollectionCatalog();
         engine->cleanShutdown();
         LOGV2(20565, Control, "Now exiting");
         return 48;  // mongod's exit code when it cannot listen

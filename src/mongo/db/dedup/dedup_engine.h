@@ -257,6 +257,11 @@ public:
     // Garbage collection: re-queues the rewrites that free retained records when the lossy
     // write-back cache dropped them. Visits at most maxRecords retained records.
     size_t requeueRetainedRewrites(size_t maxRecords = SIZE_MAX);
+    // Garbage collection pass: removes retained records nothing decodes through any more
+    // (RecordStore::removeRetained; the caller provides the unit of work) and re-queues the
+    // rewrites for the others, visiting at most maxRecords retained records per call and
+    // resuming where the last call stopped. Returns the records removed.
+    size_t collectGarbage(size_t maxRecords = SIZE_MAX);
 
 private:
     class Impl;

@@ -43,6 +43,7 @@ public:
                          size_t storedSize, bool retained);
     void finishRestore(std::string_view ns);
     size_t requeueRetainedRewrites(size_t maxRecords);
+    size_t collectGarbage(size_t maxRecords);
 
 private:
     using Bytes = SourceRecordCache::Bytes;
@@ -127,6 +128,8 @@ private:
         int64_t baseId;
     };
     std::unordered_map<uint32_t, std::vector<Restored>> _restoring;
+    size_t _gcPartition = 0;  // where the next garbage collection pass starts
+    uint32_t _gcPtr = 0;
 
     SourceRecordCache _srcCache;  // internally locked
     WriteBackCache _wbCache;      // internally locked

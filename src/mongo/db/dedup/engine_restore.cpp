@@ -17,6 +17,7 @@ Status Engine::restoreRecord(std::string_view ns, int64_t id, std::string_view b
     return _impl->restoreRecord(ns, id, bytes, baseId, storedSize, retained);
 }
 void Engine::finishRestore(std::string_view ns) { _impl->finishRestore(ns); }
+size_t Engine::collectGarbage(size_t maxRecords) { return _impl->collectGarbage(maxRecords); }
 size_t Engine::requeueRetainedRewrites(size_t maxRecords) {
     return _impl->requeueRetainedRewrites(maxRecords);
 }
@@ -100,8 +101,19 @@ void Engine::Impl::finishRestore(std::string_view ns) {
             continue;
         uint32_t b = p.table.find(nsIdx, r.baseId);
         // A missing base leaves the record unreadable on disk already (validate reports it);
-        // it stays unlinked here.
-        if (b != kNoRecord && b != r.ptr)
+        // it stays unlinked here, as does a link that would close a loop (damaged data).
+        if (b == kNoRecord || b == r.ptr)
+            continue;
+        bool loops = false;
+        uint32_t a = b;
+        for (size_t steps = 0; a != kNoRecord && steps <= recs.size(); ++steps) {
+            if (a == r.ptr) {
+                loops = true;
+                break;
+            }
+            a = p.table.at(a).base;
+        }
+        if (!loops)
             relink(p, r.ptr, b);
     }
     // Chains: the records that decode to the same raw record, oldest first, so the head is
@@ -161,6 +173,48 @@ size_t Engine::Impl::requeueRetainedRewrites(size_t maxRecords) {
         }
     }
     return queued;
+}
+
+size_t Engine::Impl::collectGarbage(size_t maxRecords) {
+    std::lock_guard<std::mutex> lk(_mu);
+    size_t removed = 0, visited = 0;
+    for (size_t n = 0; n < _partitions.size() && visited < maxRecords; ++n) {
+        if (_gcPartition >= _partitions.size())
+            _gcPartition = 0;
+        Partition& p = *_partitions[_gcPartition];
+        std::vector<uint32_t> retained;
+        p.table.forEachLive([&](uint32_t ptr) {
+            if (ptr >= _gcPtr && p.table.at(ptr).deleted)
+                retained.push_back(ptr);
+        });
+        for (uint32_t x : retained) {
+            if (visited++ >= maxRecords) {
+                _gcPtr = x;  // resume here next time
+                return removed;
+            }
+            if (!p.table.valid(x) || !p.table.at(x).deleted)
+                continue;  // removed by an earlier cascade of this pass
+            if (p.table.at(x).refCount == 0) {
+                // Left retained with nothing to serve (a failed removal, or dependents that
+                // were stored whole): it goes now.
+                std::vector<int64_t> gone{p.table.at(x).id};
+                const std::string ns = nsName(p.table.at(x).ns);
+                removeRecord(p, x, &gone);
+                for (int64_t id : gone)
+                    removed += _store->removeRetained(ns, id).isOK();
+                continue;
+            }
+            bool allPending = true;
+            p.table.forEachDependent(x, [&](uint32_t d) {
+                allPending = allPending && _wbCache.pending(keyOf(p.table.at(d)));
+            });
+            if (!allPending)
+                _counters.garbageRequeued += queueDependentRewrites(p, x);
+        }
+        _gcPtr = 0;
+        ++_gcPartition;
+    }
+    return removed;
 }
 
 WriteBackBacklog Engine::Impl::writeBackBacklog() const {

@@ -156,6 +156,7 @@ void DedupRecordStore::doUpdateRecord(OperationContext* opCtx, RecordId id, cons
     std::vector<std::pair<int64_t, std::string>> rewritten;
     if (DedupStorage* svc = _service.load()) {
         svc->noteClientWrite();
+        svc->prepareClientChange(_engineNs, id.repr());
         DedupOpCtxScope scope(opCtx);
         // Others decode through the old bytes: they stay, as a retained record of their own,
         // until write-backs have moved those records onto the new bytes (the paper's rule; the
@@ -201,6 +202,7 @@ void DedupRecordStore::doDeleteRecord(OperationContext* opCtx, RecordId id) {
     bool retain = false;
     if (DedupStorage* svc = _service.load()) {
         svc->noteClientWrite();
+        svc->prepareClientChange(_engineNs, id.repr());
         DedupOpCtxScope scope(opCtx);
         dedup::DeletePlan plan = uassertStatusOK(svc->engine().onDelete(_engineNs, id.repr()));
         opCtx->recoveryUnit()->onRollback([svc, ns = _engineNs] { svc->resync(ns); });

@@ -56,6 +56,8 @@ OperationContext* DedupOpCtxScope::current() { return tlsOpCtx; }
 DedupStorage::DedupStorage(StorageEngine* engine, const dedup::Options& options)
     : _storageEngine(engine), _engine(std::make_unique<dedup::Engine>(options, this)) {}
 
+DedupStorage::~DedupStorage() { shutdown(); }
+
 DedupStorage* DedupStorage::install(StorageEngine* engine, const dedup::Options& options) {
     invariant(!gDedup);
     gDedup.reset(new DedupStorage(engine, options));
@@ -105,7 +107,11 @@ void DedupStorage::start() {
         auto opCtx = makeOperationContext(internalClient());
         DedupOpCtxScope scope(opCtx.get());
         for (DedupRecordStore* rs : stores) {
-            _restoreRecords += rs->restoreInto(opCtx.get());
+            try {
+                _restoreRecords += rs->restoreInto(opCtx.get());
+            } catch (const DBException& e) {
+                markUnsynced(rs->engineNs(), e.toStatus());
+            }
             opCtx->recoveryUnit()->abandonSnapshot();
         }
         _restoreMillis =
@@ -142,13 +148,15 @@ void DedupStorage::shutdown() {
 
 void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size) {
     std::unique_lock<std::mutex> lk(_insertMu);
-    _queueBytes += size;
-    _queue.push_back(PendingInsert{ns, id, size});
-    if (_queueBytes > kMaxQueueBytes) {
-        // The encoder cannot keep up: the inserting thread takes a share of the work.
-        drainQueueLocked(lk, kEncodeBehindBytes);
+    if (_queueBytes + size > kMaxQueueBytes) {
+        // The encoder is far behind: this record stays stored whole (it runs in a commit
+        // handler, which must not do the encoder's work or fail).
+        _insertsDropped.fetch_add(1, std::memory_order_relaxed);
+        _insertCv.notify_one();
         return;
     }
+    _queueBytes += size;
+    _queue.push_back(PendingInsert{ns, id, size});
     const bool wake = _queueBytes >= kEncodeBehindBytes;
     lk.unlock();
     if (wake) _insertCv.notify_one();
@@ -173,20 +181,36 @@ void DedupStorage::drainQueueLocked(std::unique_lock<std::mutex>& lk, size_t dow
 void DedupStorage::processInsertLocked(OperationContext* opCtx, const PendingInsert& p) {
     DedupRecordStore* rs = storeFor(p.ns);
     if (!rs) return;  // dropped meanwhile
+    // A client updated or deleted the record since it was queued (changedWhileQueued): the
+    // engine skips it rather than learn bytes that may be stale. It stays stored whole.
+    if (_changedWhileQueued.erase({p.ns, p.id})) return;
     DedupOpCtxScope scope(opCtx);
-    opCtx->recoveryUnit()->abandonSnapshot();
-    // The record as it is now: a client may have updated or deleted it since it was queued
-    // (nothing is stored against a record the engine has not seen, so nothing else can have
-    // changed it).
-    std::string stored;
-    dedup::StoredView v;
-    if (!rs->readStored(opCtx, p.id, &stored).isOK() || !dedup::parseStored(p.id, stored, &v).isOK() ||
-        v.isDelta || v.retained)
-        return;
-    auto sw = _engine->onInsert(p.ns, p.id, v.payload);
-    // DuplicateKey: a resync after a rollback already reported the record.
-    if (!sw.isOK() && sw.getStatus().code() != static_cast<int>(ErrorCodes::DuplicateKey))
+    try {
+        opCtx->recoveryUnit()->abandonSnapshot();
+        std::string stored;
+        dedup::StoredView v;
+        if (!rs->readStored(opCtx, p.id, &stored).isOK() || !dedup::parseStored(p.id, stored, &v).isOK() ||
+            v.isDelta || v.retained)
+            return;
+        auto sw = _engine->onInsert(p.ns, p.id, v.payload);
+        // DuplicateKey: a resync after a rollback already reported the record.
+        if (!sw.isOK() && sw.getStatus().code() != static_cast<int>(ErrorCodes::DuplicateKey))
+            _insertsDropped.fetch_add(1, std::memory_order_relaxed);
+    } catch (const DBException& e) {
+        // Only compression is lost: the record stays stored whole.
         _insertsDropped.fetch_add(1, std::memory_order_relaxed);
+        LOGV2_WARNING(7700019, Dedup, "Could not deduplicate an inserted record",
+                      logv2::attrs("ns", p.ns, "recordId", p.id, "error", e.toStatus().toString()));
+    }
+}
+
+void DedupStorage::prepareClientChange(const std::string& ns, int64_t id) {
+    uassert(ErrorCodes::ObjectIsBusy,
+            "the deduplication state of this collection is being rebuilt after a storage error; retry the write",
+            !isUnsynced(ns));
+    std::lock_guard<std::mutex> lk(_insertMu);
+    // Under _insertMu the encoder is not between reading the record and telling the engine.
+    if (!_engine->describe(ns, id).tracked && !_queue.empty()) _changedWhileQueued.insert({ns, id});
 }
 
 void DedupStorage::encoderLoop() {
@@ -210,6 +234,7 @@ void DedupStorage::encoderLoop() {
             _queueBytes -= p.size;
             processInsertLocked(opCtx.get(), p);
         }
+        if (_queue.empty()) _changedWhileQueued.clear();
         opCtx->recoveryUnit()->abandonSnapshot();
     }
 }
@@ -243,14 +268,41 @@ void DedupStorage::resyncLocked(const std::string& ns) {
     DedupOpCtxScope scope(opCtx.get());
     try {
         long long n = rs->restoreInto(opCtx.get());
-        LOGV2(7700015, Dedup, "Relearned a collection's dedup state after a rollback",
-              logv2::attrs("ns", ns, "records", n));
+        {
+            std::lock_guard<std::mutex> lk(_unsyncedMu);
+            _unsynced.erase(ns);
+        }
+        LOGV2(7700015, Dedup, "Relearned a collection's dedup state", logv2::attrs("ns", ns, "records", n));
     } catch (const DBException& e) {
-        // The engine forgot the collection: nothing more is encoded against its records
-        // until the next start-up, which is safe.
-        LOGV2_WARNING(7700016, Dedup, "Could not relearn dedup state", logv2::attrs("ns", ns, "error", e.toStatus().toString()));
-        _engine->forgetNamespace(ns);
+        markUnsynced(ns, e.toStatus());
     }
+}
+
+// The engine does not know the collection's records (it forgot them when the rebuild
+// started): updates and deletes could overwrite bytes others decode through, so they are
+// refused (ObjectIsBusy) until the write-back thread's retry succeeds. Reads and inserts go on.
+void DedupStorage::markUnsynced(const std::string& ns, const Status& why) {
+    LOGV2_WARNING(7700016, Dedup, "Could not rebuild a collection's dedup state; its updates and deletes wait",
+                  logv2::attrs("ns", ns, "error", why.toString()));
+    std::lock_guard<std::mutex> lk(_unsyncedMu);
+    _unsynced.insert(ns);
+}
+
+bool DedupStorage::isUnsynced(const std::string& ns) const {
+    std::lock_guard<std::mutex> lk(_unsyncedMu);
+    return !_unsynced.empty() && _unsynced.count(ns) > 0;
+}
+
+void DedupStorage::retryUnsynced() {
+    std::vector<std::string> names;
+    {
+        std::lock_guard<std::mutex> lk(_unsyncedMu);
+        names.assign(_unsynced.begin(), _unsynced.end());
+    }
+    if (names.empty()) return;
+    CollectionWriteLock lock;
+    std::unique_lock<std::mutex> lk(_insertMu);
+    for (const auto& ns : names) resyncLocked(ns);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -281,6 +333,20 @@ void DedupStorage::applyWriteBacks(size_t maxEntries) {
     }
 }
 
+void DedupStorage::collectGarbage() {
+    CollectionWriteLock lock;
+    auto opCtx = makeOperationContext(internalClient());
+    DedupOpCtxScope scope(opCtx.get());
+    try {
+        WriteUnitOfWork wuow(opCtx.get());
+        size_t removed = _engine->collectGarbage(10000);
+        wuow.commit();
+        _retainedRemoved.fetch_add(static_cast<long long>(removed), std::memory_order_relaxed);
+    } catch (const DBException& e) {
+        LOGV2_WARNING(7700020, Dedup, "Garbage collection failed", logv2::attrs("error", e.toStatus().toString()));
+    }
+}
+
 void DedupStorage::writeBackLoop() {
     logv2::setThreadName("DedupWriteBack");
     auto lastGc = std::chrono::steady_clock::now();
@@ -300,10 +366,11 @@ void DedupStorage::writeBackLoop() {
         auto now = std::chrono::steady_clock::now();
         if (idle && b.entries == 0 && now - lastGc > std::chrono::seconds(2)) {
             lastGc = now;
-            CatalogReadLock catalog;
-            auto opCtx = makeOperationContext(internalClient());
-            DedupOpCtxScope scope(opCtx.get());
-            _engine->requeueRetainedRewrites(10000);
+            collectGarbage();
+            retryUnsynced();
+            // serverStatus shows the longest chain as of the last idle moment: walking every
+            // record under the engine's lock on each serverStatus would stall writers.
+            _longestChain.store(static_cast<long long>(_engine->stats(true).longestChain));
         }
     }
 }
@@ -347,7 +414,7 @@ Status DedupStorage::removeRetained(std::string_view ns, int64_t id) {
 // serverStatus().dedup
 
 BSONObj DedupStorage::serverStatusSection() const {
-    dedup::Stats s = _engine->stats(true);
+    dedup::Stats s = _engine->stats(false);
     const dedup::Options& o = _engine->options();
     BSONObjBuilder b;
     b.append("enabled", _storageEngine->options().dedup);
@@ -371,7 +438,7 @@ BSONObj DedupStorage::serverStatusSection() const {
     b.append("metadataBytes", static_cast<long long>(s.metadataBytes));
     b.append("memoryBytes",
              static_cast<long long>(s.indexBytes + s.metadataBytes + s.sourceCacheBytes + s.writeBackCacheBytes));
-    b.append("longestChain", static_cast<long long>(s.longestChain));
+    b.append("longestChain", _longestChain.load());
     b.append("retainedRecords", static_cast<long long>(s.retainedRecords));
     b.append("requiredRewrites", static_cast<long long>(s.requiredRewrites));
     {
@@ -426,6 +493,10 @@ BSONObj DedupStorage::serverStatusSection() const {
     b.append("insertsNotTracked", _insertsDropped.load());
     b.append("decodeFailures", _decodeFailures.load());
     b.append("resyncs", _resyncs.load());
+    {
+        std::lock_guard<std::mutex> lk(_unsyncedMu);
+        b.append("collectionsBeingRebuilt", static_cast<long long>(_unsynced.size()));
+    }
     {
         BSONObjBuilder& r = b.subobjStart("startupRebuild");
         r.append("records", _restoreRecords);

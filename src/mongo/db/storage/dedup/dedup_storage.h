@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -68,6 +69,10 @@ public:
     void resync(const std::string& ns);
 
     void noteClientWrite();
+    // Before a client updates or deletes record (ns, id): throws ObjectIsBusy while the
+    // collection's dedup state is being rebuilt, and keeps the encoder from learning bytes
+    // of a queued record that are about to change.
+    void prepareClientChange(const std::string& ns, int64_t id);
     void noteDecodeFailure() { _decodeFailures.fetch_add(1, std::memory_order_relaxed); }
     void noteRetainedRemoved(long long n) { _retainedRemoved.fetch_add(n, std::memory_order_relaxed); }
 
@@ -86,6 +91,9 @@ private:
         size_t size;
     };
     DedupStorage(StorageEngine* engine, const dedup::Options& options);
+public:
+    ~DedupStorage() override;  // stops the threads if shutdown() was not called
+private:
     DedupRecordStore* storeFor(std::string_view ns);
     // REQUIRES: _insertMu held.
     void processInsertLocked(OperationContext* opCtx, const PendingInsert& p);
@@ -96,6 +104,10 @@ private:
     void encoderLoop();
     void writeBackLoop();
     void applyWriteBacks(size_t maxEntries);
+    void collectGarbage();
+    void markUnsynced(const std::string& ns, const Status& why);
+    bool isUnsynced(const std::string& ns) const;
+    void retryUnsynced();
 
     StorageEngine* const _storageEngine;
     std::unique_ptr<dedup::Engine> _engine;
@@ -107,6 +119,10 @@ private:
     std::condition_variable _insertCv;
     std::deque<PendingInsert> _queue;
     size_t _queueBytes = 0;
+    std::set<std::pair<std::string, int64_t>> _changedWhileQueued;  // see prepareClientChange
+
+    mutable std::mutex _unsyncedMu;
+    std::set<std::string> _unsynced;  // collections whose engine state failed to rebuild
 
     std::mutex _threadMu;
     std::condition_variable _threadCv;
@@ -117,6 +133,7 @@ private:
     std::atomic<long long> _decodeFailures{0}, _resyncs{0}, _writeBackRejected{0}, _writeBackFailed{0},
         _retainedRemoved{0}, _applyBatches{0}, _insertsDropped{0};
     long long _restoreRecords = 0, _restoreMillis = 0;
+    std::atomic<long long> _longestChain{0};
 };
 
 // Sets the OperationContext the engine's callbacks use on this thread, for a scope.
