@@ -262,6 +262,9 @@ public:
     // rewrites for the others, visiting at most maxRecords retained records per call and
     // resuming where the last call stopped. Returns the records removed.
     size_t collectGarbage(size_t maxRecords = SIZE_MAX);
+    // The same for one record (a read decoded through it): removed if nothing needs it any
+    // more, else its dependents' rewrites are queued. Returns the records removed.
+    size_t collectRetained(std::string_view ns, int64_t id);
 
 private:
     class Impl;

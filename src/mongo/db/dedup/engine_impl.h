@@ -44,6 +44,7 @@ public:
     void finishRestore(std::string_view ns);
     size_t requeueRetainedRewrites(size_t maxRecords);
     size_t collectGarbage(size_t maxRecords);
+    size_t collectRetained(std::string_view ns, int64_t id);
 
 private:
     using Bytes = SourceRecordCache::Bytes;
@@ -100,6 +101,8 @@ private:
     void disablePartition(Partition& p);
     // Queues the rewrites that move x's dependents off x, onto its nearest live ancestor, else
     // onto `fallback` (whose bytes are fallbackBytes), else raw. Returns how many were queued.
+    // One retained record: removed (refCount 0) or its dependents' rewrites queued.
+    size_t collectOne(Partition& p, uint32_t x);
     uint32_t queueDependentRewrites(Partition& p, uint32_t x, uint32_t fallback = kNoRecord,
                                     Bytes fallbackBytes = nullptr);
     // onUpdate with keepOldAs: the old version of x becomes retained record keepOldAs, x's

@@ -194,27 +194,47 @@ size_t Engine::Impl::collectGarbage(size_t maxRecords) {
             }
             if (!p.table.valid(x) || !p.table.at(x).deleted)
                 continue;  // removed by an earlier cascade of this pass
-            if (p.table.at(x).refCount == 0) {
-                // Left retained with nothing to serve (a failed removal, or dependents that
-                // were stored whole): it goes now.
-                std::vector<int64_t> gone{p.table.at(x).id};
-                const std::string ns = nsName(p.table.at(x).ns);
-                removeRecord(p, x, &gone);
-                for (int64_t id : gone)
-                    removed += _store->removeRetained(ns, id).isOK();
-                continue;
-            }
-            bool allPending = true;
-            p.table.forEachDependent(x, [&](uint32_t d) {
-                allPending = allPending && _wbCache.pending(keyOf(p.table.at(d)));
-            });
-            if (!allPending)
-                _counters.garbageRequeued += queueDependentRewrites(p, x);
+            removed += collectOne(p, x);
         }
         _gcPtr = 0;
         ++_gcPartition;
     }
     return removed;
+}
+
+size_t Engine::collectRetained(std::string_view ns, int64_t id) { return _impl->collectRetained(ns, id); }
+
+size_t Engine::Impl::collectRetained(std::string_view ns, int64_t id) {
+    uint32_t nsIdx;
+    if (!findNs(ns, &nsIdx))
+        return 0;
+    std::lock_guard<std::mutex> lk(_mu);
+    Partition& p = partitionOfNs(nsIdx);
+    uint32_t x = p.table.find(nsIdx, id);
+    if (x == kNoRecord || !p.table.at(x).deleted)
+        return 0;
+    return collectOne(p, x);
+}
+
+size_t Engine::Impl::collectOne(Partition& p, uint32_t x) {
+    if (p.table.at(x).refCount == 0) {
+        // Retained with nothing to serve (a failed removal, or dependents that were stored
+        // whole): it goes now.
+        std::vector<int64_t> gone{p.table.at(x).id};
+        const std::string ns = nsName(p.table.at(x).ns);
+        removeRecord(p, x, &gone);
+        size_t removed = 0;
+        for (int64_t id : gone)
+            removed += _store->removeRetained(ns, id).isOK();
+        return removed;
+    }
+    bool allPending = true;
+    p.table.forEachDependent(x, [&](uint32_t d) {
+        allPending = allPending && _wbCache.pending(keyOf(p.table.at(d)));
+    });
+    if (!allPending)
+        _counters.garbageRequeued += queueDependentRewrites(p, x);
+    return 0;
 }
 
 WriteBackBacklog Engine::Impl::writeBackBacklog() const {

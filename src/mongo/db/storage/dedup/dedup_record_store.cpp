@@ -86,7 +86,17 @@ std::optional<RecordData> DedupRecordStore::logicalRecord(OperationContext* opCt
     if (v.retained) return std::nullopt;
     if (!v.isDelta) return RecordData::copyOf(v.payload);
     std::string base, out;
-    Status st = decode(opCtx, v.baseId, &base);
+    // Garbage collection on the read path: a read that decodes through a retained record
+    // asks for that record to be collected first.
+    std::vector<int64_t> retainedSeen;
+    dedup::FetchStoredFn fetch = [&](int64_t i, std::string* s) {
+        Status rs = readStored(opCtx, i, s);
+        if (rs.isOK() && !s->empty() && (uint8_t((*s)[0]) & dedup::kStoredRetainedFlag)) retainedSeen.push_back(i);
+        return rs;
+    };
+    Status st = dedup::decodeRecord(fetch, v.baseId, &base);
+    if (!retainedSeen.empty())
+        if (DedupStorage* s = _service.load()) s->noteRetainedRead(_engineNs, retainedSeen);
     if (st.isOK())
         st = dedup::applyDelta(reinterpret_cast<const uint8_t*>(base.data()), base.size(),
                                reinterpret_cast<const uint8_t*>(v.payload.data()), v.payload.size(), &out);

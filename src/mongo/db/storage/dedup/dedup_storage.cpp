@@ -333,13 +333,27 @@ void DedupStorage::applyWriteBacks(size_t maxEntries) {
     }
 }
 
+void DedupStorage::noteRetainedRead(const std::string& ns, const std::vector<int64_t>& ids) {
+    std::lock_guard<std::mutex> lk(_readGcMu);
+    for (int64_t id : ids)
+        if (_retainedRead.size() < 4096) _retainedRead.insert({ns, id});
+}
+
 void DedupStorage::collectGarbage() {
+    std::set<std::pair<std::string, int64_t>> seen;
+    {
+        std::lock_guard<std::mutex> lk(_readGcMu);
+        seen.swap(_retainedRead);
+    }
     CollectionWriteLock lock;
     auto opCtx = makeOperationContext(internalClient());
     DedupOpCtxScope scope(opCtx.get());
     try {
         WriteUnitOfWork wuow(opCtx.get());
-        size_t removed = _engine->collectGarbage(10000);
+        size_t removed = 0;
+        for (const auto& [ns, id] : seen) removed += _engine->collectRetained(ns, id);
+        _readPathCollections.fetch_add(static_cast<long long>(seen.size()), std::memory_order_relaxed);
+        removed += _engine->collectGarbage(10000);
         wuow.commit();
         _retainedRemoved.fetch_add(static_cast<long long>(removed), std::memory_order_relaxed);
     } catch (const DBException& e) {
@@ -364,7 +378,13 @@ void DedupStorage::writeBackLoop() {
             continue;
         }
         auto now = std::chrono::steady_clock::now();
-        if (idle && b.entries == 0 && now - lastGc > std::chrono::seconds(2)) {
+        bool readRequests;
+        {
+            std::lock_guard<std::mutex> lk(_readGcMu);
+            readRequests = !_retainedRead.empty();
+        }
+        const auto gcEvery = readRequests ? std::chrono::milliseconds(200) : std::chrono::milliseconds(2000);
+        if (idle && b.entries == 0 && now - lastGc > gcEvery) {
             lastGc = now;
             collectGarbage();
             retryUnsynced();
@@ -470,6 +490,7 @@ BSONObj DedupStorage::serverStatusSection() const {
         BSONObjBuilder& g = b.subobjStart("garbageCollection");
         g.append("retainedRemoved", _retainedRemoved.load());
         g.append("rewritesRequeued", static_cast<long long>(s.garbageRequeued));
+        g.append("requestedByReads", _readPathCollections.load());
         g.doneFast();
     }
     {

@@ -74,6 +74,8 @@ public:
     // of a queued record that are about to change.
     void prepareClientChange(const std::string& ns, int64_t id);
     void noteDecodeFailure() { _decodeFailures.fetch_add(1, std::memory_order_relaxed); }
+    // A client read decoded through these retained records: collect them first.
+    void noteRetainedRead(const std::string& ns, const std::vector<int64_t>& ids);
     void noteRetainedRemoved(long long n) { _retainedRemoved.fetch_add(n, std::memory_order_relaxed); }
 
     // serverStatus().dedup
@@ -121,6 +123,9 @@ private:
     size_t _queueBytes = 0;
     std::set<std::pair<std::string, int64_t>> _changedWhileQueued;  // see prepareClientChange
 
+    std::mutex _readGcMu;  // leaf lock
+    std::set<std::pair<std::string, int64_t>> _retainedRead;  // bounded, see noteRetainedRead
+
     mutable std::mutex _unsyncedMu;
     std::set<std::string> _unsynced;  // collections whose engine state failed to rebuild
 
@@ -131,7 +136,7 @@ private:
 
     std::atomic<long long> _lastClientWriteNanos{0};
     std::atomic<long long> _decodeFailures{0}, _resyncs{0}, _writeBackRejected{0}, _writeBackFailed{0},
-        _retainedRemoved{0}, _applyBatches{0}, _insertsDropped{0};
+        _retainedRemoved{0}, _applyBatches{0}, _insertsDropped{0}, _readPathCollections{0};
     long long _restoreRecords = 0, _restoreMillis = 0;
     std::atomic<long long> _longestChain{0};
 };
