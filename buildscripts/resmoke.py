@@ -46,7 +46,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN_DIR = os.path.join(REPO, "build", "install", "bin")
 LOG_ROOT = os.path.join(REPO, "build", "test-logs")
 PORTS_PER_TEST_RANGE = 20
-BUILTIN_SUITES = ["unit", "core", "pymongo", "c_client"]
+BUILTIN_SUITES = ["unit", "core", "pymongo", "pymongo_dedup", "c_client"]
 JS_SUITE_SKIP_DIRS = {"lib", "core"}
 
 
@@ -512,7 +512,9 @@ def run_js_suite(ctx, name):
         with_server(ctx, name, cfg.get("mongodArgs", []), log_dir, run_all)
 
 
-def run_pymongo(ctx):
+def run_pymongo(ctx, suite="pymongo", mongod_args=()):
+    """tests/pymongo against a server of the suite's own; pymongo_dedup runs them again
+    against mongod --dedup (what buildscripts/run.sh starts)."""
     rep = ctx.reporter
     test_dir = os.path.join(REPO, "tests", "pymongo")
     files = sorted(f for f in os.listdir(test_dir) if f.startswith("test_") and f.endswith(".py")) \
@@ -520,7 +522,7 @@ def run_pymongo(ctx):
     files = [f for f in files if matches_filter(os.path.join("tests", "pymongo", f), ctx.opts.tests)]
     if not files:
         return
-    log_dir = suite_log_dir("pymongo")
+    log_dir = suite_log_dir(suite)
     if not os.path.exists(ctx.python):
         rep.result("pymongo/python", "FAIL", detail="python %r not found; run buildscripts/setup.sh" % ctx.python)
         return
@@ -542,7 +544,7 @@ def run_pymongo(ctx):
                 root = ET.parse(xml_path).getroot()
                 for tc in root.iter("testcase"):
                     cls = (tc.get("classname") or "").replace("tests.pymongo.", "")
-                    name = "pymongo/%s::%s" % (cls, tc.get("name"))
+                    name = "%s/%s::%s" % (suite, cls, tc.get("name"))
                     t = float(tc.get("time") or 0)
                     bad = tc.findall("failure") + tc.findall("error")
                     skipped = tc.find("skipped")
@@ -557,11 +559,11 @@ def run_pymongo(ctx):
             except ET.ParseError as e:
                 rep.result("pymongo/junit_xml", "FAIL", detail="unreadable junit XML: %s" % e)
         if code is None:
-            rep.result("pymongo/pytest", "FAIL", secs, "timed out after %ds\n%s" % (ctx.opts.pytest_timeout, tail_text(output)))
+            rep.result("%s/pytest" % suite, "FAIL", secs, "timed out after %ds\n%s" % (ctx.opts.pytest_timeout, tail_text(output)))
         elif code not in (0, 1, 5) or (code != 0 and counted == 0):
-            rep.result("pymongo/pytest", "FAIL", secs, "pytest exited with code %s\n%s" % (code, tail_text(output)))
+            rep.result("%s/pytest" % suite, "FAIL", secs, "pytest exited with code %s\n%s" % (code, tail_text(output)))
 
-    with_server(ctx, "pymongo", [], log_dir, body)
+    with_server(ctx, suite, list(mongod_args), log_dir, body)
 
 
 def run_c_client(ctx):
@@ -612,7 +614,7 @@ def discover_js_suites():
 
 def all_suites():
     extra = discover_js_suites()
-    return ["unit", "core"] + extra + ["pymongo", "c_client"]
+    return ["unit", "core"] + extra + ["pymongo", "pymongo_dedup", "c_client"]
 
 
 def main():
@@ -656,7 +658,8 @@ def main():
     if not os.path.isfile(ctx.mongod):
         rep.note("warning: mongod binary not found at %s; suites that need it will fail" % ctx.mongod)
     started = time.time()
-    runners = {"unit": run_unit, "pymongo": run_pymongo, "c_client": run_c_client}
+    runners = {"unit": run_unit, "pymongo": run_pymongo, "c_client": run_c_client,
+               "pymongo_dedup": lambda c: run_pymongo(c, "pymongo_dedup", ["--dedup"])}
     for s in suites:
         rep.note("=== suite %s ===" % s)
         try:
