@@ -404,8 +404,16 @@ DrainResult Engine::Impl::drainWriteBacks(size_t maxEntries, size_t maxBytes) {
                 ++r.stale;
                 continue;
             }
-            // Every base is newer than what is stored against it, so chains cannot loop.
-            if (p.table.at(base).seq <= p.table.at(rec).seq) {
+            // A chain must not loop back to the record. (Bases are normally newer, but after a
+            // restart ages come from record ids, and a record updated in place keeps its old
+            // id: so the chain itself is checked, not the ages.)
+            bool loops = false;
+            for (uint32_t n = base, steps = 0; n != kNoRecord && steps <= p.table.size(); n = p.table.at(n).base, ++steps)
+                if (n == rec) {
+                    loops = true;
+                    break;
+                }
+            if (loops) {
                 ++r.stale;
                 continue;
             }

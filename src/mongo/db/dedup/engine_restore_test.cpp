@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "mongo/db/dedup/delta_encoder.h"
 #include "mongo/db/dedup/memory_record_store.h"
 
 namespace mongo {
@@ -184,6 +185,35 @@ TEST_F(EngineRestoreTest, CollectRetainedFreesTheRecordAReadWentThrough) {
         ASSERT_TRUE(restored.read("db.c", id, &got).isOK());
         EXPECT_EQ(got, revs[size_t(id - 1)]);
     }
+}
+
+// After a restart ages come from record ids; a record updated in place keeps its old id while
+// newer records decode through it. Moving those records onto it must still be allowed.
+TEST_F(EngineRestoreTest, RewritesOntoAnOlderIdAreAcceptedAfterARestore) {
+    auto revs = revisions(3, 5000, 7);
+    DeltaEncoder enc;
+    auto delta = [&](const std::string& src, const std::string& tgt) {
+        return enc.encode(reinterpret_cast<const uint8_t*>(src.data()), src.size(),
+                          reinterpret_cast<const uint8_t*>(tgt.data()), tgt.size(), false);
+    };
+    // 1 holds the newest version (updated in place); 2 is stored against 1, 3 against 2.
+    store.putRaw("db.c", 1, revs[2]);
+    store.put("db.c", 2, makeDeltaStored(2, 1, delta(revs[2], revs[1])));
+    store.put("db.c", 3, makeDeltaStored(3, 2, delta(revs[1], revs[0])));
+    Engine e(options(), &store);
+    restoreFrom(store, e, {});
+    ASSERT_EQ(e.describe("db.c", 3).baseId, 2);
+    auto plan = e.onDelete("db.c", 2);
+    ASSERT_TRUE(plan.isOK());
+    ASSERT_TRUE(plan.getValue().retain);  // 3 decodes through it
+    DrainResult r = e.drainWriteBacks();
+    EXPECT_EQ(r.stale, 0u);
+    EXPECT_EQ(r.removed, 1u);
+    EXPECT_FALSE(store.contains("db.c", 2));
+    EXPECT_EQ(e.describe("db.c", 3).baseId, 1);  // moved onto its nearest live ancestor
+    std::string got;
+    ASSERT_TRUE(e.read("db.c", 3, &got).isOK());
+    EXPECT_EQ(got, revs[0]);
 }
 
 }  // namespace
