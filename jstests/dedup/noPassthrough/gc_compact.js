@@ -19,8 +19,12 @@ print('loaded: logical ' + loaded.dedup.logicalSize + ' B, stored ' + loaded.ded
 // Delete newest first: every chain head goes while older versions still decode through it,
 // so the heads are retained, then freed as the rest goes.
 const ids = docs.map((d) => d._id).reverse();
-for (let i = 0; i < ids.length; i += 100)
+let maxRetained = 0;
+for (let i = 0; i < ids.length; i += 100) {
   assert.commandWorked(t.runCommand({delete: 'c', deletes: [{q: {_id: {$in: ids.slice(i, i + 100)}}, limit: 0}]}));
+  maxRetained = Math.max(maxRetained, Number(t.runCommand({collStats: 'c'}).dedup.retainedRecords));
+}
+assert.gt(maxRetained, 0, 'chain heads deleted first are retained');
 assert.eq(0, t.c.countDocuments({}));
 assert.soon(() => {
   DedupData.settle(t);
@@ -29,6 +33,7 @@ assert.soon(() => {
 }, 'every retained record freed', 60000);
 const st = DedupData.status(t);
 print('retained records removed by garbage collection: ' + st.garbageCollection.retainedRemoved);
+assert.gt(Number(st.garbageCollection.retainedRemoved), 0, tojson(st.garbageCollection));
 assert.commandWorked(t.adminCommand({fsync: 1}));
 const r = assert.commandWorked(t.runCommand({compact: 'c', freeSpaceTargetMB: 1}));
 assert.commandWorked(t.adminCommand({fsync: 1}));

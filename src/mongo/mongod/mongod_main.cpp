@@ -172,7 +172,7 @@ int runMongod() {
     tl.shutdown();
     reaper.join();
     CursorManager::get().killAll();
-    DedupStorage::get()->shutdown();
+    dedupStorage->shutdown();
     closeCollectionCatalog();
     engine->cleanShutdown();
     engine.reset();

@@ -53,19 +53,14 @@ AggregateRequest parseAggregateRequest(const OpMsgRequest& req) {
     return ar;
 }
 
-void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString& nss, long long scale,
-                                  BSONObjBuilder& result);
-
 namespace {
 // The one document $collStats produces: {ns, host, localTime, storageStats?, count?}.
 BSONObj collStatsDocument(OperationContext* opCtx, const NamespaceString& nss, const BSONElement& spec) {
     if (spec.type() != Object)
         uasserted(5447000, "$collStats must take a nested object but found: " + spec.toString());
-    char host[256] = "localhost";
-    gethostname(host, sizeof host - 1);
     BSONObjBuilder b;
     b.append("ns", nss.ns());
-    b.append("host", std::string(host) + ":" + std::to_string(serverGlobalParams().port));
+    b.append("host", hostAndPort());
     b.append("localTime", Date_t::now());
     for (BSONElement opt : spec.Obj()) {
         std::string_view name = opt.fieldNameStringData();

@@ -1,5 +1,9 @@
 #include "mongo/db/commands/command_helpers.h"
 
+#include "mongo/db/server_options.h"
+
+#include <unistd.h>
+
 #include <cmath>
 #include <set>
 
@@ -93,6 +97,12 @@ bool parseWriteConcernIsDurable(const BSONObj& cmd) {
     BSONElement j = o["j"];
     BSONElement fsync = o["fsync"];
     return (!j.eoo() && j.trueValue()) || (!fsync.eoo() && fsync.trueValue());
+}
+
+std::string hostAndPort() {
+    char buf[256] = "localhost";
+    gethostname(buf, sizeof buf - 1);
+    return std::string(buf) + ":" + std::to_string(serverGlobalParams().port);
 }
 
 }  // namespace mongo

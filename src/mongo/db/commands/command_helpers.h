@@ -5,6 +5,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/namespace_string.h"
+#include "mongo/db/operation_context.h"
 #include "mongo/rpc/op_msg_request.h"
 
 namespace mongo {
@@ -30,5 +31,13 @@ BSONObj parseObjectArg(const BSONElement& e, const char* cmd);
 // writeConcern {w, j, wtimeout}: validates (BadValue for w > 1 on a standalone, bad types)
 // and returns whether the writes must be durable before acknowledging (j: true).
 bool parseWriteConcernIsDurable(const BSONObj& cmd);
+
+// "<hostname>:<port>" as MongoDB reports its host (currentOp, $collStats, explain).
+std::string hostAndPort();
+
+// collStats' storage statistics of nss (stats_cmds.cpp), also $collStats {storageStats}.
+// NamespaceNotFound if there is no such collection.
+void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString& nss, long long scale,
+                                  BSONObjBuilder& result);
 
 }  // namespace mongo

@@ -1,5 +1,7 @@
 #include "mongo/db/commands/current_op_registry.h"
 
+#include "mongo/db/commands/command_helpers.h"
+
 #include <chrono>
 #include <ctime>
 #include <map>
@@ -32,12 +34,6 @@ struct State {
 State& state() {
     static State* s = new State();  // never destroyed: operations may end during exit
     return *s;
-}
-
-std::string hostAndPort() {
-    char buf[256] = "localhost";
-    gethostname(buf, sizeof buf - 1);
-    return std::string(buf) + ":" + std::to_string(serverGlobalParams().port);
 }
 
 std::string isoLocalNow() {

@@ -187,9 +187,9 @@ struct Stats {
     uint64_t writeBacksPending = 0, writeBackCacheBytes = 0;
     uint64_t requiredRewrites = 0;    // from onUpdate / onDelete
     uint64_t longestChain = 0;        // most decode steps of any record (computeChains only)
-    uint64_t retainedRecords = 0;     // deleted by clients, kept as bases
+    uint64_t retainedRecords = 0;     // deleted by clients, kept as bases (computeChains only)
     uint64_t restoredRecords = 0;     // reported through restoreRecord
-    uint64_t garbageRequeued = 0;     // rewrites re-queued by requeueRetainedRewrites
+    uint64_t garbageRequeued = 0;     // rewrites re-queued by garbage collection
     std::vector<DbStats> dbs;
 };
 
@@ -254,9 +254,6 @@ public:
     // features in id order, so the newest records win the per-feature candidate slots.
     void finishRestore(std::string_view ns);
 
-    // Garbage collection: re-queues the rewrites that free retained records when the lossy
-    // write-back cache dropped them. Visits at most maxRecords retained records.
-    size_t requeueRetainedRewrites(size_t maxRecords = SIZE_MAX);
     // Garbage collection pass: removes retained records nothing decodes through any more
     // (RecordStore::removeRetained; the caller provides the unit of work) and re-queues the
     // rewrites for the others, visiting at most maxRecords retained records per call and

@@ -6,35 +6,15 @@
 #include <random>
 #include <thread>
 
+#include "mongo/db/dedup/dedup_test_util.h"
 #include "mongo/db/dedup/memory_record_store.h"
 
 namespace mongo {
 namespace dedup {
 namespace {
 
-std::string text(size_t n, uint64_t seed) {
-    static const char* w[] = {"storage ", "engine ", "record ", "version ", "delta ", "chain\n",
-                              "index ", "feature, ", "sketch ", "cache. ", "hop ", "base "};
-    std::mt19937_64 rng(seed);
-    std::string s;
-    while (s.size() < n)
-        s += w[rng() % 12];
-    s.resize(n);
-    return s;
-}
-
-// Revisions of one document: each a small edit of the previous one.
-std::vector<std::string> revisions(size_t n, size_t size, uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::vector<std::string> out{text(size, seed)};
-    for (size_t i = 1; i < n; ++i) {
-        std::string s = out.back();
-        size_t at = rng() % (s.size() - 100);
-        s.replace(at, rng() % 40, "edit " + std::to_string(i) + " ");
-        out.push_back(s);
-    }
-    return out;
-}
+using test::revisions;
+using test::text;
 
 Options testOptions(ChainScheme scheme = ChainScheme::kBoundedHop, uint32_t H = 4) {
     Options o;
@@ -279,7 +259,7 @@ TEST_F(EngineTest, DeletingAllButTheOldestFreesTheRetainedChain) {
     EXPECT_EQ(r.removed, 3u);
     for (int64_t id : {1, 2, 3})
         EXPECT_FALSE(store.contains("db.c", id)) << id;
-    EXPECT_EQ(e.stats().retainedRecords, 0u);
+    EXPECT_EQ(e.stats(true).retainedRecords, 0u);
     expectAllReadBack(e);
     auto p0 = e.onDelete("db.c", 0);
     ASSERT_TRUE(p0.isOK());
@@ -497,14 +477,6 @@ TEST_F(EngineTest, ConcurrentInsertsAndReads) {
     EXPECT_EQ(e.stats().dbs.size(), 2u);
 }
 
-}  // namespace
-}  // namespace dedup
-}  // namespace mongo
-
-namespace mongo {
-namespace dedup {
-namespace {
-
 // The paper's update rule, as the server uses it: the old bytes of an updated base stay (as a
 // retained record under a new id) until write-backs have moved its dependents onto the new
 // bytes; the update itself only re-points them.
@@ -541,7 +513,7 @@ TEST_F(EngineTest, UpdateKeepsOldBytesUntilDependentsMove) {
     EXPECT_EQ(r.removed, 1u);
     EXPECT_FALSE(store.contains("db.c", 100));
     EXPECT_EQ(e.describe("db.c", 8).baseId, 9);
-    EXPECT_EQ(e.stats().retainedRecords, 0u);
+    EXPECT_EQ(e.stats(true).retainedRecords, 0u);
     expectAllReadBack(e);
 }
 

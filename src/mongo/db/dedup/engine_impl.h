@@ -42,7 +42,6 @@ public:
     Status restoreRecord(std::string_view ns, int64_t id, std::string_view bytes, int64_t baseId,
                          size_t storedSize, bool retained);
     void finishRestore(std::string_view ns);
-    size_t requeueRetainedRewrites(size_t maxRecords);
     size_t collectGarbage(size_t maxRecords);
     size_t collectRetained(std::string_view ns, int64_t id);
 
@@ -94,6 +93,8 @@ private:
     uint32_t decodeCap(const Partition& p) const;
     bool tracksHeights() const;
     uint32_t depthOf(const Partition& p, uint32_t ptr, uint32_t limit) const;
+    // Whether following bases from `from` (itself included) reaches `target`.
+    bool reaches(const Partition& p, uint32_t from, uint32_t target) const;
     // Forgets a record for good; retained bases left without dependents go too (their ids
     // are appended to *removed).
     void removeRecord(Partition& p, uint32_t ptr, std::vector<int64_t>* removed);

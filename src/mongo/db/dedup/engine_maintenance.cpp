@@ -47,6 +47,13 @@ uint32_t Engine::Impl::decodeCap(const Partition& p) const {
     }
 }
 
+bool Engine::Impl::reaches(const Partition& p, uint32_t from, uint32_t target) const {
+    for (size_t steps = 0; from != kNoRecord && steps <= p.table.size(); ++steps, from = p.table.at(from).base)
+        if (from == target)
+            return true;
+    return false;
+}
+
 uint32_t Engine::Impl::depthOf(const Partition& p, uint32_t ptr, uint32_t limit) const {
     uint32_t d = 0;
     for (uint32_t n = p.table.at(ptr).base; n != kNoRecord && d <= limit; n = p.table.at(n).base)
@@ -407,13 +414,7 @@ DrainResult Engine::Impl::drainWriteBacks(size_t maxEntries, size_t maxBytes) {
             // A chain must not loop back to the record. (Bases are normally newer, but after a
             // restart ages come from record ids, and a record updated in place keeps its old
             // id: so the chain itself is checked, not the ages.)
-            bool loops = false;
-            for (uint32_t n = base, steps = 0; n != kNoRecord && steps <= p.table.size(); n = p.table.at(n).base, ++steps)
-                if (n == rec) {
-                    loops = true;
-                    break;
-                }
-            if (loops) {
+            if (reaches(p, base, rec)) {
                 ++r.stale;
                 continue;
             }
@@ -480,8 +481,8 @@ Stats Engine::Impl::stats(bool computeChains) const {
         s.indexEntries += d.indexEntries;
         s.indexBytes += d.indexBytes;
         s.metadataBytes += d.metadataBytes;
-        p.table.forEachLive([&](uint32_t ptr) { s.retainedRecords += p.table.at(ptr).deleted; });
         if (computeChains) {
+            p.table.forEachLive([&](uint32_t ptr) { s.retainedRecords += p.table.at(ptr).deleted; });
             // Decode steps of every record, memoised along each walk: linear overall.
             std::unordered_map<uint32_t, uint32_t> memo;
             memo.reserve(p.table.size());

@@ -18,9 +18,6 @@ Status Engine::restoreRecord(std::string_view ns, int64_t id, std::string_view b
 }
 void Engine::finishRestore(std::string_view ns) { _impl->finishRestore(ns); }
 size_t Engine::collectGarbage(size_t maxRecords) { return _impl->collectGarbage(maxRecords); }
-size_t Engine::requeueRetainedRewrites(size_t maxRecords) {
-    return _impl->requeueRetainedRewrites(maxRecords);
-}
 WriteBackBacklog Engine::writeBackBacklog() const { return _impl->writeBackBacklog(); }
 RecordInfo Engine::describe(std::string_view ns, int64_t id) const { return _impl->describe(ns, id); }
 
@@ -102,18 +99,7 @@ void Engine::Impl::finishRestore(std::string_view ns) {
         uint32_t b = p.table.find(nsIdx, r.baseId);
         // A missing base leaves the record unreadable on disk already (validate reports it);
         // it stays unlinked here, as does a link that would close a loop (damaged data).
-        if (b == kNoRecord || b == r.ptr)
-            continue;
-        bool loops = false;
-        uint32_t a = b;
-        for (size_t steps = 0; a != kNoRecord && steps <= recs.size(); ++steps) {
-            if (a == r.ptr) {
-                loops = true;
-                break;
-            }
-            a = p.table.at(a).base;
-        }
-        if (!loops)
+        if (b != kNoRecord && !reaches(p, b, r.ptr))
             relink(p, r.ptr, b);
     }
     // Chains: the records that decode to the same raw record, oldest first, so the head is
@@ -145,34 +131,6 @@ void Engine::Impl::finishRestore(std::string_view ns) {
         }
         p.table.at(r.ptr).indexed = true;
     }
-}
-
-size_t Engine::Impl::requeueRetainedRewrites(size_t maxRecords) {
-    std::lock_guard<std::mutex> lk(_mu);
-    size_t queued = 0, visited = 0;
-    for (auto& pp : _partitions) {
-        Partition& p = *pp;
-        std::vector<uint32_t> retained;
-        p.table.forEachLive([&](uint32_t ptr) {
-            const RecordMeta& m = p.table.at(ptr);
-            if (m.deleted && m.refCount > 0)
-                retained.push_back(ptr);
-        });
-        for (uint32_t x : retained) {
-            if (visited++ >= maxRecords)
-                return queued;
-            bool allPending = true;
-            p.table.forEachDependent(x, [&](uint32_t d) {
-                allPending = allPending && _wbCache.pending(keyOf(p.table.at(d)));
-            });
-            if (allPending)
-                continue;
-            uint32_t n = queueDependentRewrites(p, x);
-            queued += n;
-            _counters.garbageRequeued += n;
-        }
-    }
-    return queued;
 }
 
 size_t Engine::Impl::collectGarbage(size_t maxRecords) {

@@ -1,10 +1,10 @@
 #include "mongo/db/ops/aggregate_output.h"
 
-#include <random>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/durable_catalog.h"
 #include "mongo/db/ops/write_ops.h"
 
 namespace mongo {
@@ -35,8 +35,7 @@ void runOut(OperationContext* opCtx, const std::string& db, const BSONElement& s
     uassertStatusOK(NamespaceString::validateCollectionName(target.coll()));
     // Results go to a temporary collection that replaces the target in one rename, so readers
     // never see a half-written result, as MongoDB does.
-    static std::mt19937_64 rng{std::random_device{}()};
-    NamespaceString tmp(target.db(), "tmp.agg_out." + std::to_string(rng() & 0xffffffffffffULL));
+    NamespaceString tmp(target.db(), "tmp.agg_out." + generateUUIDHex());
     {
         CatalogDDLLock lock;
         CollectionCatalog::get()->createCollection(opCtx, tmp, CollectionOptions());

@@ -64,4 +64,14 @@ std::vector<StagePtr> singleStage(StagePtr s) {
     return v;
 }
 
+std::vector<std::string> parsePartitionByFields(const BSONElement& e) {
+    uassert(ErrorCodes::TypeMismatch, "'partitionByFields' must be an array of strings", e.type() == Array);
+    std::vector<std::string> out;
+    for (BSONElement p : e.Obj()) {
+        uassert(ErrorCodes::TypeMismatch, "'partitionByFields' must be an array of strings", p.type() == String);
+        out.push_back(p.str());
+    }
+    return out;
+}
+
 }  // namespace mongo

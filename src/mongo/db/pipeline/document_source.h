@@ -125,5 +125,7 @@ public:
 // Helpers shared by stage parsers.
 BSONObj stageSpec(const char* name, const BSONElement& spec);  // {name: spec}
 std::vector<StagePtr> singleStage(StagePtr s);
+// $densify / $fill "partitionByFields": an array of field names (TypeMismatch otherwise).
+std::vector<std::string> parsePartitionByFields(const BSONElement& e);
 
 }  // namespace mongo

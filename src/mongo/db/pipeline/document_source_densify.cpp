@@ -180,14 +180,8 @@ std::vector<StagePtr> parseDensify(const BSONElement& e, const StageParseContext
             range.type() == Object);
     FieldPath fieldPath(field.str());
     std::vector<FieldPath> partitions;
-    if (!partitionByFields.eoo()) {
-        uassert(ErrorCodes::TypeMismatch, "'partitionByFields' must be an array of strings",
-                partitionByFields.type() == Array);
-        for (BSONElement p : partitionByFields.Obj()) {
-            uassert(ErrorCodes::TypeMismatch, "'partitionByFields' must be an array of strings", p.type() == String);
-            partitions.emplace_back(p.str());
-        }
-    }
+    if (!partitionByFields.eoo())
+        for (const std::string& p : parsePartitionByFields(partitionByFields)) partitions.emplace_back(p);
     BSONElement step, unit, bounds;
     for (BSONElement f : range.Obj()) {
         auto n = f.fieldNameStringData();

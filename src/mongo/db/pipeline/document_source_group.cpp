@@ -260,11 +260,7 @@ private:
         _done = true;
         std::vector<std::pair<Value, Document>> items;
         // MongoDB sorts the documents with its Sorter: the blocking sort's memory limit.
-        long long limit = internalQueryMaxBlockingSortMemoryUsageBytes();
-        BlockingMemoryTracker memory(limit, _expCtx->ctx.allowDiskUse,
-                                     "Sort exceeded memory limit of " + std::to_string(limit) +
-                                         " bytes, but did not opt in to external sorting.",
-                                     "$bucketAuto");
+        BlockingMemoryTracker memory = BlockingMemoryTracker::forSort(_expCtx->ctx.allowDiskUse, "$bucketAuto");
         while (auto in = pullInput()) {
             Value v = _groupBy->evaluate(*in, vars());
             if (v.missing()) v = Value::null();

@@ -222,14 +222,17 @@ private:
                 uassert(6050107, "There can be no repeated values in the sort field", x[i] != x[i - 1]);
         }
         long long prev = -1;
+        size_t next = 0;  // the first non-null after the current run of nulls
         for (size_t i = 0; i < n; i++) {
             if (!v[i].nullish()) {
                 (*results)[i] = v[i];
                 prev = static_cast<long long>(i);
                 continue;
             }
-            size_t next = i + 1;
-            while (next < n && v[next].nullish()) next++;
+            if (next <= i) {
+                next = i + 1;
+                while (next < n && v[next].nullish()) next++;
+            }
             if (prev < 0 || next >= n) {
                 (*results)[i] = Value::null();
                 continue;
@@ -471,13 +474,8 @@ std::vector<StagePtr> parseFill(const BSONElement& e, const StageParseContext& c
         BSONObjBuilder& spec = swf.subobjStart("$setWindowFields");
         if (!partitionBy.eoo()) spec.appendAs(partitionBy, "partitionBy");
         if (!partitionByFields.eoo()) {
-            uassert(ErrorCodes::TypeMismatch, "'partitionByFields' must be an array of strings",
-                    partitionByFields.type() == Array);
             BSONObjBuilder& pb = spec.subobjStart("partitionBy");
-            for (BSONElement p : partitionByFields.Obj()) {
-                uassert(ErrorCodes::TypeMismatch, "'partitionByFields' must be an array of strings", p.type() == String);
-                pb.append(p.str(), "$" + p.str());
-            }
+            for (const std::string& p : parsePartitionByFields(partitionByFields)) pb.append(p, "$" + p);
             pb.doneFast();
         }
         if (!sortBy.eoo()) spec.appendAs(sortBy, "sortBy");

@@ -56,11 +56,7 @@ private:
     void sortInput() {
         _sorted = true;
         if (_limit == 0) return;
-        BlockingMemoryTracker memory(internalQueryMaxBlockingSortMemoryUsageBytes(), _expCtx->ctx.allowDiskUse,
-                                     "Sort exceeded memory limit of " +
-                                         std::to_string(internalQueryMaxBlockingSortMemoryUsageBytes()) +
-                                         " bytes, but did not opt in to external sorting.",
-                                     "$sort");
+        BlockingMemoryTracker memory = BlockingMemoryTracker::forSort(_expCtx->ctx.allowDiskUse, "$sort");
         auto cmp = [this](const Entry& a, const Entry& b) { return less(a, b); };
         size_t seq = 0;
         if (_limit > 0) {

@@ -175,11 +175,13 @@ TEST(PipelineLimits, SortAndGroupWithoutAllowDiskUseStopAtTheirMemoryLimit) {
     }
     try {
         run(sort, "[{}]", {}, diskUse(false));
+        FAIL() << "no error";
     } catch (const DBException& e) {
         EXPECT_EQ(e.reason(), "Sort exceeded memory limit of 1000000 bytes, but did not opt in to external sorting.");
     }
     try {
         run(group, "[{}]", {}, diskUse(false));
+        FAIL() << "no error";
     } catch (const DBException& e) {
         EXPECT_EQ(e.reason(),
                   "Exceeded memory limit for $group, but didn't allow external sort. Pass allowDiskUse:true to opt in.");

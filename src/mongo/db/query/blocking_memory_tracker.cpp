@@ -1,5 +1,7 @@
 #include "mongo/db/query/blocking_memory_tracker.h"
 
+#include "mongo/db/server_parameters.h"
+
 #include <limits>
 
 #include "mongo/base/status.h"
@@ -26,6 +28,14 @@ void BlockingMemoryTracker::add(long long bytes) {
                 " bytes: this server cannot spill to disk, so allowDiskUse raises the limit to " +
                 std::to_string(kNoSpillHardCapFactor) + " times " + std::to_string(_limit) + " bytes",
             _current <= cap);
+}
+
+BlockingMemoryTracker BlockingMemoryTracker::forSort(bool allowDiskUse, std::string what) {
+    const long long limit = internalQueryMaxBlockingSortMemoryUsageBytes();
+    return BlockingMemoryTracker(limit, allowDiskUse,
+                                 "Sort exceeded memory limit of " + std::to_string(limit) +
+                                     " bytes, but did not opt in to external sorting.",
+                                 std::move(what));
 }
 
 }  // namespace mongo

@@ -20,6 +20,9 @@ public:
     // noDiskUseMessage: MongoDB's text for 292 (e.g. "Sort exceeded memory limit of 104857600
     // bytes, but did not opt in to external sorting."). what: the stage, for the 146 message.
     BlockingMemoryTracker(long long limitBytes, bool allowDiskUse, std::string noDiskUseMessage, std::string what);
+    // A blocking sort's tracker: internalQueryMaxBlockingSortMemoryUsageBytes and MongoDB's
+    // sort message. what: the stage ("$sort", "$bucketAuto", find's "Sort").
+    static BlockingMemoryTracker forSort(bool allowDiskUse, std::string what);
 
     // Records bytes more (or fewer, when negative); throws 292 / 146 as above.
     void add(long long bytes);

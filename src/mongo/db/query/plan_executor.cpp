@@ -233,11 +233,7 @@ void PlanExecutor::sortAll(const OperationContext* interruptCtx) {
         int c = sp.compareKeys(a.key, b.key);
         return c != 0 ? c < 0 : a.seq < b.seq;
     };
-    long long limitBytes = internalQueryMaxBlockingSortMemoryUsageBytes();
-    BlockingMemoryTracker memory(limitBytes, _qr.allowDiskUse,
-                                 "Sort exceeded memory limit of " + std::to_string(limitBytes) +
-                                     " bytes, but did not opt in to external sorting.",
-                                 "Sort");
+    BlockingMemoryTracker memory = BlockingMemoryTracker::forSort(_qr.allowDiskUse, "Sort");
     // With a limit only the first skip + limit documents are kept (a max-heap of them, the worst
     // on top), as MongoDB's top-k sort does: memory then depends on the limit, not the input.
     size_t bound = 0;

@@ -80,26 +80,46 @@ Status DedupRecordStore::decode(OperationContext* opCtx, int64_t id, std::string
     return dedup::decodeRecord(fetch, id, out);
 }
 
+Status DedupRecordStore::decodeStored(OperationContext* opCtx, int64_t id, std::string_view stored,
+                                      std::string* out, const BaseReadFn& onBaseRead,
+                                      const dedup::KnownRecordFn& known) const {
+    dedup::StoredView v;
+    Status st = dedup::parseStored(id, stored, &v);
+    if (!st.isOK()) return st;
+    if (!v.isDelta) {
+        out->assign(v.payload.data(), v.payload.size());
+        return Status::OK();
+    }
+    std::shared_ptr<const std::string> cached = known ? known(v.baseId) : nullptr;
+    std::string base;
+    if (!cached) {
+        dedup::FetchStoredFn fetch = [&](int64_t i, std::string* s) {
+            Status rs = readStored(opCtx, i, s);
+            if (rs.isOK() && onBaseRead) onBaseRead(i, *s);
+            return rs;
+        };
+        st = dedup::decodeRecord(fetch, v.baseId, &base, nullptr, known);
+        if (!st.isOK()) return st;
+    }
+    const std::string& src = cached ? *cached : base;
+    return dedup::applyDelta(reinterpret_cast<const uint8_t*>(src.data()), src.size(),
+                             reinterpret_cast<const uint8_t*>(v.payload.data()), v.payload.size(), out);
+}
+
 std::optional<RecordData> DedupRecordStore::logicalRecord(OperationContext* opCtx, RecordId id,
                                                           const RecordData& stored) const {
     dedup::StoredView v = parseOrThrow(_engineNs, id.repr(), stored.view());
     if (v.retained) return std::nullopt;
     if (!v.isDelta) return RecordData::copyOf(v.payload);
-    std::string base, out;
     // Garbage collection on the read path: a read that decodes through a retained record
     // asks for that record to be collected first.
     std::vector<int64_t> retainedSeen;
-    dedup::FetchStoredFn fetch = [&](int64_t i, std::string* s) {
-        Status rs = readStored(opCtx, i, s);
-        if (rs.isOK() && !s->empty() && (uint8_t((*s)[0]) & dedup::kStoredRetainedFlag)) retainedSeen.push_back(i);
-        return rs;
-    };
-    Status st = dedup::decodeRecord(fetch, v.baseId, &base);
+    std::string out;
+    Status st = decodeStored(opCtx, id.repr(), stored.view(), &out, [&](int64_t i, const std::string& s) {
+        if (!s.empty() && (uint8_t(s[0]) & dedup::kStoredRetainedFlag)) retainedSeen.push_back(i);
+    });
     if (!retainedSeen.empty())
         if (DedupStorage* s = _service.load()) s->noteRetainedRead(_engineNs, retainedSeen);
-    if (st.isOK())
-        st = dedup::applyDelta(reinterpret_cast<const uint8_t*>(base.data()), base.size(),
-                               reinterpret_cast<const uint8_t*>(v.payload.data()), v.payload.size(), &out);
     if (!st.isOK()) {
         if (DedupStorage* s = _service.load()) s->noteDecodeFailure();
         uasserted(ErrorCodes::DataCorruptionDetected,
@@ -166,13 +186,13 @@ void DedupRecordStore::doUpdateRecord(OperationContext* opCtx, RecordId id, cons
     std::vector<std::pair<int64_t, std::string>> rewritten;
     if (DedupStorage* svc = _service.load()) {
         svc->noteClientWrite();
-        svc->prepareClientChange(_engineNs, id.repr());
+        const dedup::RecordInfo info = svc->prepareClientChange(_engineNs, id.repr());
         DedupOpCtxScope scope(opCtx);
         // Others decode through the old bytes: they stay, as a retained record of their own,
         // until write-backs have moved those records onto the new bytes (the paper's rule; the
         // update itself only re-points them).
         int64_t keepOldAs = 0;
-        if (svc->engine().describe(_engineNs, id.repr()).refCount > 0) {
+        if (info.refCount > 0) {
             // A delta names its base relative to its own id: the copy is re-addressed.
             keepOldAs = _base->insertRecord(opCtx, "", 0).repr();
             std::string old = dedup::withRetainedFlag(dedup::readdressStored(id.repr(), keepOldAs, cur), true);
@@ -247,31 +267,15 @@ void DedupRecordStore::onDrop(OperationContext* opCtx) {
 }
 
 Status DedupRecordStore::writeBack(OperationContext* opCtx, int64_t id, std::string_view stored) {
-    std::string want, cur;
+    std::string want, got;
     Status st = decode(opCtx, id, &want);
     if (!st.isOK()) return st;
-    dedup::StoredView v;
-    st = dedup::parseStored(id, stored, &v);
+    // Decoding the new form must not pass through this record: that would be a cycle once
+    // the new form is in place.
+    bool loops = false;
+    st = decodeStored(opCtx, id, stored, &got, [&](int64_t i, const std::string&) { loops = loops || i == id; });
     if (!st.isOK()) return st;
-    std::string got;
-    if (!v.isDelta) {
-        got.assign(v.payload.data(), v.payload.size());
-    } else {
-        // Decoding the new base must not pass through this record: that would be a cycle
-        // once the new form is in place.
-        bool loops = false;
-        dedup::FetchStoredFn fetch = [&](int64_t i, std::string* s) {
-            loops = loops || i == id;
-            return readStored(opCtx, i, s);
-        };
-        std::string base;
-        st = dedup::decodeRecord(fetch, v.baseId, &base);
-        if (st.isOK() && loops) st = Status(ErrorCodes::BadValue, "write-back would form a cycle");
-        if (st.isOK())
-            st = dedup::applyDelta(reinterpret_cast<const uint8_t*>(base.data()), base.size(),
-                                   reinterpret_cast<const uint8_t*>(v.payload.data()), v.payload.size(), &got);
-        if (!st.isOK()) return st;
-    }
+    if (loops) return Status(ErrorCodes::BadValue, "write-back would form a cycle");
     if (got != want) return Status(ErrorCodes::ConflictingOperationInProgress, "write-back is stale");
     rewrite(opCtx, id, std::string(stored));
     return Status::OK();
@@ -299,7 +303,7 @@ long long DedupRecordStore::restoreInto(OperationContext* opCtx) const {
     // Newest first: a delta's base is newer than the record, so it was usually just decoded
     // and is found in this bounded cache of recent records.
     constexpr size_t kCacheBytes = 64u << 20;
-    std::unordered_map<int64_t, std::string> cache;
+    std::unordered_map<int64_t, std::shared_ptr<const std::string>> cache;
     std::deque<int64_t> order;
     size_t cacheBytes = 0;
     long long n = 0;
@@ -310,17 +314,11 @@ long long DedupRecordStore::restoreInto(OperationContext* opCtx) const {
         dedup::StoredView v;
         std::string bytes;
         Status st = dedup::parseStored(id, e->data.view(), &v);
-        if (st.isOK() && !v.isDelta) {
-            bytes.assign(v.payload.data(), v.payload.size());
-        } else if (st.isOK()) {
-            auto it = cache.find(v.baseId);
-            std::string base;
-            if (it == cache.end()) st = decode(opCtx, v.baseId, &base);
-            const std::string& src = it == cache.end() ? base : it->second;
-            if (st.isOK())
-                st = dedup::applyDelta(reinterpret_cast<const uint8_t*>(src.data()), src.size(),
-                                       reinterpret_cast<const uint8_t*>(v.payload.data()), v.payload.size(), &bytes);
-        }
+        if (st.isOK())
+            st = decodeStored(opCtx, id, e->data.view(), &bytes, {}, [&](int64_t base) {
+                auto it = cache.find(base);
+                return it == cache.end() ? nullptr : it->second;
+            });
         if (!st.isOK()) {
             // Left untracked: validate reports it; the engine must not build on it.
             LOGV2_WARNING(7700010, Dedup, "Record cannot be decoded while rebuilding dedup state",
@@ -331,10 +329,10 @@ long long DedupRecordStore::restoreInto(OperationContext* opCtx) const {
         ++n;
         cacheBytes += bytes.size();
         order.push_back(id);
-        cache.emplace(id, std::move(bytes));
+        cache.emplace(id, std::make_shared<const std::string>(std::move(bytes)));
         while (cacheBytes > kCacheBytes && !order.empty()) {
             auto old = cache.find(order.front());
-            cacheBytes -= old->second.size();
+            cacheBytes -= old->second->size();
             cache.erase(old);
             order.pop_front();
         }
@@ -380,7 +378,7 @@ void DedupRecordStore::validateLayer(OperationContext* opCtx, bool full, std::ve
         }
         if (full) {
             std::string out;
-            st = decode(opCtx, id, &out);
+            st = decodeStored(opCtx, id, e->data.view(), &out);
             if (!st.isOK()) {
                 ++bad;
                 errors->push_back("record " + std::to_string(id) + " cannot be decoded: " + st.reason());

@@ -25,9 +25,11 @@
 // Thread safety: as RecordStore. The engine's callbacks (readStored, writeBack,
 // removeRetained) run with the caller's OperationContext (DedupOpCtxScope).
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "mongo/db/dedup/stored_form.h"
 #include "mongo/db/storage/record_store.h"
 #include "mongo/db/storage/size_storer.h"
 
@@ -64,6 +66,12 @@ public:
     std::optional<RecordData> logicalRecord(OperationContext* opCtx, RecordId id, const RecordData& stored) const;
     // The record's logical bytes through the opCtx's snapshot, retained records included.
     Status decode(OperationContext* opCtx, int64_t id, std::string* out) const;
+    // The bytes that stored form `stored` of record `id` (not necessarily the one on disk)
+    // rebuilds, reading bases through the opCtx's snapshot. onBaseRead sees each base's stored
+    // form as it is read; known may supply a base's bytes (a cache) instead.
+    using BaseReadFn = std::function<void(int64_t id, const std::string& stored)>;
+    Status decodeStored(OperationContext* opCtx, int64_t id, std::string_view stored, std::string* out,
+                        const BaseReadFn& onBaseRead = {}, const dedup::KnownRecordFn& known = {}) const;
     // Replaces id's stored form if it decodes to the record's current bytes (keeping the
     // retained flag). REQUIRES: in a unit of work.
     Status writeBack(OperationContext* opCtx, int64_t id, std::string_view stored);

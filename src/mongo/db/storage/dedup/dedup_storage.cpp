@@ -167,17 +167,6 @@ bool DedupStorage::clientWritesPaused() const {
         std::chrono::duration_cast<std::chrono::nanoseconds>(kIdleBeforeBackgroundWork).count();
 }
 
-void DedupStorage::drainQueueLocked(std::unique_lock<std::mutex>& lk, size_t downTo) {
-    // The queued records are committed: a snapshot of its own reads them.
-    auto opCtx = makeOperationContext(internalClient());
-    while (!_queue.empty() && _queueBytes > downTo) {
-        PendingInsert p = std::move(_queue.front());
-        _queue.pop_front();
-        _queueBytes -= p.size;
-        processInsertLocked(opCtx.get(), p);
-    }
-}
-
 void DedupStorage::processInsertLocked(OperationContext* opCtx, const PendingInsert& p) {
     DedupRecordStore* rs = storeFor(p.ns);
     if (!rs) return;  // dropped meanwhile
@@ -204,13 +193,15 @@ void DedupStorage::processInsertLocked(OperationContext* opCtx, const PendingIns
     }
 }
 
-void DedupStorage::prepareClientChange(const std::string& ns, int64_t id) {
+dedup::RecordInfo DedupStorage::prepareClientChange(const std::string& ns, int64_t id) {
     uassert(ErrorCodes::ObjectIsBusy,
             "the deduplication state of this collection is being rebuilt after a storage error; retry the write",
             !isUnsynced(ns));
     std::lock_guard<std::mutex> lk(_insertMu);
     // Under _insertMu the encoder is not between reading the record and telling the engine.
-    if (!_engine->describe(ns, id).tracked && !_queue.empty()) _changedWhileQueued.insert({ns, id});
+    dedup::RecordInfo info = _engine->describe(ns, id);
+    if (!info.tracked && !_queue.empty()) _changedWhileQueued.insert({ns, id});
+    return info;
 }
 
 void DedupStorage::encoderLoop() {
@@ -388,9 +379,11 @@ void DedupStorage::writeBackLoop() {
             lastGc = now;
             collectGarbage();
             retryUnsynced();
-            // serverStatus shows the longest chain as of the last idle moment: walking every
+            // serverStatus shows these as of the last idle moment: walking every
             // record under the engine's lock on each serverStatus would stall writers.
-            _longestChain.store(static_cast<long long>(_engine->stats(true).longestChain));
+            dedup::Stats walked = _engine->stats(true);
+            _longestChain.store(static_cast<long long>(walked.longestChain));
+            _retainedRecords.store(static_cast<long long>(walked.retainedRecords));
         }
     }
 }
@@ -459,7 +452,7 @@ BSONObj DedupStorage::serverStatusSection() const {
     b.append("memoryBytes",
              static_cast<long long>(s.indexBytes + s.metadataBytes + s.sourceCacheBytes + s.writeBackCacheBytes));
     b.append("longestChain", _longestChain.load());
-    b.append("retainedRecords", static_cast<long long>(s.retainedRecords));
+    b.append("retainedRecords", _retainedRecords.load());  // as of the last idle moment
     b.append("requiredRewrites", static_cast<long long>(s.requiredRewrites));
     {
         BSONObjBuilder& c = b.subobjStart("sourceCache");

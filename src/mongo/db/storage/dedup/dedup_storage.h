@@ -71,8 +71,10 @@ public:
     void noteClientWrite();
     // Before a client updates or deletes record (ns, id): throws ObjectIsBusy while the
     // collection's dedup state is being rebuilt, and keeps the encoder from learning bytes
-    // of a queued record that are about to change.
-    void prepareClientChange(const std::string& ns, int64_t id);
+    // of a queued record that are about to change. Returns what the engine knows of it
+    // (stable while the caller holds the write lock: only client writes and write-backs,
+    // both under it, change links).
+    dedup::RecordInfo prepareClientChange(const std::string& ns, int64_t id);
     void noteDecodeFailure() { _decodeFailures.fetch_add(1, std::memory_order_relaxed); }
     // A client read decoded through these retained records: collect them first.
     void noteRetainedRead(const std::string& ns, const std::vector<int64_t>& ids);
@@ -99,8 +101,6 @@ private:
     DedupRecordStore* storeFor(std::string_view ns);
     // REQUIRES: _insertMu held.
     void processInsertLocked(OperationContext* opCtx, const PendingInsert& p);
-    // Feeds queued inserts to the engine until at most downTo bytes wait.
-    void drainQueueLocked(std::unique_lock<std::mutex>& lk, size_t downTo = 0);
     bool clientWritesPaused() const;
     void resyncLocked(const std::string& ns);
     void encoderLoop();
@@ -138,7 +138,7 @@ private:
     std::atomic<long long> _decodeFailures{0}, _resyncs{0}, _writeBackRejected{0}, _writeBackFailed{0},
         _retainedRemoved{0}, _applyBatches{0}, _insertsDropped{0}, _readPathCollections{0};
     long long _restoreRecords = 0, _restoreMillis = 0;
-    std::atomic<long long> _longestChain{0};
+    std::atomic<long long> _longestChain{0}, _retainedRecords{0};
 };
 
 // Sets the OperationContext the engine's callbacks use on this thread, for a scope.
