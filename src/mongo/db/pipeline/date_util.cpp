@@ -456,4 +456,50 @@ bool parseDateString(const std::string& s, const std::string* format, const Time
     return true;
 }
 
+bool parseDateUnit(const std::string& name, DateUnit* out) {
+    static const std::pair<const char*, DateUnit> kUnits[] = {
+        {"year", DateUnit::kYear},     {"quarter", DateUnit::kQuarter}, {"month", DateUnit::kMonth},
+        {"week", DateUnit::kWeek},     {"day", DateUnit::kDay},         {"hour", DateUnit::kHour},
+        {"minute", DateUnit::kMinute}, {"second", DateUnit::kSecond},   {"millisecond", DateUnit::kMillisecond}};
+    for (auto& u : kUnits)
+        if (name == u.first) {
+            *out = u.second;
+            return true;
+        }
+    return false;
+}
+
+long long dateUnitMillis(DateUnit u) {
+    switch (u) {
+        case DateUnit::kWeek: return 7 * 86400000LL;
+        case DateUnit::kDay: return 86400000LL;
+        case DateUnit::kHour: return 3600000LL;
+        case DateUnit::kMinute: return 60000LL;
+        case DateUnit::kSecond: return 1000LL;
+        default: return 1;
+    }
+}
+
+long long addDateUnits(long long utc, DateUnit u, long long amount, const TimeZone& tz) {
+    if (u == DateUnit::kYear || u == DateUnit::kQuarter || u == DateUnit::kMonth) {
+        long long months = amount * (u == DateUnit::kYear ? 12 : (u == DateUnit::kQuarter ? 3 : 1));
+        long long local = utc + tz.offsetAt(utc);
+        DateParts p = partsFromMillis(local);
+        long long totalMonths = p.year * 12 + (p.month - 1) + months;
+        long long y = totalMonths >= 0 ? totalMonths / 12 : -((-totalMonths + 11) / 12);
+        int m = static_cast<int>(totalMonths - y * 12) + 1;
+        // Clamp the day to the end of the target month, as MongoDB does.
+        long long dim = daysFromCivil(m == 12 ? y + 1 : y, m == 12 ? 1 : m + 1, 1) - daysFromCivil(y, m, 1);
+        long long d = std::min<long long>(p.day, dim);
+        long long newLocal = millisFromParts(y, m, d, p.hour, p.minute, p.second, p.millisecond);
+        return tz.utcFromLocal(newLocal);
+    }
+    if (u == DateUnit::kDay || u == DateUnit::kWeek) {
+        // Calendar days keep the local wall-clock time across DST changes.
+        long long local = utc + tz.offsetAt(utc);
+        return tz.utcFromLocal(local + amount * dateUnitMillis(u));
+    }
+    return utc + amount * dateUnitMillis(u);
+}
+
 }  // namespace mongo

@@ -60,6 +60,16 @@ private:
 // False if the name is not a recognised zone or offset.
 bool parseTimeZone(const std::string& name, TimeZone* out);
 
+// Units of $dateAdd, $dateDiff, $dateTrunc and $densify.
+enum class DateUnit { kYear, kQuarter, kMonth, kWeek, kDay, kHour, kMinute, kSecond, kMillisecond };
+// False if name is not one of "year" .. "millisecond".
+bool parseDateUnit(const std::string& name, DateUnit* out);
+// Milliseconds of a fixed-length unit (week and smaller); 1 for the others.
+long long dateUnitMillis(DateUnit u);
+// utc plus amount units in time zone tz: months clamp the day to the end of the target month
+// and calendar days keep the local wall-clock time, as MongoDB does.
+long long addDateUnits(long long utc, DateUnit u, long long amount, const TimeZone& tz);
+
 // Formats with MongoDB's $dateToString specifiers (%Y %m %d %H %M %S %L %j %w %u %U %V %G %z %Z
 // %%). Throws 18536 for an unknown specifier, 18535 for a trailing '%'.
 std::string formatDate(const std::string& format, long long utcMillis, const TimeZone& tz);

@@ -35,19 +35,10 @@ private:
             s.add(_step);
             return s.result();
         }
-        long long ms = v.getDate().millis;
-        long long n = _step.coerceToLong();
-        if (_unit == "year" || _unit == "quarter" || _unit == "month") {
-            long long months = n * (_unit == "year" ? 12 : (_unit == "quarter" ? 3 : 1));
-            DateParts p = partsFromMillis(ms);
-            return Value(Date_t{millisFromParts(p.year, p.month + months, p.day, p.hour, p.minute, p.second, p.millisecond)});
-        }
-        static const std::pair<const char*, long long> kUnits[] = {
-            {"week", 604800000LL}, {"day", 86400000LL}, {"hour", 3600000LL}, {"minute", 60000LL},
-            {"second", 1000LL},    {"millisecond", 1LL}};
-        for (auto& u : kUnits)
-            if (_unit == u.first) return Value(Date_t{ms + n * u.second});
-        return Value(Date_t{ms + n});
+        // The unit was validated at parse time. Dates are densified in UTC, as MongoDB does.
+        DateUnit u = DateUnit::kMillisecond;
+        parseDateUnit(_unit, &u);
+        return Value(Date_t{addDateUnits(v.getDate().millis, u, _step.coerceToLong(), TimeZone())});
     }
 
     Value partitionKey(const Document& d) const {
@@ -202,9 +193,8 @@ std::vector<StagePtr> parseDensify(const BSONElement& e, const StageParseContext
     if (!unit.eoo()) {
         uassert(ErrorCodes::TypeMismatch, "'unit' must be a string", unit.type() == String);
         unitName = unit.str();
-        static const char* kUnits[] = {"year", "quarter", "month", "week", "day", "hour", "minute", "second", "millisecond"};
-        bool ok = std::any_of(std::begin(kUnits), std::end(kUnits), [&](const char* u) { return unitName == u; });
-        uassert(ErrorCodes::FailedToParse, "unknown time unit value: " + unitName, ok);
+        DateUnit ignored;
+        uassert(ErrorCodes::FailedToParse, "unknown time unit value: " + unitName, parseDateUnit(unitName, &ignored));
         long long n;
         uassert(5733402, "The step parameter in a range satement must be a whole number when densifying a date range",
                 step.isIntegral64(&n));

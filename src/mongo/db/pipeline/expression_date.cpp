@@ -266,50 +266,12 @@ ExprPtr parseDateFromParts(const std::string& op, const BSONElement& args, const
 
 // ---------------------------------------------------------------- $dateAdd / $dateDiff / $dateTrunc
 
-enum class Unit { kYear, kQuarter, kMonth, kWeek, kDay, kHour, kMinute, kSecond, kMillisecond };
-
-Unit parseUnit(const Value& v, const std::string& op) {
+// A unit name as $dateAdd/$dateDiff/$dateTrunc take it (FailedToParse if unknown).
+DateUnit parseUnit(const Value& v, const std::string& op) {
     uassert(5439013, op + " requires 'unit' to be a string, but got " + typeNameOf(v), v.getType() == String);
-    static const std::pair<const char*, Unit> kUnits[] = {
-        {"year", Unit::kYear},     {"quarter", Unit::kQuarter}, {"month", Unit::kMonth},
-        {"week", Unit::kWeek},     {"day", Unit::kDay},         {"hour", Unit::kHour},
-        {"minute", Unit::kMinute}, {"second", Unit::kSecond},   {"millisecond", Unit::kMillisecond}};
-    for (auto& u : kUnits)
-        if (v.getStringData() == u.first) return u.second;
-    uasserted(ErrorCodes::FailedToParse, "unknown time unit value: " + v.getString());
-}
-
-long long unitMillis(Unit u) {
-    switch (u) {
-        case Unit::kWeek: return 7 * 86400000LL;
-        case Unit::kDay: return 86400000LL;
-        case Unit::kHour: return 3600000LL;
-        case Unit::kMinute: return 60000LL;
-        case Unit::kSecond: return 1000LL;
-        default: return 1;
-    }
-}
-
-long long addUnits(long long utc, Unit u, long long amount, const TimeZone& tz) {
-    if (u == Unit::kYear || u == Unit::kQuarter || u == Unit::kMonth) {
-        long long months = amount * (u == Unit::kYear ? 12 : (u == Unit::kQuarter ? 3 : 1));
-        long long local = utc + tz.offsetAt(utc);
-        DateParts p = partsFromMillis(local);
-        long long totalMonths = p.year * 12 + (p.month - 1) + months;
-        long long y = totalMonths >= 0 ? totalMonths / 12 : -((-totalMonths + 11) / 12);
-        int m = static_cast<int>(totalMonths - y * 12) + 1;
-        // Clamp the day to the end of the target month, as MongoDB does.
-        long long dim = daysFromCivil(m == 12 ? y + 1 : y, m == 12 ? 1 : m + 1, 1) - daysFromCivil(y, m, 1);
-        long long d = std::min<long long>(p.day, dim);
-        long long newLocal = millisFromParts(y, m, d, p.hour, p.minute, p.second, p.millisecond);
-        return tz.utcFromLocal(newLocal);
-    }
-    if (u == Unit::kDay || u == Unit::kWeek) {
-        // Calendar days keep the local wall-clock time across DST changes.
-        long long local = utc + tz.offsetAt(utc);
-        return tz.utcFromLocal(local + amount * unitMillis(u));
-    }
-    return utc + amount * unitMillis(u);
+    DateUnit u;
+    if (!parseDateUnit(v.getString(), &u)) uasserted(ErrorCodes::FailedToParse, "unknown time unit value: " + v.getString());
+    return u;
 }
 
 ExprPtr parseDateAdd(const std::string& op, const BSONElement& args, const VariablesParseState& vps, bool subtract) {
@@ -327,9 +289,9 @@ ExprPtr parseDateAdd(const std::string& op, const BSONElement& args, const Varia
         uassert(5166403, op + " requires startDate to be convertible to a date",
                 start.getType() == Date || start.getType() == bsonTimestamp || start.getType() == jstOID);
         uassert(5166405, op + " expects integer amount of time units", amount.numeric() && amount.integral64());
-        Unit u = parseUnit(unit, op);
+        DateUnit u = parseUnit(unit, op);
         long long n = amount.coerceToLong();
-        return Value(Date_t{addUnits(start.coerceToDate().millis, u, subtract ? -n : n, tz)});
+        return Value(Date_t{addDateUnits(start.coerceToDate().millis, u, subtract ? -n : n, tz)});
     });
 }
 
@@ -344,14 +306,14 @@ ExprPtr parseDateDiff(const std::string& op, const BSONElement& args, const Vari
         if (!evalTimeZone(a.get("timezone"), root, vars, &tz)) return Value::null();
         if (s.nullish() || e.nullish() || unit.nullish()) return Value::null();
         long long sm = s.coerceToDate().millis, em = e.coerceToDate().millis;
-        Unit u = parseUnit(unit, op);
+        DateUnit u = parseUnit(unit, op);
         DateParts ps = partsFromMillis(sm + tz.offsetAt(sm)), pe = partsFromMillis(em + tz.offsetAt(em));
         auto dayNum = [&](long long utc) { long long l = utc + tz.offsetAt(utc); return l >= 0 ? l / 86400000LL : -((-l + 86399999LL) / 86400000LL); };
         switch (u) {
-            case Unit::kYear: return Value(pe.year - ps.year);
-            case Unit::kQuarter: return Value((pe.year * 12 + pe.month - 1) / 3 - (ps.year * 12 + ps.month - 1) / 3);
-            case Unit::kMonth: return Value((pe.year * 12 + pe.month) - (ps.year * 12 + ps.month));
-            case Unit::kWeek: {
+            case DateUnit::kYear: return Value(pe.year - ps.year);
+            case DateUnit::kQuarter: return Value((pe.year * 12 + pe.month - 1) / 3 - (ps.year * 12 + ps.month - 1) / 3);
+            case DateUnit::kMonth: return Value((pe.year * 12 + pe.month) - (ps.year * 12 + ps.month));
+            case DateUnit::kWeek: {
                 int sow = 1;  // Sunday, the default start of week
                 Value w = a.eval("startOfWeek", root, vars);
                 if (w.getType() == String) {
@@ -364,9 +326,9 @@ ExprPtr parseDateDiff(const std::string& op, const BSONElement& args, const Vari
                 auto weekStart = [&](long long utc, const DateParts& p) { return dayNum(utc) - ((p.dayOfWeek - sow + 7) % 7); };
                 return Value((weekStart(em, pe) - weekStart(sm, ps)) / 7);
             }
-            case Unit::kDay: return Value(dayNum(em) - dayNum(sm));
+            case DateUnit::kDay: return Value(dayNum(em) - dayNum(sm));
             default: {
-                long long unitMs = unitMillis(u);
+                long long unitMs = dateUnitMillis(u);
                 auto bucket = [&](long long utc) { return utc >= 0 ? utc / unitMs : -((-utc + unitMs - 1) / unitMs); };
                 return Value(bucket(em) - bucket(sm));
             }
@@ -392,16 +354,16 @@ ExprPtr parseDateTrunc(const std::string& op, const BSONElement& args, const Var
         }
         if (d.nullish() || unit.nullish()) return Value::null();
         long long utc = d.coerceToDate().millis;
-        Unit u = parseUnit(unit, op);
+        DateUnit u = parseUnit(unit, op);
         long long local = utc + tz.offsetAt(utc);
         DateParts p = partsFromMillis(local);
         long long out;
-        if (u == Unit::kYear || u == Unit::kQuarter || u == Unit::kMonth) {
+        if (u == DateUnit::kYear || u == DateUnit::kQuarter || u == DateUnit::kMonth) {
             long long months = (p.year - 2000) * 12 + (p.month - 1);
-            long long step = bin * (u == Unit::kYear ? 12 : (u == Unit::kQuarter ? 3 : 1));
+            long long step = bin * (u == DateUnit::kYear ? 12 : (u == DateUnit::kQuarter ? 3 : 1));
             long long m = months >= 0 ? months / step * step : -((-months + step - 1) / step) * step;
             out = tz.utcFromLocal(millisFromParts(2000, m + 1, 1, 0, 0, 0, 0));
-        } else if (u == Unit::kWeek) {
+        } else if (u == DateUnit::kWeek) {
             int sow = 1;
             Value w = a.eval("startOfWeek", root, vars);
             if (w.getType() == String) {
@@ -419,12 +381,12 @@ ExprPtr parseDateTrunc(const std::string& op, const BSONElement& args, const Var
             long long k = weeks >= 0 ? weeks / step * step : -((-weeks + step - 1) / step) * step;
             out = tz.utcFromLocal((ref + k) * 86400000LL);
         } else {
-            long long unitMs = unitMillis(u) * bin;
+            long long unitMs = dateUnitMillis(u) * bin;
             long long ref = millisFromParts(2000, 1, 1, 0, 0, 0, 0);
-            long long base = (u == Unit::kDay) ? local : utc;
+            long long base = (u == DateUnit::kDay) ? local : utc;
             long long diff = base - ref;
             long long k = diff >= 0 ? diff / unitMs * unitMs : -((-diff + unitMs - 1) / unitMs) * unitMs;
-            out = (u == Unit::kDay) ? tz.utcFromLocal(ref + k) : ref + k;
+            out = (u == DateUnit::kDay) ? tz.utcFromLocal(ref + k) : ref + k;
         }
         return Value(Date_t{out});
     });

@@ -382,6 +382,10 @@ TEST(StageDensify, FillsNumericAndDateGaps) {
                "[{d: {$date: '2021-01-01T00:00:00Z'}}, {d: {$date: '2021-01-03T00:00:00Z'}}]",
                "[{d: {$date: '2021-01-01T00:00:00Z'}}, {d: {$date: '2021-01-02T00:00:00Z'}},"
                " {d: {$date: '2021-01-03T00:00:00Z'}}]");
+    // A month after January 31st is February 28th (the day is clamped, as $dateAdd does).
+    EXPECT_RUN("[{$densify: {field: 'd', range: {step: 1, unit: 'month', bounds: 'full'}}}, {$limit: 2}]",
+               "[{d: {$date: '2021-01-31T00:00:00Z'}}, {d: {$date: '2021-05-31T00:00:00Z'}}]",
+               "[{d: {$date: '2021-01-31T00:00:00Z'}}, {d: {$date: '2021-02-28T00:00:00Z'}}]");
     EXPECT_PIPELINE_CODE("[{$densify: {field: 'v', range: {step: 0, bounds: 'full'}}}]", "[]", 5733401);
     EXPECT_PIPELINE_CODE("[{$densify: {field: 'v', range: {step: 1, bounds: 'full'}}}]", "[{v: 'x'}]", 5733201);
     EXPECT_PIPELINE_CODE("[{$densify: {range: {step: 1, bounds: 'full'}}}]", "[]", 40414);
