@@ -39,6 +39,7 @@ namespace mongo {
     X(CannotBackfillArray, 34)                     \
     X(CannotIndexParallelArrays, 171)              \
     X(QueryPlanKilled, 175)                        \
+    X(NoQueryExecutionPlans, 291)                  \
     X(Interrupted, 11601)                          \
     X(CursorNotFound, 43)                          \
     X(NamespaceExists, 48)                         \

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/catalog/multikey_paths.h"
 #include "mongo/db/namespace_string.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/storage/record_id.h"
@@ -18,6 +19,7 @@
 namespace mongo {
 
 class BSONObjBuilder;
+class Matcher;
 
 struct Record {
     RecordId id;
@@ -63,6 +65,9 @@ struct IndexDescriptor {
     BSONObj infoObj;     // the full spec as listIndexes shows it: {v: 2, key, name, unique, ...}
     bool unique = false;
     bool sparse = false;
+    bool partial = false;  // has a partialFilterExpression
+    // Hidden from the planner (collMod / createIndexes {hidden: true}); still maintained.
+    bool hidden() const { return infoObj["hidden"].trueValue(); }
     bool isIdIndex() const { return name == "_id_"; }
 };
 
@@ -81,6 +86,13 @@ public:
                                                    bool forward) const = 0;
     // True once some document produced more than one key (an array along the key's path).
     virtual bool isMultikey(OperationContext* opCtx, const IndexDescriptor* desc) const = 0;
+    // Which components of each key path held an array (see multikey_paths.h). Includes the
+    // additions of writes not yet committed, so that a plan made after a snapshot opened is
+    // never less multikey than the data the snapshot can see.
+    virtual MultikeyPaths getMultikeyPaths(OperationContext* opCtx, const IndexDescriptor* desc) const = 0;
+    // The index's partialFilterExpression, parsed (null for a full index). Lives as long as the
+    // descriptor.
+    virtual const Matcher* partialFilter(const IndexDescriptor* desc) const = 0;
     virtual long long indexSize(OperationContext* opCtx, const IndexDescriptor* desc) const = 0;
     // Number of entries, for validate.
     virtual long long numKeys(OperationContext* opCtx, const IndexDescriptor* desc) const = 0;

@@ -40,6 +40,7 @@ BSONObj CollectionMetaData::toBSON() const {
         e.append("spec", idx.spec);
         e.append("ident", idx.ident);
         e.append("multikey", idx.multikey);
+        e.appendArray("multikeyPaths", multikeyPathsToBSON(idx.multikeyPaths));
         e.doneFast();
     }
     arr.doneFast();
@@ -61,6 +62,7 @@ CollectionMetaData CollectionMetaData::parse(const BSONObj& doc) {
         idx.spec = o["spec"].Obj().getOwned();
         idx.ident = o["ident"].str();
         idx.multikey = o["multikey"].trueValue();
+        idx.multikeyPaths = multikeyPathsFromBSON(o["multikeyPaths"], idx.spec["key"].Obj(), idx.multikey);
         md.indexes.push_back(std::move(idx));
     }
     return md;

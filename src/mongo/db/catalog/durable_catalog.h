@@ -2,7 +2,8 @@
 // DurableCatalog: the persistent list of collections, one BSON record per collection in the
 // record store "_mdb_catalog" (as MongoDB's):
 //   {ns: "db.coll", uuid: "<32 hex>", ident: "collection-...", options: {...}, [dedup: true,]
-//    indexes: [{spec: {v, key, name, ...}, ident: "index-...", multikey: bool}, ...]}
+//    indexes: [{spec: {v, key, name, ...}, ident: "index-...", multikey: bool,
+//               multikeyPaths: [[component, ...] per key field]}, ...]}
 // Changes are made inside the caller's unit of work, together with the data they describe.
 // Thread safety: thread safe (the record store is); callers serialise DDL (catalog_lock.h).
 #include <atomic>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/catalog/multikey_paths.h"
 #include "mongo/db/storage/kv_engine.h"
 
 namespace mongo {
@@ -21,6 +23,7 @@ struct IndexMetaData {
     BSONObj spec;  // as listIndexes shows it
     std::string ident;
     bool multikey = false;
+    MultikeyPaths multikeyPaths;  // per key field; empty sets when not multikey
 };
 
 struct CollectionMetaData {

@@ -50,7 +50,9 @@ std::unique_ptr<IndexCatalogImpl::Entry> IndexCatalogImpl::makeEntry(const Index
     e->desc.unique = e->desc.isIdIndex() || md.spec["unique"].trueValue();
     e->desc.sparse = md.spec["sparse"].trueValue();
     e->ident = md.ident;
-    e->multikey = md.multikey;
+    e->mkCommitted = md.multikeyPaths;
+    e->mkCommitted.resize(static_cast<size_t>(e->desc.keyPattern.nFields()));
+    e->mkVisible = e->mkCommitted;
     SortedDataOptions opts;
     opts.ordering = key_string::Ordering::make(e->desc.keyPattern);
     opts.unique = e->desc.unique;
@@ -58,6 +60,7 @@ std::unique_ptr<IndexCatalogImpl::Entry> IndexCatalogImpl::makeEntry(const Index
     e->keyGen = std::make_unique<IndexKeyGenerator>(e->desc.keyPattern, e->desc.sparse);
     BSONElement pfe = md.spec["partialFilterExpression"];
     if (pfe.type() == Object) e->partialFilter = std::make_unique<Matcher>(pfe.Obj().getOwned());
+    e->desc.partial = e->partialFilter != nullptr;
     return e;
 }
 
@@ -144,7 +147,11 @@ bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSp
     WriteUnitOfWork wuow(opCtx);
     std::string ident = md.ident;
     opCtx->recoveryUnit()->onRollback([kv, ident] { kv->dropIdent(ident); });
-    md.multikey = entry->multikeyPending;
+    {
+        std::lock_guard<std::mutex> lk(entry->mkMutex);
+        md.multikeyPaths = entry->mkVisible;
+    }
+    md.multikey = anyMultikey(md.multikeyPaths);
     CollectionMetaData cmd = _coll->metaData();
     cmd.indexes.push_back(md);
     _coll->setMetaData(opCtx, std::move(cmd));
@@ -152,8 +159,8 @@ bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSp
     _entries.push_back(std::move(entry));
     opCtx->recoveryUnit()->onRollback([this] { _entries.pop_back(); });
     opCtx->recoveryUnit()->onCommit([added] {
-        added->multikey = added->multikeyPending.load();
-        added->multikeyPending = false;
+        std::lock_guard<std::mutex> lk(added->mkMutex);
+        added->mkCommitted = added->mkVisible;
     });
     wuow.commit();
     LOGV2(20345, Index, "Index build: done building",
@@ -176,9 +183,13 @@ void IndexCatalogImpl::buildIndex(OperationContext* opCtx, Entry& e) {
                 break;
             }
             KeyStringSet keys;
-            bool multikey = false;
-            getKeys(e, r->data.toBson(), &keys, &multikey);
-            if (multikey) e.multikeyPending = true;
+            MultikeyPaths paths;
+            getKeys(e, r->data.toBson(), &keys, &paths);
+            if (anyMultikey(paths)) {
+                // Not yet visible to anyone: createIndex persists these with the catalog entry.
+                std::lock_guard<std::mutex> lk(e.mkMutex);
+                mergeMultikeyPaths(&e.mkVisible, paths);
+            }
             insertKeys(opCtx, e, keys, r->id);
         }
         wuow.commit();
@@ -214,8 +225,17 @@ std::unique_ptr<IndexCursor> IndexCatalogImpl::newCursor(OperationContext* opCtx
 }
 
 bool IndexCatalogImpl::isMultikey(OperationContext* opCtx, const IndexDescriptor* desc) const {
+    return anyMultikey(getMultikeyPaths(opCtx, desc));
+}
+
+MultikeyPaths IndexCatalogImpl::getMultikeyPaths(OperationContext* opCtx, const IndexDescriptor* desc) const {
     Entry* e = findEntry(desc);
-    return e->multikey || e->multikeyPending;
+    std::lock_guard<std::mutex> lk(e->mkMutex);
+    return e->mkVisible;
+}
+
+const Matcher* IndexCatalogImpl::partialFilter(const IndexDescriptor* desc) const {
+    return findEntry(desc)->partialFilter.get();
 }
 
 long long IndexCatalogImpl::indexSize(OperationContext* opCtx, const IndexDescriptor* desc) const {
@@ -226,9 +246,9 @@ long long IndexCatalogImpl::numKeys(OperationContext* opCtx, const IndexDescript
     return findEntry(desc)->sdi->numEntries(opCtx);
 }
 
-void IndexCatalogImpl::getKeys(const Entry& e, const BSONObj& doc, KeyStringSet* keys, bool* multikey) const {
+void IndexCatalogImpl::getKeys(const Entry& e, const BSONObj& doc, KeyStringSet* keys, MultikeyPaths* paths) const {
     if (e.partialFilter && !e.partialFilter->matches(doc)) return;
-    e.keyGen->getKeys(doc, keys, multikey);
+    e.keyGen->getKeys(doc, keys, paths);
 }
 
 void IndexCatalogImpl::insertKeys(OperationContext* opCtx, Entry& e, const KeyStringSet& keys, RecordId id) {
@@ -241,27 +261,42 @@ void IndexCatalogImpl::insertKeys(OperationContext* opCtx, Entry& e, const KeySt
     }
 }
 
-// The first multikey document of an index flips its catalog flag, in the same unit of work.
-void IndexCatalogImpl::noteMultikey(OperationContext* opCtx, Entry& e) {
-    if (e.multikey || e.multikeyPending) return;
-    e.multikeyPending = true;
+// A document with arrays along new key-path components records them in the catalog entry, in
+// the same unit of work as the document itself.
+void IndexCatalogImpl::noteMultikey(OperationContext* opCtx, Entry& e, const MultikeyPaths& paths) {
+    MultikeyPaths merged;
+    {
+        std::lock_guard<std::mutex> lk(e.mkMutex);
+        merged = e.mkVisible;
+    }
+    if (!mergeMultikeyPaths(&merged, paths)) return;
     CollectionMetaData cmd = _coll->metaData();
-    if (IndexMetaData* md = cmd.findIndex(e.desc.name)) md->multikey = true;
+    if (IndexMetaData* md = cmd.findIndex(e.desc.name)) {
+        md->multikey = true;
+        md->multikeyPaths = merged;
+    }
     _coll->setMetaData(opCtx, std::move(cmd));
+    {
+        std::lock_guard<std::mutex> lk(e.mkMutex);
+        e.mkVisible = merged;
+    }
     Entry* p = &e;
-    opCtx->recoveryUnit()->onCommit([p] {
-        p->multikey = true;
-        p->multikeyPending = false;
+    opCtx->recoveryUnit()->onCommit([p, merged] {
+        std::lock_guard<std::mutex> lk(p->mkMutex);
+        mergeMultikeyPaths(&p->mkCommitted, merged);
     });
-    opCtx->recoveryUnit()->onRollback([p] { p->multikeyPending = false; });
+    opCtx->recoveryUnit()->onRollback([p] {
+        std::lock_guard<std::mutex> lk(p->mkMutex);
+        p->mkVisible = p->mkCommitted;
+    });
 }
 
 void IndexCatalogImpl::indexDocument(OperationContext* opCtx, const BSONObj& doc, RecordId id) {
     for (auto& e : _entries) {
         KeyStringSet keys;
-        bool multikey = false;
-        getKeys(*e, doc, &keys, &multikey);
-        if (multikey) noteMultikey(opCtx, *e);
+        MultikeyPaths paths;
+        getKeys(*e, doc, &keys, &paths);
+        if (anyMultikey(paths)) noteMultikey(opCtx, *e, paths);
         insertKeys(opCtx, *e, keys, id);
     }
 }
@@ -269,9 +304,9 @@ void IndexCatalogImpl::indexDocument(OperationContext* opCtx, const BSONObj& doc
 void IndexCatalogImpl::unindexDocument(OperationContext* opCtx, const BSONObj& doc, RecordId id) {
     for (auto& e : _entries) {
         KeyStringSet keys;
-        bool multikey = false;
+        MultikeyPaths paths;
         try {
-            getKeys(*e, doc, &keys, &multikey);
+            getKeys(*e, doc, &keys, &paths);
         } catch (const DBException&) {
             continue;  // a document that could not have been indexed has no keys to remove
         }
@@ -283,10 +318,10 @@ void IndexCatalogImpl::updateDocument(OperationContext* opCtx, const BSONObj& ol
                                       RecordId id) {
     for (auto& e : _entries) {
         KeyStringSet oldKeys, newKeys;
-        bool oldMk = false, newMk = false;
-        getKeys(*e, oldDoc, &oldKeys, &oldMk);
-        getKeys(*e, newDoc, &newKeys, &newMk);
-        if (newMk) noteMultikey(opCtx, *e);
+        MultikeyPaths oldPaths, newPaths;
+        getKeys(*e, oldDoc, &oldKeys, &oldPaths);
+        getKeys(*e, newDoc, &newKeys, &newPaths);
+        if (anyMultikey(newPaths)) noteMultikey(opCtx, *e, newPaths);
         // Keys equal in value but not in type (1 vs 1.0) are rewritten so the index returns
         // the new type.
         auto sameKey = [](const KeyStringSet& set, const BSONObj& k) {

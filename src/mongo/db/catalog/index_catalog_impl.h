@@ -5,6 +5,7 @@
 // writes serialised by the write lock; index DDL under the exclusive catalog lock.
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,8 @@ public:
     std::unique_ptr<IndexCursor> newCursor(OperationContext* opCtx, const IndexDescriptor* desc,
                                            bool forward) const override;
     bool isMultikey(OperationContext* opCtx, const IndexDescriptor* desc) const override;
+    MultikeyPaths getMultikeyPaths(OperationContext* opCtx, const IndexDescriptor* desc) const override;
+    const Matcher* partialFilter(const IndexDescriptor* desc) const override;
     long long indexSize(OperationContext* opCtx, const IndexDescriptor* desc) const override;
     long long numKeys(OperationContext* opCtx, const IndexDescriptor* desc) const override;
 
@@ -52,14 +55,20 @@ private:
         std::unique_ptr<SortedDataInterface> sdi;
         std::unique_ptr<IndexKeyGenerator> keyGen;
         std::unique_ptr<Matcher> partialFilter;
-        std::atomic<bool> multikey{false};
-        std::atomic<bool> multikeyPending{false};  // set in the current unit of work, not yet committed
+        // Multikey paths: 'visible' includes the current unit of work's additions (readers
+        // plan with it, so a document is never visible before its index's multikey state);
+        // 'committed' is what a rollback returns to. Guarded by mkMutex; written only by the
+        // (serialised) document writers.
+        mutable std::mutex mkMutex;
+        MultikeyPaths mkVisible;
+        MultikeyPaths mkCommitted;
     };
     std::unique_ptr<Entry> makeEntry(const IndexMetaData& md) const;
     Entry* findEntry(const IndexDescriptor* desc) const;
-    void getKeys(const Entry& e, const BSONObj& doc, KeyStringSet* keys, bool* multikey) const;
+    void getKeys(const Entry& e, const BSONObj& doc, KeyStringSet* keys, MultikeyPaths* paths) const;
     void insertKeys(OperationContext* opCtx, Entry& e, const KeyStringSet& keys, RecordId id);
-    void noteMultikey(OperationContext* opCtx, Entry& e);
+    // Records new multikey components in the catalog entry, in the caller's unit of work.
+    void noteMultikey(OperationContext* opCtx, Entry& e, const MultikeyPaths& paths);
     // Fills a new index (not yet in _entries) from the collection's documents.
     void buildIndex(OperationContext* opCtx, Entry& e);
 

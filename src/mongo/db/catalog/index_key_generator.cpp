@@ -64,14 +64,31 @@ IndexKeyGenerator::IndexKeyGenerator(const BSONObj& keyPattern, bool sparse)
     _undefinedObj = u.obj();
 }
 
+size_t IndexKeyGenerator::arrayComponent(size_t field, const char* pathPos) const {
+    const std::string& full = _fieldNames[field];
+    size_t consumed = static_cast<size_t>(pathPos - full.c_str());
+    // Components before pathPos: every dot before it separates one, and at the end of the path
+    // all of them have been consumed.
+    size_t comps = 0;
+    for (size_t i = 0; i < consumed && i < full.size(); i++) comps += full[i] == '.';
+    if (consumed >= full.size()) comps += 1;
+    return comps == 0 ? 0 : comps - 1;
+}
+
 void IndexKeyGenerator::getKeys(const BSONObj& doc, KeyStringSet* keys, bool* multikey) const {
+    MultikeyPaths paths;
+    getKeys(doc, keys, &paths);
+    if (multikey && anyMultikey(paths)) *multikey = true;
+}
+
+void IndexKeyGenerator::getKeys(const BSONObj& doc, KeyStringSet* keys, MultikeyPaths* mkPaths) const {
+    if (mkPaths->size() < _fieldNames.size()) mkPaths->resize(_fieldNames.size());
     std::vector<const char*> paths;
     for (auto& f : _fieldNames) paths.push_back(f.c_str());
-    bool mk = false;
     struct State {
         const IndexKeyGenerator* self;
         KeyStringSet* keys;
-        bool* multikey;
+        MultikeyPaths* mkPaths;
         size_t n;
         void run(std::vector<const char*> paths, std::vector<BSONElement> fixed, const BSONObj& obj,
                  size_t numNotFound, const std::vector<PositionalInfo>& positional) {
@@ -104,6 +121,8 @@ void IndexKeyGenerator::getKeys(const BSONObj& doc, KeyStringSet* keys, bool* mu
                     paths[i] = "";
                     ++numNotFound;
                 } else if (e.type() == Array) {
+                    // paths[i] now points just past the array's component.
+                    (*mkPaths)[i].insert(self->arrayComponent(i, paths[i]));
                     arrIdxs.push_back(i);
                     if (arrElt.eoo()) arrElt = e;
                     else if (e.rawdata() != arrElt.rawdata()) parallelArrays(e, arrElt);
@@ -120,7 +139,6 @@ void IndexKeyGenerator::getKeys(const BSONObj& doc, KeyStringSet* keys, bool* mu
                 keys->insert(b.obj());
                 return;
             }
-            *multikey = true;
             BSONObj arr = arrElt.Obj();
             if (arr.isEmpty()) {
                 // An empty array is indexed as undefined where the path ends at it, and as
@@ -152,9 +170,8 @@ void IndexKeyGenerator::getKeys(const BSONObj& doc, KeyStringSet* keys, bool* mu
                 positional);
         }
     };
-    State st{this, keys, &mk, paths.size()};
+    State st{this, keys, mkPaths, paths.size()};
     st.run(paths, std::vector<BSONElement>(paths.size()), doc, 0, {});
-    if (multikey && mk) *multikey = true;
 }
 
 }  // namespace mongo

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/catalog/multikey_paths.h"
 
 namespace mongo {
 
@@ -27,8 +28,14 @@ public:
     // Adds the keys of doc to keys; sets *multikey if an array was traversed (when non-null).
     // Throws DBException(CannotIndexParallelArrays).
     void getKeys(const BSONObj& doc, KeyStringSet* keys, bool* multikey) const;
+    // The same, also adding to *paths (one set per key field, sized by the call) the path
+    // components at which an array was traversed for that field.
+    void getKeys(const BSONObj& doc, KeyStringSet* keys, MultikeyPaths* paths) const;
 
 private:
+    // Component index of the array that 'pathPos' (a position inside _fieldNames[field], just
+    // past the array's component) follows.
+    size_t arrayComponent(size_t field, const char* pathPos) const;
 
     BSONObj _keyPattern;
     std::vector<std::string> _fieldNames;

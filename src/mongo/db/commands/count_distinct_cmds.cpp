@@ -42,8 +42,15 @@ public:
             n = std::max(0LL, coll->numRecords(opCtx) - qr.skip);
             if (qr.limit > 0) n = std::min(n, qr.limit);
         } else {
-            PlanExecutor exec(opCtx->getClient(), coll, nss, qr);
-            while (exec.getNext(opCtx)) n++;
+            // The plan counts matches (COUNT_SCAN, or keys when the filter is covered); skip and
+            // limit apply to the count.
+            long long skip = qr.skip, limit = qr.limit;
+            qr.skip = qr.limit = 0;
+            PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kCount);
+            long long stopAt = 0;
+            if (limit > 0 && __builtin_add_overflow(skip, limit, &stopAt)) stopAt = 0;
+            while ((stopAt == 0 || n < stopAt) && exec.getNext(opCtx)) n++;
+            n = std::max(0LL, n - skip);
         }
         result.append("n", n);
     }
@@ -93,9 +100,9 @@ public:
         qr.hint = parseHint(req.body["hint"]);
         CatalogReadLock lock;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
-        PlanExecutor exec(opCtx->getClient(), coll, nss, qr);
-        std::set<BSONObj, BSONObjCmp> values;
         std::string path = key.str();
+        PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kDistinct, path);
+        std::set<BSONObj, BSONObjCmp> values;
         while (auto d = exec.getNext(opCtx)) collectValues(*d, path, values);
         BSONArrayBuilder arr;
         for (auto& v : values) arr.append(v.firstElement());

@@ -1,20 +1,21 @@
 // explain: the plan (and with executionStats, the counters) of find, aggregate, count,
-// distinct, update, delete and findAndModify.
+// distinct, update, delete and findAndModify, in MongoDB 7.0's shape: queryPlanner.winningPlan
+// is the stage tree, with COUNT / DELETE / UPDATE on top for those commands; executionStats
+// repeats it with each stage's counters. Writes are never performed.
 #include <chrono>
 #include <unistd.h>
 
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/commands/aggregate_cursor_source.h"
-#include "mongo/db/commands/command.h"
 #include "mongo/db/commands/build_info.h"
+#include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
-#include "mongo/db/server_options.h"
+#include "mongo/db/ops/write_ops.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/query/plan_executor.h"
+#include "mongo/db/server_options.h"
 
 namespace mongo {
-
-
 namespace {
 
 void appendServerInfo(BSONObjBuilder& result) {
@@ -28,28 +29,89 @@ void appendServerInfo(BSONObjBuilder& result) {
     si.doneFast();
 }
 
-// The query (filter/sort/hint...) an explained command runs, as a find would.
-QueryRequest queryOf(const std::string& name, const BSONObj& cmd) {
+// What an explained command runs: the query, what it does with the results, and for writes
+// the statement.
+struct ExplainedQuery {
     QueryRequest qr;
-    if (name == "find") return parseFindRequest(cmd).qr;
-    if (name == "count" || name == "distinct") {
+    PlanPurpose purpose = PlanPurpose::kFind;
+    std::string distinctKey;
+    enum class Top { kNone, kCount, kDelete, kUpdate } top = Top::kNone;
+    UpdateStatement update;  // kUpdate
+    BSONObj updateHolder;    // keeps update.u alive
+    bool multi = true;       // delete/update: all matches, or the first
+};
+
+ExplainedQuery queryOf(const std::string& name, const BSONObj& cmd) {
+    ExplainedQuery x;
+    QueryRequest& qr = x.qr;
+    if (name == "find") {
+        x.qr = parseFindRequest(cmd).qr;
+        return x;
+    }
+    if (name == "count") {
         qr.filter = parseObjectArg(cmd["query"], name.c_str());
         qr.hint = parseHint(cmd["hint"]);
+        if (!cmd["skip"].eoo()) qr.skip = parseIntegerArg(cmd["skip"], "count");
+        if (!cmd["limit"].eoo()) qr.limit = std::abs(parseIntegerArg(cmd["limit"], "count"));
+        x.purpose = PlanPurpose::kCount;
+        x.top = ExplainedQuery::Top::kCount;
+    } else if (name == "distinct") {
+        qr.filter = parseObjectArg(cmd["query"], name.c_str());
+        qr.hint = parseHint(cmd["hint"]);
+        x.purpose = PlanPurpose::kDistinct;
+        x.distinctKey = cmd["key"].str();
     } else if (name == "findAndModify" || name == "findandmodify") {
-        qr.filter = parseObjectArg(cmd["query"], name.c_str());
-        qr.sort = parseObjectArg(cmd["sort"], name.c_str());
-        qr.hint = parseHint(cmd["hint"]);
+        x.updateHolder = cmd.getOwned();
+        qr.filter = parseObjectArg(x.updateHolder["query"], name.c_str());
+        qr.sort = parseObjectArg(x.updateHolder["sort"], name.c_str());
+        qr.hint = parseHint(x.updateHolder["hint"]);
+        qr.limit = 1;
+        x.purpose = PlanPurpose::kWrite;
+        x.multi = false;
+        if (cmd["remove"].trueValue()) {
+            x.top = ExplainedQuery::Top::kDelete;
+        } else {
+            x.top = ExplainedQuery::Top::kUpdate;
+            x.update.q = qr.filter;
+            x.update.u = x.updateHolder["update"];
+            x.update.upsert = cmd["upsert"].trueValue();
+        }
     } else if (name == "update" || name == "delete") {
         BSONElement stmts = cmd[name == "update" ? "updates" : "deletes"];
         if (stmts.type() != Array || stmts.Obj().isEmpty())
             uasserted(ErrorCodes::FailedToParse, "explain of " + name + " requires one statement");
-        BSONObj s = stmts.Obj().firstElement().Obj();
+        BSONObj s = stmts.Obj().firstElement().Obj().getOwned();
+        x.updateHolder = s;  // the filter and the update point into it
         qr.filter = parseObjectArg(s["q"], name.c_str());
         qr.hint = parseHint(s["hint"]);
+        x.purpose = PlanPurpose::kWrite;
+        if (name == "delete") {
+            x.top = ExplainedQuery::Top::kDelete;
+            x.multi = s["limit"].eoo() || parseIntegerArg(s["limit"], "delete") == 0;
+        } else {
+            x.top = ExplainedQuery::Top::kUpdate;
+            x.multi = s["multi"].trueValue();
+            x.update.q = qr.filter;
+            x.update.u = x.updateHolder["u"];
+            x.update.upsert = s["upsert"].trueValue();
+            x.update.multi = x.multi;
+            if (s["arrayFilters"].type() == Array)
+                for (BSONElement af : s["arrayFilters"].Obj())
+                    if (af.type() == Object) x.update.arrayFilters.push_back(af.Obj());
+        }
+        if (!x.multi) qr.limit = 1;
     } else {
         uasserted(ErrorCodes::CommandNotFound, "Explain failed due to unknown command: " + name);
     }
-    return qr;
+    return x;
+}
+
+BSONObj stageOver(const char* stage, const BSONObj& input, const std::function<void(BSONObjBuilder&)>& fill = nullptr) {
+    BSONObjBuilder b;
+    b.append("stage", stage);
+    if (fill) fill(b);
+    if (!input.isEmpty()) b.append("inputStage", input);
+    return b.obj();
 }
 
 class ExplainCmd : public Command {
@@ -58,15 +120,15 @@ public:
     std::string help() const override { return "explain how a command would run"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         BSONElement inner = req.body.firstElement();
-        if (inner.type() != Object)
-            uasserted(ErrorCodes::FailedToParse, "explain command requires a nested object");
+        if (inner.type() != Object) uasserted(ErrorCodes::FailedToParse, "explain command requires a nested object");
         std::string verbosity = "allPlansExecution";
         BSONElement v = req.body["verbosity"];
         if (!v.eoo()) {
             if (v.type() != String) uasserted(ErrorCodes::FailedToParse, "verbosity must be a string");
             verbosity = v.str();
             if (verbosity != "queryPlanner" && verbosity != "executionStats" && verbosity != "allPlansExecution")
-                uasserted(ErrorCodes::FailedToParse, "verbosity string must be one of {'queryPlanner', 'executionStats', 'allPlansExecution'}");
+                uasserted(ErrorCodes::FailedToParse,
+                          "verbosity string must be one of {'queryPlanner', 'executionStats', 'allPlansExecution'}");
         }
         // The explained command, with the outer $db.
         BSONObjBuilder cb;
@@ -85,40 +147,88 @@ public:
             return;
         }
         NamespaceString nss = commandTargetNamespace(innerReq);
-        QueryRequest qr = queryOf(name, innerReq.body);
+        ExplainedQuery x = queryOf(name, innerReq.body);
         CatalogReadLock lock;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
-        PlanExecutor exec(opCtx->getClient(), coll, nss, qr);
+        // count of everything: the record store's count, no plan at all.
+        bool fastCount = x.top == ExplainedQuery::Top::kCount && coll && x.qr.filter.isEmpty() && x.qr.hint.isEmpty();
+        QueryRequest planned = x.qr;
+        long long countSkip = 0, countLimit = 0;
+        if (x.top == ExplainedQuery::Top::kCount) {
+            countSkip = planned.skip;
+            countLimit = planned.limit;
+            planned.skip = planned.limit = 0;
+        }
+        PlanExecutor exec(opCtx->getClient(), coll, nss, planned, x.purpose, x.distinctKey);
+
+        auto wrap = [&](const BSONObj& plan, const std::function<void(BSONObjBuilder&)>& stats) -> BSONObj {
+            switch (x.top) {
+                case ExplainedQuery::Top::kNone: return plan;
+                case ExplainedQuery::Top::kCount:
+                    if (fastCount) return stageOver("RECORD_STORE_FAST_COUNT", BSONObj(), stats);
+                    return stageOver("COUNT", plan, stats);
+                case ExplainedQuery::Top::kDelete: return stageOver("DELETE", plan, stats);
+                case ExplainedQuery::Top::kUpdate: return stageOver("UPDATE", plan, stats);
+            }
+            return plan;
+        };
+
         result.append("explainVersion", "1");
         BSONObjBuilder& qp = result.subobjStart("queryPlanner");
         qp.append("namespace", nss.ns());
         qp.append("indexFilterSet", false);
-        qp.append("parsedQuery", qr.filter);
+        qp.append("parsedQuery", serializeMatchExpression(*exec.query().matcher().root()));
+        qp.append("queryHash", "00000000");
         qp.append("maxIndexedOrSolutionsReached", false);
         qp.append("maxIndexedAndSolutionsReached", false);
         qp.append("maxScansToExplodeReached", false);
-        qp.append("winningPlan", exec.winningPlan());
+        qp.append("winningPlan", wrap(exec.winningPlan(), nullptr));
         BSONArrayBuilder rejected;
         qp.append("rejectedPlans", rejected.arr());
         qp.doneFast();
+
         if (verbosity != "queryPlanner") {
-            // Run the query (reads only: writes are never performed by explain).
+            // Run the plan (reads only: writes are never performed by explain).
             auto start = std::chrono::steady_clock::now();
-            while (exec.getNext(opCtx)) {
+            long long n = 0, wouldModify = 0;
+            RecordId id;
+            BSONObj raw;
+            long long stopAt = countLimit > 0 ? countSkip + countLimit : 0;
+            while ((stopAt == 0 || n < stopAt) && exec.getNext(opCtx, &id, &raw)) {
+                n++;
+                if (x.top == ExplainedQuery::Top::kUpdate && updateWouldModify(x.update, raw)) wouldModify++;
             }
-            long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+            long long ms =
+                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+            PlanStats st = exec.stats();
             BSONObjBuilder& es = result.subobjStart("executionStats");
             es.append("executionSuccess", true);
-            es.append("nReturned", exec.stats().nReturned);
-            es.append("executionTimeMillis", ms);
-            es.append("totalKeysExamined", exec.stats().keysExamined);
-            es.append("totalDocsExamined", exec.stats().docsExamined);
-            BSONObjBuilder stages;
-            stages.appendElements(exec.winningPlan());
-            stages.append("nReturned", exec.stats().nReturned);
-            stages.append("executionTimeMillisEstimate", ms);
-            stages.append("docsExamined", exec.stats().docsExamined);
-            es.append("executionStages", stages.obj());
+            es.appendNumber("nReturned", x.top == ExplainedQuery::Top::kNone ? st.nReturned : 0LL);
+            es.appendNumber("executionTimeMillis", ms);
+            es.appendNumber("totalKeysExamined", fastCount ? 0LL : st.keysExamined);
+            es.appendNumber("totalDocsExamined", fastCount ? 0LL : st.docsExamined);
+            long long counted = std::max(0LL, n - countSkip);
+            bool upsert = x.top == ExplainedQuery::Top::kUpdate && n == 0 && x.update.upsert;
+            es.append("executionStages", wrap(exec.executionStages(), [&](BSONObjBuilder& b) {
+                b.appendNumber("nReturned", 0);
+                b.append("executionTimeMillisEstimate", ms);
+                b.appendNumber("works", n + 1);
+                b.appendNumber("advanced", 0);
+                b.append("isEOF", 1);
+                switch (x.top) {
+                    case ExplainedQuery::Top::kCount:
+                        b.appendNumber("nCounted", fastCount && coll ? coll->numRecords(opCtx) : counted);
+                        b.appendNumber("nSkipped", std::min(n, countSkip));
+                        break;
+                    case ExplainedQuery::Top::kDelete: b.appendNumber("nWouldDelete", n); break;
+                    case ExplainedQuery::Top::kUpdate:
+                        b.appendNumber("nMatched", n);
+                        b.appendNumber("nWouldModify", upsert ? 0LL : wouldModify);
+                        b.append("nWouldUpsert", upsert ? 1 : 0);
+                        break;
+                    default: break;
+                }
+            }));
             if (verbosity == "allPlansExecution") {
                 BSONArrayBuilder all;
                 es.append("allPlansExecution", all.arr());

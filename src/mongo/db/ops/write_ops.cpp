@@ -186,7 +186,7 @@ std::vector<RecordId> findMatching(OperationContext* opCtx, const Collection* co
     qr.hint = hint;
     qr.sort = sort;
     if (justOne) qr.limit = 1;
-    PlanExecutor exec(opCtx->getClient(), coll, nss, qr);
+    PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kWrite);
     std::vector<RecordId> ids;
     RecordId id;
     while (exec.getNext(opCtx, &id)) ids.push_back(id);
@@ -290,6 +290,17 @@ long long performDelete(OperationContext* opCtx, const NamespaceString& nss, con
         if (justOne) break;
     }
     return n;
+}
+
+bool updateWouldModify(const UpdateStatement& stmt, const BSONObj& doc) {
+    MatchDetails md;
+    md.requestElemMatchKey = true;
+    Matcher(stmt.q).matches(doc, &md);
+    if (stmt.u.type() == Array) return !applyPipelineUpdate(doc, stmt.u.Obj()).binaryEqual(doc);
+    UpdateDriver driver(stmt.u.Obj(), stmt.arrayFilters);
+    bool changed = false;
+    driver.apply(doc, md.hasElemMatchKey ? md.elemMatchKey : std::string(), false, &changed);
+    return changed;
 }
 
 }  // namespace mongo

@@ -57,6 +57,9 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
 long long performDelete(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q, bool justOne,
                         const BSONObj& hint, const BSONObj& sort, BSONObj* deletedDoc);
 
+// explain of an update: would stmt change doc? (The update is applied in memory only.)
+bool updateWouldModify(const UpdateStatement& stmt, const BSONObj& doc);
+
 // writeErrors entry as MongoDB reports it: {index, code, codeName?, errmsg, keyPattern, keyValue}.
 BSONObj writeErrorToBSON(const WriteError& e);
 // Extra fields of a duplicate key error (keyPattern/keyValue) from the exception.

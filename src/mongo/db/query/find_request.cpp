@@ -55,7 +55,15 @@ FindRequest parseFindRequest(const BSONObj& cmd) {
             BSONObj c = parseObjectArg(e, "find");
             if (!c.isEmpty() && c["locale"].str() != "simple")
                 uasserted(ErrorCodes::BadValue, "collations other than 'simple' are not supported by this server");
-        } else if (f == "min" || f == "max" || f == "returnKey" || f == "showRecordId" || f == "allowPartialResults" ||
+        } else if (f == "min") {
+            r.qr.min = parseObjectArg(e, "find").getOwned();
+        } else if (f == "max") {
+            r.qr.max = parseObjectArg(e, "find").getOwned();
+        } else if (f == "returnKey") {
+            r.qr.returnKey = parseBoolArg(e, "find");
+        } else if (f == "showRecordId") {
+            r.qr.showRecordId = parseBoolArg(e, "find");
+        } else if (f == "allowPartialResults" ||
                    f == "oplogReplay" || f == "let" || f == "readOnce" || f == "maxScan" ||
                    f == "term" || f == "$_requestResumeToken" || f == "$_resumeAfter") {
             // accepted, no effect in this server

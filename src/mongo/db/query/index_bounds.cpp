@@ -1,7 +1,9 @@
 #include "mongo/db/query/index_bounds.h"
 
 #include <algorithm>
+#include <cinttypes>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -28,148 +30,256 @@ Interval Interval::allValues() {
     return i;
 }
 
-bool Interval::contains(const BSONElement& v) const {
+bool Interval::isEmpty() const {
+    int c = lo().woCompare(hi());
+    return c > 0 || (c == 0 && !(loInclusive && hiInclusive));
+}
+
+bool Interval::isFullRange() const {
+    return lo().type() == MinKey && hi().type() == MaxKey && loInclusive && hiInclusive;
+}
+
+int Interval::position(const BSONElement& v) const {
     int c = v.woCompare(lo());
-    if (c < 0 || (c == 0 && !loInclusive)) return false;
+    if (c < 0 || (c == 0 && !loInclusive)) return -1;
     c = v.woCompare(hi());
-    return c < 0 || (c == 0 && hiInclusive);
+    if (c > 0 || (c == 0 && !hiInclusive)) return 1;
+    return 0;
+}
+
+bool Interval::contains(const BSONElement& v) const { return position(v) == 0; }
+
+std::string Interval::toString() const {
+    return std::string(loInclusive ? "[" : "(") + boundValueToString(lo()) + ", " + boundValueToString(hi()) +
+           (hiInclusive ? "]" : ")");
 }
 
 namespace {
 
-std::string boundString(const BSONElement& e) {
-    switch (e.type()) {
-        case MinKey: return "MinKey";
-        case MaxKey: return "MaxKey";
-        case NumberDouble: {
-            double d = e.numberDouble();
-            if (std::isinf(d)) return d > 0 ? "inf.0" : "-inf.0";
-            if (std::isnan(d)) return "nan.0";
-            return e.toString(false);
-        }
-        default: return e.toString(false);
-    }
+// Orders intervals by lower bound (an inclusive bound before an exclusive one at the same value).
+bool lowerBefore(const Interval& a, const Interval& b) {
+    int c = a.lo().woCompare(b.lo());
+    if (c) return c < 0;
+    return a.loInclusive && !b.loInclusive;
 }
 
-// Lowest and highest values of v's canonical type class, so that {$gt: 5} does not scan
-// strings. Types without a cheap bracket use MinKey/MaxKey (correct, just wider).
-BSONObj typeBracket(const BSONElement& v) {
-    BSONObjBuilder b;
-    if (v.isNumber()) {
-        b.append("", std::numeric_limits<double>::quiet_NaN());
-        b.append("", std::numeric_limits<double>::infinity());
-    } else if (v.type() == String || v.type() == Symbol) {
-        b.append("", "");
-        b.append("", BSONObj());  // the smallest object: first value past every string
-    } else {
-        b.appendMinKey("");
-        b.appendMaxKey("");
-    }
-    return b.obj();
+// Does b start at or before the end of a (so that they overlap or touch)?
+bool reaches(const Interval& a, const Interval& b) {
+    int c = b.lo().woCompare(a.hi());
+    return c < 0 || (c == 0 && (a.hiInclusive || b.loInclusive));
 }
 
-bool usableValue(const BSONElement& v) {
-    switch (v.type()) {
-        case jstNULL:
-        case Undefined:
-        case RegEx:
-        case Array:
-        case Object:
-        case MinKey:
-        case MaxKey:
-        case EOO: return false;
-        default: return true;
-    }
+// The later-ending of the two upper bounds.
+void extendUpper(Interval* a, const Interval& b) {
+    int c = b.hi().woCompare(a->hi());
+    if (c > 0 || (c == 0 && b.hiInclusive && !a->hiInclusive))
+        *a = Interval::make(a->lo(), a->loInclusive, b.hi(), b.hiInclusive);
 }
 
-using Intervals = std::vector<Interval>;
-
-Intervals intersect(const Intervals& a, const Intervals& b) {
-    Intervals out;
-    for (auto& x : a)
-        for (auto& y : b) {
-            int cl = x.lo().woCompare(y.lo());
-            const Interval& lo = cl > 0 || (cl == 0 && !x.loInclusive) ? x : y;
-            int ch = x.hi().woCompare(y.hi());
-            const Interval& hi = ch < 0 || (ch == 0 && !x.hiInclusive) ? x : y;
-            int c = lo.lo().woCompare(hi.hi());
-            if (c > 0 || (c == 0 && (!lo.loInclusive || !hi.hiInclusive))) continue;
-            out.push_back(Interval::make(lo.lo(), lo.loInclusive, hi.hi(), hi.hiInclusive));
-        }
-    return out;
+std::string formatDouble(double d) {
+    if (std::isnan(d)) return "nan.0";
+    if (std::isinf(d)) return d > 0 ? "inf.0" : "-inf.0";
+    if (d == std::trunc(d) && std::fabs(d) < 1e15) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.1f", d);
+        return buf;
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", d);
+    // Shortest representation that reads back the same value.
+    for (int prec = 1; prec <= 17; prec++) {
+        char t[64];
+        std::snprintf(t, sizeof t, "%.*g", prec, d);
+        if (std::strtod(t, nullptr) == d) return t;
+    }
+    return buf;
 }
 
-// Bounds of one predicate value on the path ({a: 5} or {a: {$gt: 1, $lt: 9}}).
-std::optional<Intervals> boundsOfPredicate(const BSONElement& pred, bool multikey) {
-    bool isOperatorDoc = pred.type() == Object && !pred.Obj().isEmpty() &&
-                         pred.Obj().firstElementFieldName().substr(0, 1) == "$";
-    if (!isOperatorDoc) {
-        if (!usableValue(pred)) return std::nullopt;
-        return Intervals{Interval::point(pred)};
+std::string quoted(std::string_view s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
     }
-    std::optional<Intervals> acc;
-    auto combine = [&](Intervals next) {
-        if (!acc) acc = std::move(next);
-        else if (!multikey) acc = intersect(*acc, next);
-    };
-    for (BSONElement op : pred.Obj()) {
-        std::string_view name = op.fieldNameStringData();
-        if (name == "$eq") {
-            if (usableValue(op)) combine({Interval::point(op)});
-        } else if (name == "$in") {
-            if (op.type() != Array) continue;
-            Intervals pts;
-            bool ok = true;
-            for (BSONElement v : op.Obj()) {
-                if (!usableValue(v)) ok = false;
-                pts.push_back(Interval::point(v));
-            }
-            if (!ok || pts.empty()) continue;
-            std::sort(pts.begin(), pts.end(), [](const Interval& x, const Interval& y) { return x.lo().woCompare(y.lo()) < 0; });
-            Intervals uniq;
-            for (auto& p : pts)
-                if (uniq.empty() || uniq.back().lo().woCompare(p.lo()) != 0) uniq.push_back(p);
-            combine(uniq);
-        } else if (name == "$gt" || name == "$gte") {
-            if (!usableValue(op)) continue;
-            BSONObj br = typeBracket(op);
-            BSONObjIterator it(br);
-            it.next();
-            combine({Interval::make(op, name == "$gte", it.next(), !(op.type() == String || op.type() == Symbol))});
-        } else if (name == "$lt" || name == "$lte") {
-            if (!usableValue(op)) continue;
-            BSONObj br = typeBracket(op);
-            combine({Interval::make(br.firstElement(), true, op, name == "$lte")});
-        }
-    }
-    return acc;
-}
-
-void collect(const BSONObj& filter, const std::string& path, bool multikey, std::optional<Intervals>& acc) {
-    for (BSONElement e : filter) {
-        std::string_view name = e.fieldNameStringData();
-        if (name == "$and" && e.type() == Array) {
-            for (BSONElement sub : e.Obj())
-                if (sub.type() == Object) collect(sub.Obj(), path, multikey, acc);
-        } else if (name == path) {
-            auto b = boundsOfPredicate(e, multikey);
-            if (!b) continue;
-            if (!acc) acc = std::move(b);
-            else if (!multikey) acc = intersect(*acc, *b);
-        }
-    }
+    return out + "\"";
 }
 
 }  // namespace
 
-std::string Interval::toString() const {
-    return std::string(loInclusive ? "[" : "(") + boundString(lo()) + ", " + boundString(hi()) + (hiInclusive ? "]" : ")");
+std::string boundValueToString(const BSONElement& e) {
+    switch (e.type()) {
+        case MinKey: return "MinKey";
+        case MaxKey: return "MaxKey";
+        case NumberDouble: return formatDouble(e.numberDouble());
+        case NumberInt:
+        case NumberLong: return std::to_string(e.numberLong());
+        case String:
+        case Symbol: return quoted(e.valueStringData());
+        case jstNULL: return "null";
+        case Undefined: return "undefined";
+        case Bool: return e.boolean() ? "true" : "false";
+        case jstOID: return "ObjectId('" + e.oid().toString() + "')";
+        case Date: return "new Date(" + std::to_string(e.date().millis) + ")";
+        case bsonTimestamp:
+            return "Timestamp(" + std::to_string(e.timestamp().secs) + ", " + std::to_string(e.timestamp().inc) + ")";
+        case RegEx: return "/" + std::string(e.regex()) + "/" + e.regexFlags();
+        case Object:
+            if (e.Obj().isEmpty()) return "{}";
+            return e.toString(false);
+        case Array:
+            if (e.Obj().isEmpty()) return "[]";
+            return e.toString(false);
+        default: return e.toString(false);
+    }
 }
 
-std::optional<std::vector<Interval>> boundsForPath(const BSONObj& filter, const std::string& path, bool multikey) {
-    std::optional<Intervals> acc;
-    collect(filter, path, multikey, acc);
-    return acc;
+namespace oil {
+
+OrderedIntervalList normalize(OrderedIntervalList in) {
+    in.erase(std::remove_if(in.begin(), in.end(), [](const Interval& i) { return i.isEmpty(); }), in.end());
+    std::sort(in.begin(), in.end(), lowerBefore);
+    OrderedIntervalList out;
+    for (auto& i : in) {
+        if (!out.empty() && reaches(out.back(), i)) extendUpper(&out.back(), i);
+        else out.push_back(i);
+    }
+    return out;
+}
+
+OrderedIntervalList intersect(const OrderedIntervalList& a, const OrderedIntervalList& b) {
+    OrderedIntervalList out;
+    for (const auto& x : a)
+        for (const auto& y : b) {
+            int cl = x.lo().woCompare(y.lo());
+            const Interval& lo = cl > 0 || (cl == 0 && !x.loInclusive) ? x : y;
+            int ch = x.hi().woCompare(y.hi());
+            const Interval& hi = ch < 0 || (ch == 0 && !x.hiInclusive) ? x : y;
+            Interval r = Interval::make(lo.lo(), lo.loInclusive, hi.hi(), hi.hiInclusive);
+            if (!r.isEmpty()) out.push_back(std::move(r));
+        }
+    return normalize(std::move(out));
+}
+
+OrderedIntervalList unite(const OrderedIntervalList& a, const OrderedIntervalList& b) {
+    OrderedIntervalList all = a;
+    all.insert(all.end(), b.begin(), b.end());
+    return normalize(std::move(all));
+}
+
+OrderedIntervalList complement(const OrderedIntervalList& in) {
+    OrderedIntervalList l = normalize(in);
+    OrderedIntervalList out;
+    Interval full = Interval::allValues();
+    BSONElement curLo = full.lo();
+    bool curLoInc = true;
+    for (const auto& i : l) {
+        Interval gap = Interval::make(curLo, curLoInc, i.lo(), !i.loInclusive);
+        if (!gap.isEmpty()) out.push_back(gap);
+        // Keep the bound alive: it points into i.lohi, which 'l' owns until we return.
+        curLo = i.hi();
+        curLoInc = !i.hiInclusive;
+    }
+    Interval tail = Interval::make(curLo, curLoInc, full.hi(), true);
+    if (!tail.isEmpty()) out.push_back(tail);
+    return out;
+}
+
+bool contains(const OrderedIntervalList& l, const BSONElement& v) {
+    for (const auto& i : l)
+        if (i.contains(v)) return true;
+    return false;
+}
+
+bool isSubset(const OrderedIntervalList& a, const OrderedIntervalList& b) {
+    // a is a subset of b exactly when a's intersection with b is a itself.
+    OrderedIntervalList na = normalize(a);
+    OrderedIntervalList both = intersect(na, b);
+    if (both.size() != na.size()) return false;
+    for (size_t i = 0; i < na.size(); i++)
+        if (na[i].lo().woCompare(both[i].lo()) != 0 || na[i].hi().woCompare(both[i].hi()) != 0 ||
+            na[i].loInclusive != both[i].loInclusive || na[i].hiInclusive != both[i].hiInclusive)
+            return false;
+    return true;
+}
+
+bool isFullRange(const OrderedIntervalList& l) { return l.size() == 1 && l[0].isFullRange(); }
+
+bool allPoints(const OrderedIntervalList& l) {
+    for (const auto& i : l)
+        if (!i.isPoint()) return false;
+    return true;
+}
+
+OrderedIntervalList fullRange() { return {Interval::allValues()}; }
+
+}  // namespace oil
+
+bool typeBracket(const BSONElement& v, BSONObj* loHi, bool* hiInclusive) {
+    BSONObjBuilder b;
+    *hiInclusive = true;
+    if (v.isNumber()) {
+        b.append("", -std::numeric_limits<double>::infinity());
+        b.append("", std::numeric_limits<double>::infinity());
+    } else if (v.type() == String || v.type() == Symbol) {
+        b.append("", "");
+        b.append("", BSONObj());  // the smallest object: first value past every string
+        *hiInclusive = false;
+    } else if (v.type() == Object) {
+        b.append("", BSONObj());
+        b.appendArray("", BSONObj());  // the smallest array: first value past every object
+        *hiInclusive = false;
+    } else if (v.type() == jstOID) {
+        OID lo, hi;
+        std::memset(hi.bytes, 0xff, sizeof hi.bytes);
+        b.append("", lo);
+        b.append("", hi);
+    } else if (v.type() == Bool) {
+        b.append("", false);
+        b.append("", true);
+    } else if (v.type() == Date) {
+        b.appendDate("", Date_t::fromMillis(std::numeric_limits<int64_t>::min()));
+        b.appendDate("", Date_t::fromMillis(std::numeric_limits<int64_t>::max()));
+    } else if (v.type() == bsonTimestamp) {
+        b.append("", Timestamp{0, 0});
+        b.append("", Timestamp{std::numeric_limits<uint32_t>::max(), std::numeric_limits<uint32_t>::max()});
+    } else {
+        return false;
+    }
+    *loHi = b.obj();
+    return true;
+}
+
+bool IndexBounds::empty() const {
+    for (const auto& f : fields)
+        if (f.empty()) return true;
+    return false;
+}
+
+BSONObj IndexBounds::toBSON(const BSONObj& keyPattern, bool forward) const {
+    BSONObjBuilder b;
+    size_t i = 0;
+    for (BSONElement f : keyPattern) {
+        BSONArrayBuilder& arr = b.subarrayStart(f.fieldNameStringData());
+        if (i < fields.size()) {
+            bool descending = f.isNumber() && f.numberDouble() < 0;
+            // Explain lists each field's intervals in the order the scan visits them, and a
+            // reversed interval as [hi, lo].
+            bool reversed = descending == forward;
+            const auto& l = fields[i];
+            for (size_t k = 0; k < l.size(); k++) {
+                const Interval& iv = reversed ? l[l.size() - 1 - k] : l[k];
+                if (!reversed) {
+                    arr.append(iv.toString());
+                } else {
+                    arr.append(std::string(iv.hiInclusive ? "[" : "(") + boundValueToString(iv.hi()) + ", " +
+                               boundValueToString(iv.lo()) + (iv.loInclusive ? "]" : ")"));
+                }
+            }
+        }
+        arr.doneFast();
+        i++;
+    }
+    return b.obj();
 }
 
 }  // namespace mongo

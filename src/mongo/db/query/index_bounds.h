@@ -1,7 +1,11 @@
 #pragma once
-// Index bounds: which ranges of an index a filter needs. Bounds are always a superset of the
-// matching keys (the executor re-applies the whole filter to every fetched document), so a
-// predicate the planner does not understand simply contributes no bounds.
+// Index bounds: for each field of an index, the ordered list of value intervals a scan must
+// visit. Bounds are always a superset of the keys of the documents the query can match; what
+// they do not rule out, the plan's filters do.
+//
+// Intervals are kept in ascending value order (BSONElement::woCompare, MongoDB's canonical
+// order) whatever the index field's direction; the index scan walks them in its own order.
+// Thread safety: plain values.
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,17 +25,53 @@ struct Interval {
         return it.next();
     }
     bool isPoint() const { return loInclusive && hiInclusive && lo().woCompare(hi()) == 0; }
+    bool isEmpty() const;
+    bool isFullRange() const;  // [MinKey, MaxKey]
     bool contains(const BSONElement& v) const;
-    // MongoDB's explain notation: "[1, 1]", "(5, inf.0]", "[MinKey, MaxKey]".
+    // -1: v lies before the interval, 0: inside, 1: after.
+    int position(const BSONElement& v) const;
+    // MongoDB's explain notation: "[1.0, 1.0]", "(5, inf.0]", "[MinKey, MaxKey]", "[\"a\", \"b\")".
     std::string toString() const;
+
     static Interval make(const BSONElement& lo, bool loInc, const BSONElement& hi, bool hiInc);
     static Interval allValues();  // [MinKey, MaxKey]
     static Interval point(const BSONElement& v) { return make(v, true, v, true); }
 };
 
-// The intervals (sorted, disjoint) for the predicates on path in filter (top level and in
-// $and), or nullopt when nothing in the filter bounds that path. With multikey, bounds from
-// different predicates are not intersected (each may be satisfied by a different element).
-std::optional<std::vector<Interval>> boundsForPath(const BSONObj& filter, const std::string& path, bool multikey);
+// Sorted by lower bound, pairwise disjoint, none empty. An empty list matches nothing.
+using OrderedIntervalList = std::vector<Interval>;
+
+namespace oil {
+// Sorts and merges overlapping or touching intervals, dropping empty ones.
+OrderedIntervalList normalize(OrderedIntervalList in);
+OrderedIntervalList intersect(const OrderedIntervalList& a, const OrderedIntervalList& b);
+OrderedIntervalList unite(const OrderedIntervalList& a, const OrderedIntervalList& b);
+// Everything in [MinKey, MaxKey] not in 'in'.
+OrderedIntervalList complement(const OrderedIntervalList& in);
+bool contains(const OrderedIntervalList& l, const BSONElement& v);
+// Every value of a is in b.
+bool isSubset(const OrderedIntervalList& a, const OrderedIntervalList& b);
+bool isFullRange(const OrderedIntervalList& l);
+bool allPoints(const OrderedIntervalList& l);
+OrderedIntervalList fullRange();
+}  // namespace oil
+
+// MongoDB's rendering of a bound value in explain (numbers as "1.0"/"1", "inf.0", quoted
+// strings, ObjectId('..'), new Date(..), MinKey ...).
+std::string boundValueToString(const BSONElement& e);
+
+// The lowest and highest values of v's type class, for type-bracketed ranges ({$gt: 5} only
+// matches numbers). Returns false for types whose class has no bracket here.
+// *hiInclusive says whether 'hi' itself belongs to the class (an empty object, which ends the
+// string class, does not).
+bool typeBracket(const BSONElement& v, BSONObj* loHi, bool* hiInclusive);
+
+struct IndexBounds {
+    std::vector<OrderedIntervalList> fields;  // one per key-pattern field
+    // explain's "indexBounds": {a: ["[1.0, 1.0]"], b: ["[MinKey, MaxKey]"]}; the intervals of a
+    // descending field (and of every field of a backward scan) are listed in scan order.
+    BSONObj toBSON(const BSONObj& keyPattern, bool forward) const;
+    bool empty() const;  // some field has no interval: nothing can match
+};
 
 }  // namespace mongo

@@ -20,12 +20,33 @@
 
 namespace mongo {
 
+class BSONObjBuilder;
 class Expression;
 struct ExpressionContext;
+
+// What a node is, for the planner and explain (which look at the tree's shape).
+enum class MatchType {
+    kAnd, kOr, kNor, kNot,
+    kEq, kLt, kLte, kGt, kGte,  // ComparisonMatchExpression
+    kRegex, kIn, kExists, kType, kMod, kBits, kSize,
+    kElemMatchObject, kElemMatchValue,
+    kAlwaysTrue, kAlwaysFalse,
+    kExpr,
+    kOther,  // anything the planner treats as opaque (it is still matched by the filter)
+};
 
 class MatchExpression {
 public:
     virtual ~MatchExpression() = default;
+    virtual MatchType matchType() const { return MatchType::kOther; }
+    // Children of logical nodes ($and/$or/$nor: the clauses; $not: its one child;
+    // $elemMatch: the sub-filter or the value predicates).
+    virtual size_t numChildren() const { return 0; }
+    virtual const MatchExpression* getChild(size_t) const { return nullptr; }
+    // Appends this node as MongoDB's explain prints parsed filters ({a: {$eq: 1}},
+    // {$and: [...]}, {a: {$not: {$gt: 1}}}). Path nodes inside a value-form $elemMatch or
+    // $not print their operator under 'path' as given by the caller.
+    virtual void serialize(BSONObjBuilder* out) const;
     virtual bool matches(const BSONObj& doc, MatchDetails* details) const = 0;
     virtual bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const = 0;
     // Matcher::matchesElement(): the value stands for the document root, so predicates on the
@@ -52,6 +73,10 @@ public:
     bool matches(const BSONObj& doc, MatchDetails* details) const override;
     bool matchesValueAsRoot(const BSONElement& v, MatchDetails* details) const override;
     const DottedPath* path() const override { return &_path; }
+    // {<path>: {<operator document>}}.
+    void serialize(BSONObjBuilder* out) const override;
+    // The operator part alone ({$eq: 1}), for $not and value-form $elemMatch.
+    virtual void serializeOperator(BSONObjBuilder* ops) const;
 
 private:
     DottedPath _path;
@@ -67,6 +92,10 @@ public:
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
     // The comparison itself, usable without a node (for $in equality).
     static bool compareValues(Op op, const BSONElement& e, const BSONElement& rhs);
+    MatchType matchType() const override;
+    void serializeOperator(BSONObjBuilder* ops) const override;
+    Op op() const { return _op; }
+    const BSONElement& rhs() const { return _rhs; }
 
 private:
     Op _op;
@@ -80,6 +109,8 @@ public:
         : PathMatchExpression(path, true), _regex(pattern, flags) {}
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
     const MatcherRegex& regex() const { return _regex; }
+    MatchType matchType() const override { return MatchType::kRegex; }
+    void serializeOperator(BSONObjBuilder* ops) const override;
 
 private:
     MatcherRegex _regex;
@@ -91,6 +122,11 @@ public:
     InMatchExpression(std::string_view path, std::vector<BSONElement> equalities,
                       std::vector<std::unique_ptr<MatcherRegex>> regexes);
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
+    MatchType matchType() const override { return MatchType::kIn; }
+    void serializeOperator(BSONObjBuilder* ops) const override;
+    const std::vector<BSONElement>& equalities() const { return _equalities; }
+    const std::vector<std::unique_ptr<MatcherRegex>>& regexes() const { return _regexes; }
+    bool hasNull() const { return _hasNull; }
 
 private:
     std::vector<BSONElement> _equalities;  // sorted canonically, for binary search
@@ -102,6 +138,8 @@ class ExistsMatchExpression : public PathMatchExpression {
 public:
     explicit ExistsMatchExpression(std::string_view path) : PathMatchExpression(path, true) {}
     bool matchesSingleElement(const BSONElement& e, MatchDetails*) const override { return !e.eoo(); }
+    MatchType matchType() const override { return MatchType::kExists; }
+    void serializeOperator(BSONObjBuilder* ops) const override;
 };
 
 class TypeMatchExpression : public PathMatchExpression {
@@ -109,6 +147,10 @@ public:
     TypeMatchExpression(std::string_view path, std::vector<BSONType> types, bool allNumbers)
         : PathMatchExpression(path, true), _types(std::move(types)), _allNumbers(allNumbers) {}
     bool matchesSingleElement(const BSONElement& e, MatchDetails*) const override;
+    MatchType matchType() const override { return MatchType::kType; }
+    void serializeOperator(BSONObjBuilder* ops) const override;
+    const std::vector<BSONType>& types() const { return _types; }
+    bool allNumbers() const { return _allNumbers; }
 
 private:
     std::vector<BSONType> _types;
@@ -120,6 +162,8 @@ public:
     ModMatchExpression(std::string_view path, long long divisor, long long remainder)
         : PathMatchExpression(path, true), _divisor(divisor), _remainder(remainder) {}
     bool matchesSingleElement(const BSONElement& e, MatchDetails*) const override;
+    MatchType matchType() const override { return MatchType::kMod; }
+    void serializeOperator(BSONObjBuilder* ops) const override;
 
 private:
     long long _divisor;
@@ -133,6 +177,8 @@ public:
     BitTestMatchExpression(std::string_view path, Kind kind, std::vector<uint32_t> positions)
         : PathMatchExpression(path, true), _kind(kind), _positions(std::move(positions)) {}
     bool matchesSingleElement(const BSONElement& e, MatchDetails*) const override;
+    MatchType matchType() const override { return MatchType::kBits; }
+    void serializeOperator(BSONObjBuilder* ops) const override;
 
 private:
     bool testBit(const BSONElement& e, uint32_t pos, bool* isSet) const;
@@ -145,6 +191,8 @@ class SizeMatchExpression : public PathMatchExpression {
 public:
     SizeMatchExpression(std::string_view path, int size) : PathMatchExpression(path, false), _size(size) {}
     bool matchesSingleElement(const BSONElement& e, MatchDetails*) const override;
+    MatchType matchType() const override { return MatchType::kSize; }
+    void serializeOperator(BSONObjBuilder* ops) const override;
 
 private:
     int _size;
@@ -157,6 +205,10 @@ public:
     ElemMatchObjectMatchExpression(std::string_view path, std::unique_ptr<MatchExpression> sub)
         : PathMatchExpression(path, false), _sub(std::move(sub)) {}
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
+    MatchType matchType() const override { return MatchType::kElemMatchObject; }
+    size_t numChildren() const override { return 1; }
+    const MatchExpression* getChild(size_t) const override { return _sub.get(); }
+    void serializeOperator(BSONObjBuilder* ops) const override;
 
 private:
     std::unique_ptr<MatchExpression> _sub;
@@ -168,6 +220,10 @@ public:
     ElemMatchValueMatchExpression(std::string_view path, std::vector<std::unique_ptr<MatchExpression>> subs)
         : PathMatchExpression(path, false), _subs(std::move(subs)) {}
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
+    MatchType matchType() const override { return MatchType::kElemMatchValue; }
+    size_t numChildren() const override { return _subs.size(); }
+    const MatchExpression* getChild(size_t i) const override { return _subs[i].get(); }
+    void serializeOperator(BSONObjBuilder* ops) const override;
 
 private:
     bool arrayElementMatches(const BSONElement& x) const;
@@ -181,6 +237,8 @@ public:
     bool matchesSingleElement(const BSONElement&, MatchDetails*) const override { return _value; }
     bool isAlwaysTrue() const override { return _value; }
     bool matchesValueAsRoot(const BSONElement&, MatchDetails*) const override { return _value; }
+    MatchType matchType() const override { return _value ? MatchType::kAlwaysTrue : MatchType::kAlwaysFalse; }
+    void serialize(BSONObjBuilder* out) const override;
 
 private:
     bool _value;
@@ -189,7 +247,8 @@ private:
 class ListOfMatchExpression : public MatchExpression {
 public:
     void add(std::unique_ptr<MatchExpression> child) { _children.push_back(std::move(child)); }
-    size_t numChildren() const { return _children.size(); }
+    size_t numChildren() const override { return _children.size(); }
+    const MatchExpression* getChild(size_t i) const override { return _children[i].get(); }
     std::unique_ptr<MatchExpression> releaseOnlyChild() { return std::move(_children[0]); }
     std::vector<std::unique_ptr<MatchExpression>> releaseChildren() { return std::move(_children); }
 
@@ -203,11 +262,15 @@ public:
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
     bool matchesValueAsRoot(const BSONElement& v, MatchDetails* details) const override;
     bool isAlwaysTrue() const override { return _children.empty(); }
+    MatchType matchType() const override { return MatchType::kAnd; }
+    void serialize(BSONObjBuilder* out) const override;
 };
 
 // $or and $nor do not report elemMatchKey (as MongoDB), so "a.$" after an $or fails.
 class OrMatchExpression : public ListOfMatchExpression {
 public:
+    MatchType matchType() const override { return MatchType::kOr; }
+    void serialize(BSONObjBuilder* out) const override;
     bool matches(const BSONObj& doc, MatchDetails* details) const override;
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
     bool matchesValueAsRoot(const BSONElement& v, MatchDetails* details) const override;
@@ -215,6 +278,8 @@ public:
 
 class NorMatchExpression : public ListOfMatchExpression {
 public:
+    MatchType matchType() const override { return MatchType::kNor; }
+    void serialize(BSONObjBuilder* out) const override;
     bool matches(const BSONObj& doc, MatchDetails* details) const override;
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
     bool matchesValueAsRoot(const BSONElement& v, MatchDetails* details) const override;
@@ -230,6 +295,10 @@ public:
     bool matchesValueAsRoot(const BSONElement& v, MatchDetails*) const override {
         return !_child->matchesValueAsRoot(v, nullptr);
     }
+    MatchType matchType() const override { return MatchType::kNot; }
+    size_t numChildren() const override { return 1; }
+    const MatchExpression* getChild(size_t) const override { return _child.get(); }
+    void serialize(BSONObjBuilder* out) const override;
 
 private:
     std::unique_ptr<MatchExpression> _child;
@@ -242,13 +311,19 @@ public:
     ~ExprMatchExpression() override;
     bool matches(const BSONObj& doc, MatchDetails* details) const override;
     bool matchesSingleElement(const BSONElement&, MatchDetails*) const override { return false; }
+    MatchType matchType() const override { return MatchType::kExpr; }
+    void serialize(BSONObjBuilder* out) const override;
 
 private:
+    BSONObj _spec;  // {$expr: ...} as given, for explain
     std::unique_ptr<ExpressionContext> _expCtx;  // declared first: the expression refers to it
     std::unique_ptr<Expression> _expr;
 };
 
 // Parses a filter document into a tree (matcher_parser.cpp). Throws DBException.
 std::unique_ptr<MatchExpression> parseMatchExpression(const BSONObj& filter);
+
+// The node as explain prints it: {a: {$eq: 1}}, {$and: [...]} (match_expression_serialize.cpp).
+BSONObj serializeMatchExpression(const MatchExpression& e);
 
 }  // namespace mongo

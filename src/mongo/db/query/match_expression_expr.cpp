@@ -6,7 +6,7 @@
 namespace mongo {
 
 ExprMatchExpression::ExprMatchExpression(const BSONElement& e)
-    : _expCtx(std::make_unique<ExpressionContext>(PipelineContext{})) {
+    : _spec(e.wrap().getOwned()), _expCtx(std::make_unique<ExpressionContext>(PipelineContext{})) {
     VariablesParseState vps(_expCtx.get());
     _expr = Expression::parseOperand(e, vps);
 }

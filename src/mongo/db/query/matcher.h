@@ -37,6 +37,8 @@ public:
     bool matchesElement(const BSONElement& value, MatchDetails* details = nullptr) const;
     const BSONObj& filter() const { return _filter; }
     bool matchesEverything() const;  // empty filter (or one with only $comment)
+    // The parsed tree, for the planner (lives as long as this Matcher).
+    const MatchExpression* root() const { return _root.get(); }
 
 private:
     BSONObj _filter;

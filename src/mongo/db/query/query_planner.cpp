@@ -1,177 +1,499 @@
 #include "mongo/db/query/query_planner.h"
 
+#include <tuple>
+
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/query/expression_implication.h"
+#include "mongo/db/query/projection.h"
+#include "mongo/db/query/sort_pattern.h"
 
 namespace mongo {
-namespace {
 
-std::vector<std::string> keyFields(const BSONObj& keyPattern) {
-    std::vector<std::string> out;
-    for (BSONElement e : keyPattern) out.emplace_back(e.fieldNameStringData());
-    return out;
+CanonicalQuery::CanonicalQuery(QueryRequest qr, PlanPurpose purpose, std::string distinctKey)
+    : _qr(std::move(qr)), _purpose(purpose), _distinctKey(std::move(distinctKey)), _matcher(_qr.filter) {
+    BSONElement natural = _qr.sort["$natural"];
+    _naturalSort = !natural.eoo() && _qr.sort.nFields() == 1;
+    if (!_qr.sort.isEmpty() && !_naturalSort) SortPattern check(_qr.sort);  // throws MongoDB's sort errors
+    if (!_qr.projection.isEmpty()) Projection check(_qr.projection);
+    collectConjuncts(_matcher.root(), &_conjuncts);
+    _preds = collectPredicates(_conjuncts);
 }
 
-bool isAscending(const BSONElement& e) { return !(e.isNumber() && e.numberDouble() < 0); }
+namespace {
 
-// Does scanning the index (forward or backward) give the requested sort order?
-// Sets *forward. Equality-bound leading fields may be skipped, as MongoDB does.
-bool indexProvidesSort(const IndexDescriptor* idx, const std::vector<std::vector<Interval>>& bounds,
-                       const BSONObj& sort, bool* forward) {
-    if (sort.isEmpty()) return true;
-    std::vector<BSONElement> keys;
-    for (BSONElement e : idx->keyPattern) keys.push_back(e);
-    size_t k = 0;
+bool isHintNatural(const BSONObj& hint) { return !hint["$natural"].eoo(); }
+
+bool directionOf(const BSONElement& e) { return !(e.isNumber() && e.numberDouble() < 0); }
+
+// ---- sort ----
+
+// Does a scan of idx within bounds return documents in the sort order? Sets *forward.
+// Leading fields bounded to one point do not affect the order and may be skipped. A field
+// holding arrays gives the order of its smallest (ascending) or largest (descending) element,
+// which is the sort's rule, only when every field up to the sorted ones is unbounded: a
+// bounded scan may meet a document first at an element other than the one it sorts by.
+bool providesSort(const IndexEntry& idx, const IndexBounds& bounds, const BSONObj& sort, bool* forward) {
+    if (sort.isEmpty()) {
+        *forward = true;
+        return true;
+    }
+    size_t k = 0, n = idx.fields.size();
     int dir = 0;
     for (BSONElement s : sort) {
-        // Skip leading index fields fixed to a single point (they don't affect the order).
-        while (k < keys.size() && keys[k].fieldNameStringData() != s.fieldNameStringData() && k < bounds.size() &&
-               bounds[k].size() == 1 && bounds[k][0].isPoint())
+        while (k < n && idx.fields[k] != s.fieldNameStringData() && bounds.fields[k].size() == 1 &&
+               bounds.fields[k][0].isPoint())
             k++;
-        if (k >= keys.size() || keys[k].fieldNameStringData() != s.fieldNameStringData()) return false;
-        if (!s.isNumber()) return false;
-        int want = s.numberDouble() < 0 ? -1 : 1;
-        int have = isAscending(keys[k]) ? 1 : -1;
-        int d = want * have;
+        if (k >= n || idx.fields[k] != s.fieldNameStringData() || !s.isNumber()) return false;
+        int d = (directionOf(s) ? 1 : -1) * idx.directions[k];
         if (dir == 0) dir = d;
         else if (dir != d) return false;
         k++;
+    }
+    bool anyMultikey = false, allFull = true;
+    for (size_t f = 0; f < k; f++) {
+        anyMultikey |= idx.fieldMultikey(f);
+        allFull &= oil::isFullRange(bounds.fields[f]);
+    }
+    if (anyMultikey) {
+        // Only the sorted fields' own arrays matter when everything before them is a point of
+        // a field without arrays.
+        for (BSONElement s : sort) {
+            int f = idx.fieldIndex(s.fieldNameStringData());
+            if (f >= 0 && idx.fieldMultikey(static_cast<size_t>(f)) && !allFull) return false;
+        }
+        for (size_t f = 0; f < k; f++)
+            if (idx.fieldMultikey(f) && !allFull) return false;
     }
     *forward = dir >= 0;
     return true;
 }
 
+// ---- projection ----
+
+// A projection that only includes fields ({a: 1, "b.c": 1, _id: 0}): its paths, and whether
+// it keeps _id. False for exclusions, expressions, $slice, $elemMatch, positional.
+bool inclusionPaths(const BSONObj& proj, std::vector<std::string>* paths, bool* keepsId) {
+    *keepsId = true;
+    bool any = false;
+    for (BSONElement e : proj) {
+        std::string_view name = e.fieldNameStringData();
+        bool include;
+        if (e.type() == Bool) include = e.boolean();
+        else if (e.isNumber()) include = e.numberDouble() != 0;
+        else return false;
+        if (name.find('$') != std::string_view::npos) return false;
+        if (name == "_id") {
+            *keepsId = include;
+            if (include) paths->emplace_back("_id");
+            continue;
+        }
+        if (!include) return false;
+        paths->emplace_back(name);
+        any = true;
+    }
+    return any || !*keepsId;
+}
+
+StageType projectionStageType(const BSONObj& proj) {
+    for (BSONElement e : proj) {
+        if (e.fieldNameStringData().find('.') != std::string_view::npos) return StageType::kProjectionDefault;
+        if (e.type() != Bool && !e.isNumber()) return StageType::kProjectionDefault;
+    }
+    return StageType::kProjectionSimple;
+}
+
+// ---- candidates ----
+
 struct Candidate {
-    const IndexDescriptor* idx;
-    std::vector<std::vector<Interval>> bounds;
-    int pointPrefix = 0;     // leading fields bounded to points
-    int boundedFields = 0;   // leading fields with any bounds
-    bool multikey = false;
+    const IndexEntry* idx = nullptr;
+    IndexAssignment a;
+    bool sorts = false;
+    bool forward = true;
+    std::vector<const MatchExpression*> residual;  // conjuncts the bounds do not answer
+    std::vector<const MatchExpression*> keyFilter;  // residual clauses evaluable on keys
+    std::vector<const MatchExpression*> fetchFilter;
+    bool covered = false;  // no FETCH: the purpose is served by the keys
 };
 
-Candidate boundsFor(OperationContext* opCtx, const Collection* coll, const IndexDescriptor* idx, const BSONObj& filter) {
-    Candidate c{idx, {}, 0, 0, coll->getIndexCatalog()->isMultikey(opCtx, idx)};
-    bool open = true;  // still extending the bounded prefix
-    for (const std::string& f : keyFields(idx->keyPattern)) {
-        std::optional<std::vector<Interval>> b;
-        if (open) b = boundsForPath(filter, f, c.multikey);
-        if (b && !b->empty()) {
-            bool allPoints = true;
-            for (auto& i : *b) allPoints = allPoints && i.isPoint();
-            c.bounds.push_back(*b);
-            c.boundedFields++;
-            if (allPoints && open) c.pointPrefix++;
-            else open = false;
-        } else if (b && b->empty()) {
-            // Contradictory predicates: no key can match. Keep the empty interval list.
-            c.bounds.push_back({});
-            c.boundedFields++;
-            open = false;
-        } else {
-            c.bounds.push_back({Interval::allValues()});
-            open = false;
+bool indexEligible(const IndexEntry& idx, const CanonicalQuery& cq, const std::vector<const MatchExpression*>& conjuncts,
+                   const std::vector<PredicateRef>& preds) {
+    if (idx.hidden) return false;
+    if (idx.sparse && !sparseIndexEligible(idx, preds)) return false;
+    if (idx.partialFilter && !queryImplies(conjuncts, *idx.partialFilter)) return false;
+    return true;
+}
+
+// Can the keys alone serve what the caller needs (with the residual filter on keys)?
+bool coverable(const Candidate& c, const CanonicalQuery& cq) {
+    const IndexEntry& idx = *c.idx;
+    if (!idx.keyFieldsIndependent()) return false;
+    if (c.residual.size() != c.keyFilter.size()) return false;
+    const QueryRequest& qr = cq.request();
+    auto fieldUsable = [&](const std::string& path) {
+        int f = idx.fieldIndex(path);
+        return f >= 0 && !idx.fieldMultikey(static_cast<size_t>(f));
+    };
+    if (cq.hasSort() && !c.sorts) {
+        for (BSONElement s : qr.sort)
+            if (!fieldUsable(std::string(s.fieldNameStringData()))) return false;
+    }
+    switch (cq.purpose()) {
+        case PlanPurpose::kWrite: return false;
+        case PlanPurpose::kCount: return true;
+        case PlanPurpose::kDistinct:
+            return fieldUsable(cq.distinctKey()) && presenceGuaranteed(cq.predicates(), cq.distinctKey());
+        case PlanPurpose::kFind: {
+            if (qr.returnKey) return true;
+            if (qr.projection.isEmpty()) return false;
+            std::vector<std::string> paths;
+            bool keepsId;
+            if (!inclusionPaths(qr.projection, &paths, &keepsId)) return false;
+            // A key of null may stand for a missing field: each projected field must be proven
+            // present by the filter, or the output would differ from the document's.
+            for (const std::string& p : paths)
+                if (!fieldUsable(p) || !presenceGuaranteed(cq.predicates(), p)) return false;
+            return true;
         }
     }
+    return false;
+}
+
+Candidate makeCandidate(const IndexEntry& idx, const CanonicalQuery& cq, const std::vector<const MatchExpression*>& conjuncts,
+                        const std::vector<PredicateRef>& preds) {
+    Candidate c;
+    c.idx = &idx;
+    c.a = assignPredicates(idx, preds);
+    bool fwd = true;
+    c.sorts = cq.hasSort() ? providesSort(idx, c.a.bounds, cq.request().sort, &fwd) : false;
+    c.forward = fwd;
+    bool keysUsable = idx.keyFieldsIndependent();
+    for (const MatchExpression* m : conjuncts) {
+        if (c.a.answered.count(m)) continue;
+        c.residual.push_back(m);
+        if (keysUsable && coverableByKey(idx, *m)) c.keyFilter.push_back(m);
+        else c.fetchFilter.push_back(m);
+    }
+    c.covered = coverable(c, cq);
     return c;
 }
 
-const IndexDescriptor* findHintedIndex(const Collection* coll, const BSONObj& hint) {
-    IndexCatalog* ic = coll->getIndexCatalog();
+auto score(const Candidate& c) {
+    return std::make_tuple(c.a.pointPrefix, c.a.boundedFields, c.sorts ? 1 : 0, c.covered ? 1 : 0, c.idx->unique ? 1 : 0);
+}
+
+std::unique_ptr<SolutionNode> node(StageType t) { return std::make_unique<SolutionNode>(t); }
+
+std::unique_ptr<SolutionNode> withChild(std::unique_ptr<SolutionNode> parent, std::unique_ptr<SolutionNode> child) {
+    parent->children.push_back(std::move(child));
+    return parent;
+}
+
+std::unique_ptr<SolutionNode> indexScanNode(const Candidate& c, bool withKeyFilter) {
+    auto ix = node(StageType::kIxScan);
+    ix->index = *c.idx;
+    ix->bounds = c.a.bounds;
+    ix->forward = c.forward;
+    ix->dedup = c.idx->multikey;
+    if (withKeyFilter) ix->filter = c.keyFilter;
+    return ix;
+}
+
+// Sort, skip, limit, projection / returnKey over the access path.
+std::unique_ptr<SolutionNode> finish(std::unique_ptr<SolutionNode> root, const CanonicalQuery& cq, bool sorted) {
+    const QueryRequest& qr = cq.request();
+    if (cq.purpose() == PlanPurpose::kCount || cq.purpose() == PlanPurpose::kDistinct) return root;
+    bool blockingSort = cq.hasSort() && !sorted;
+    if (blockingSort) {
+        auto s = node(StageType::kSort);
+        s->sortPattern = qr.sort;
+        if (qr.limit > 0) {
+            long long bound;
+            if (!__builtin_add_overflow(qr.skip, qr.limit, &bound)) s->limit = bound;
+        }
+        root = withChild(std::move(s), std::move(root));
+    }
+    if (qr.skip > 0) {
+        auto s = node(StageType::kSkip);
+        s->skip = qr.skip;
+        root = withChild(std::move(s), std::move(root));
+    }
+    // With a blocking sort the SORT keeps only skip + limit documents and SKIP drops the
+    // first ones: no LIMIT stage (as MongoDB's plans).
+    if (qr.limit > 0 && !blockingSort) {
+        auto l = node(StageType::kLimit);
+        l->limit = qr.limit;
+        root = withChild(std::move(l), std::move(root));
+    }
+    if (cq.purpose() == PlanPurpose::kWrite) return root;
+    if (qr.returnKey) return withChild(node(StageType::kReturnKey), std::move(root));
+    if (!qr.projection.isEmpty()) {
+        StageType t = root->fetched() ? projectionStageType(qr.projection) : StageType::kProjectionCovered;
+        auto p = node(t);
+        p->projection = qr.projection;
+        root = withChild(std::move(p), std::move(root));
+    }
+    return root;
+}
+
+std::unique_ptr<SolutionNode> collScanPlan(const CanonicalQuery& cq, bool forward) {
+    auto cs = node(StageType::kCollScan);
+    cs->forward = forward;
+    cs->filter = cq.conjuncts();
+    return finish(std::move(cs), cq, false);
+}
+
+std::unique_ptr<SolutionNode> indexPlan(const Candidate& c, const CanonicalQuery& cq) {
+    if (c.covered) return finish(indexScanNode(c, true), cq, c.sorts);
+    auto fetch = node(StageType::kFetch);
+    fetch->filter = c.fetchFilter;
+    fetch = withChild(std::move(fetch), indexScanNode(c, true));
+    return finish(std::move(fetch), cq, c.sorts);
+}
+
+const IndexEntry* findHinted(const std::vector<IndexEntry>& entries, const BSONObj& hint) {
     BSONElement h = hint.firstElement();
-    if (hint.nFields() == 1 && h.fieldNameStringData() == "$hint" && h.type() == String)
-        return ic->findIndexByName(h.str());
-    return ic->findIndexByKeyPattern(hint);
+    if (hint.nFields() == 1 && h.fieldNameStringData() == "$hint" && h.type() == String) {
+        for (const auto& e : entries)
+            if (e.name == h.valueStringData()) return &e;
+        return nullptr;
+    }
+    for (const auto& e : entries)
+        if (e.keyPattern.binaryEqual(hint)) return &e;
+    for (const auto& e : entries)  // {a: 1.0} names the same index as {a: 1}
+        if (e.keyPattern.woCompare(hint) == 0) return &e;
+    return nullptr;
+}
+
+[[noreturn]] void badHint() {
+    uasserted(ErrorCodes::BadValue, "hint provided does not correspond to an existing index");
+}
+
+// find's min()/max(): one range of the hinted index.
+std::unique_ptr<SolutionNode> minMaxPlan(const IndexEntry& idx, const CanonicalQuery& cq) {
+    const QueryRequest& qr = cq.request();
+    auto names = [](const BSONObj& o) {
+        std::vector<std::string> out;
+        for (BSONElement e : o) out.emplace_back(e.fieldNameStringData());
+        return out;
+    };
+    if (!qr.min.isEmpty() && !qr.max.isEmpty() && names(qr.min) != names(qr.max))
+        uasserted(51176, "min() and max() must have the same field names");
+    for (const BSONObj* b : {&qr.min, &qr.max})
+        if (!b->isEmpty() && names(*b) != idx.fields)
+            uasserted(51174, "The index chosen is not consistent with min/max");
+    auto valuesOf = [](const BSONObj& o) {
+        BSONObjBuilder b;
+        for (BSONElement e : o) b.appendAs(e, "");
+        return b.obj();
+    };
+    auto extreme = [&](bool low) {
+        // The first (low) or last key of the index, in index order.
+        BSONObjBuilder b;
+        for (int d : idx.directions) {
+            if ((d > 0) == low) b.appendMinKey("");
+            else b.appendMaxKey("");
+        }
+        return b.obj();
+    };
+    BSONObj lo = qr.min.isEmpty() ? extreme(true) : valuesOf(qr.min);
+    BSONObj hi = qr.max.isEmpty() ? extreme(false) : valuesOf(qr.max);
+    if (!qr.min.isEmpty() && !qr.max.isEmpty() && lo.woCompare(hi, idx.keyPattern, false) >= 0)
+        uasserted(51175, "max() must be greater than min()");
+    auto ix = node(StageType::kIxScan);
+    ix->index = idx;
+    ix->rangeScan = true;
+    ix->startKey = lo;
+    ix->endKey = hi;
+    ix->endKeyInclusive = qr.max.isEmpty();
+    ix->dedup = idx.multikey;
+    ix->bounds.fields.assign(idx.fields.size(), oil::fullRange());
+    auto fetch = node(StageType::kFetch);
+    fetch->filter = cq.conjuncts();
+    return finish(withChild(std::move(fetch), std::move(ix)), cq, false);
+}
+
+std::unique_ptr<SolutionNode> idHackPlan(const IndexEntry& idIndex, const CanonicalQuery& cq) {
+    const QueryRequest& qr = cq.request();
+    if (!qr.hint.isEmpty() || cq.hasSort() || qr.skip > 0 || qr.returnKey || !qr.min.isEmpty() || !qr.max.isEmpty())
+        return nullptr;
+    if (cq.purpose() == PlanPurpose::kCount || cq.purpose() == PlanPurpose::kDistinct) return nullptr;
+    if (cq.conjuncts().size() != 1 || cq.conjuncts()[0]->matchType() != MatchType::kEq) return nullptr;
+    const auto* eq = static_cast<const ComparisonMatchExpression*>(cq.conjuncts()[0]);
+    if (eq->path()->dotted() != "_id") return nullptr;
+    BSONType t = eq->rhs().type();
+    if (t == Array || t == jstNULL || t == Undefined || t == RegEx || t == MinKey || t == MaxKey) return nullptr;
+    auto id = node(StageType::kIdHack);
+    id->index = idIndex;
+    id->idValue = eq->rhs().wrap("");
+    // A limit of 1 or more changes nothing for one document; a projection still applies.
+    return finish(std::move(id), cq, true);
+}
+
+// One index scan per $or branch, their union fetched and filtered.
+std::unique_ptr<SolutionNode> orPlan(const std::vector<IndexEntry>& entries, const CanonicalQuery& cq) {
+    const MatchExpression* orNode = nullptr;
+    std::vector<const MatchExpression*> others;
+    for (const MatchExpression* m : cq.conjuncts()) {
+        if (!orNode && m->matchType() == MatchType::kOr) orNode = m;
+        else others.push_back(m);
+    }
+    if (!orNode || orNode->numChildren() == 0) return nullptr;
+    auto orStage = node(StageType::kOr);
+    for (size_t i = 0; i < orNode->numChildren(); i++) {
+        std::vector<const MatchExpression*> branch;
+        collectConjuncts(orNode->getChild(i), &branch);
+        std::vector<PredicateRef> preds = collectPredicates(branch);
+        std::vector<const MatchExpression*> implied = others;
+        implied.insert(implied.end(), branch.begin(), branch.end());
+        std::optional<Candidate> best;
+        for (const IndexEntry& e : entries) {
+            if (!indexEligible(e, cq, implied, preds)) continue;
+            Candidate c;
+            c.idx = &e;
+            c.a = assignPredicates(e, preds);
+            if (!c.a.relevant) continue;
+            if (!best || score(c) > score(*best)) best = std::move(c);
+        }
+        if (!best) return nullptr;
+        auto ix = node(StageType::kIxScan);
+        ix->index = *best->idx;
+        ix->bounds = best->a.bounds;
+        ix->dedup = best->idx->multikey;
+        orStage->children.push_back(std::move(ix));
+    }
+    auto fetch = node(StageType::kFetch);
+    fetch->filter = cq.conjuncts();
+    return finish(withChild(std::move(fetch), std::move(orStage)), cq, false);
+}
+
+// distinct over an index whose leading field is the key: one seek per distinct value.
+std::unique_ptr<SolutionNode> distinctScanPlan(const std::vector<Candidate>& candidates, const CanonicalQuery& cq) {
+    for (const Candidate& c : candidates) {
+        const IndexEntry& idx = *c.idx;
+        if (idx.fields[0] != cq.distinctKey() || idx.fieldMultikey(0) || !c.residual.empty()) continue;
+        auto ds = node(StageType::kDistinctScan);
+        ds->index = idx;
+        ds->bounds = c.a.bounds;
+        ds->forward = true;
+        ds->distinctField = 0;
+        auto p = node(StageType::kProjectionCovered);
+        p->projection = BSONObjBuilder().append(cq.distinctKey(), 1).append("_id", 0).obj();
+        return withChild(std::move(p), std::move(ds));
+    }
+    return nullptr;
+}
+
+// count: COUNT_SCAN when the bounds are one contiguous range and nothing is left to filter.
+std::unique_ptr<SolutionNode> countScanPlan(const Candidate& c) {
+    if (!c.residual.empty() || c.a.bounds.empty()) return nullptr;
+    const IndexBounds& b = c.a.bounds;
+    size_t n = b.fields.size(), p = 0;
+    while (p < n && b.fields[p].size() == 1 && b.fields[p][0].isPoint()) p++;
+    size_t rangeField = p;
+    if (p < n) {
+        if (b.fields[p].size() != 1) return nullptr;
+        p++;
+    }
+    for (size_t q = p; q < n; q++)
+        if (!oil::isFullRange(b.fields[q])) return nullptr;
+    // Start and end keys in index order (COUNT_SCAN runs forward).
+    const IndexEntry& idx = *c.idx;
+    bool startInc = true, endInc = true;
+    if (rangeField < n) {
+        const Interval& iv = b.fields[rangeField][0];
+        bool up = idx.directions[rangeField] > 0;
+        startInc = up ? iv.loInclusive : iv.hiInclusive;
+        endInc = up ? iv.hiInclusive : iv.loInclusive;
+    }
+    if (!startInc) return nullptr;  // COUNT_SCAN's start is inclusive; keep the IXSCAN
+    BSONObjBuilder s, e;
+    for (size_t f = 0; f < n; f++) {
+        const Interval& iv = b.fields[f][0];
+        bool up = idx.directions[f] > 0;
+        if (f > rangeField && rangeField < n && !oil::isFullRange(b.fields[rangeField])) {
+            if (up) s.appendMinKey("");
+            else s.appendMaxKey("");
+            if (endInc == up) e.appendMaxKey("");
+            else e.appendMinKey("");
+            continue;
+        }
+        s.appendAs(up ? iv.lo() : iv.hi(), "");
+        e.appendAs(up ? iv.hi() : iv.lo(), "");
+    }
+    auto cs = node(StageType::kCountScan);
+    cs->index = idx;
+    cs->rangeScan = true;
+    cs->startKey = s.obj();
+    cs->endKey = e.obj();
+    cs->endKeyInclusive = endInc;
+    cs->dedup = idx.multikey;
+    cs->bounds = b;
+    return cs;
+}
+
+std::unique_ptr<SolutionNode> candidatePlan(const Candidate& c, const CanonicalQuery& cq) {
+    if (cq.purpose() == PlanPurpose::kCount)
+        if (auto cs = countScanPlan(c)) return cs;
+    return indexPlan(c, cq);
 }
 
 }  // namespace
 
-QuerySolution planQuery(OperationContext* opCtx, const Collection* coll, const QueryRequest& qr) {
-    QuerySolution s;
-    if (!coll) {
-        s.kind = QuerySolution::Kind::kEOF;
-        return s;
-    }
-    const BSONObj& hint = qr.hint;
-    BSONElement natural = hint["$natural"];
-    BSONElement sortNatural = qr.sort["$natural"];
-    if (!natural.eoo() || (!sortNatural.eoo() && qr.sort.nFields() == 1)) {
-        s.kind = QuerySolution::Kind::kCollScan;
-        BSONElement dir = !sortNatural.eoo() ? sortNatural : natural;
-        s.forward = !(dir.isNumber() && dir.numberDouble() < 0);
-        return s;
+std::unique_ptr<SolutionNode> planQuery(OperationContext* opCtx, const Collection* coll, const CanonicalQuery& cq) {
+    const QueryRequest& qr = cq.request();
+    bool minMax = !qr.min.isEmpty() || !qr.max.isEmpty();
+    if (minMax && isHintNatural(qr.hint))
+        uasserted(ErrorCodes::NoQueryExecutionPlans, "error processing query: planner returned error :: caused by :: "
+                                                     "min and max are incompatible with $natural");
+    if (minMax && qr.hint.isEmpty())
+        uasserted(51173, "When using min()/max() a hint of which index to use must be provided");
+    if (!coll) return node(StageType::kEOF);
+
+    if (isHintNatural(qr.hint)) return collScanPlan(cq, directionOf(qr.hint["$natural"]));
+    if (cq.naturalSort()) return collScanPlan(cq, directionOf(qr.sort["$natural"]));
+
+    std::vector<IndexEntry> entries = indexEntriesOf(opCtx, coll);
+    // The solution keeps copies of the entries it uses; candidates point into 'entries'.
+    if (!qr.hint.isEmpty()) {
+        const IndexEntry* idx = findHinted(entries, qr.hint);
+        if (!idx || idx->hidden) badHint();
+        // A partial index holds too few documents unless the query implies its filter; a
+        // sparse one is used as hinted, as MongoDB does (and documents).
+        if (idx->partialFilter && !queryImplies(cq.conjuncts(), *idx->partialFilter)) badHint();
+        if (minMax) return minMaxPlan(*idx, cq);
+        Candidate c = makeCandidate(*idx, cq, cq.conjuncts(), cq.predicates());
+        if (cq.purpose() == PlanPurpose::kDistinct)
+            if (auto ds = distinctScanPlan({c}, cq)) return ds;
+        return candidatePlan(c, cq);
     }
 
-    std::vector<Candidate> candidates;
-    if (!hint.isEmpty()) {
-        const IndexDescriptor* idx = findHintedIndex(coll, hint);
-        if (!idx) uasserted(ErrorCodes::BadValue, "hint provided does not correspond to an existing index");
-        candidates.push_back(boundsFor(opCtx, coll, idx, qr.filter));
-    } else {
-        // _id equality: the IDHACK plan.
-        BSONElement id = qr.filter["_id"];
-        if (!id.eoo() && qr.filter.nFields() == 1 && qr.sort.isEmpty() &&
-            !(id.type() == Object && !id.Obj().isEmpty() && id.Obj().firstElementFieldName()[0] == '$') &&
-            id.type() != RegEx && id.type() != Array && id.type() != jstNULL && id.type() != Undefined) {
-            if (const IndexDescriptor* idIdx = coll->getIndexCatalog()->findIndexByName("_id_")) {
-                s.kind = QuerySolution::Kind::kIdHack;
-                s.index = idIdx;
-                s.bounds = {{Interval::point(id)}};
-                return s;
-            }
-        }
-        for (const IndexDescriptor* idx : coll->getIndexCatalog()->getAllIndexes()) {
-            Candidate c = boundsFor(opCtx, coll, idx, qr.filter);
-            if (c.boundedFields > 0) candidates.push_back(std::move(c));
-        }
-        if (candidates.empty() && !qr.sort.isEmpty()) {
-            // No predicate uses an index; an index in sort order still avoids a blocking sort.
-            for (const IndexDescriptor* idx : coll->getIndexCatalog()->getAllIndexes()) {
-                Candidate c = boundsFor(opCtx, coll, idx, qr.filter);
-                bool fwd;
-                if (!c.multikey && indexProvidesSort(idx, c.bounds, qr.sort, &fwd)) {
-                    candidates.push_back(std::move(c));
-                    break;
-                }
-            }
-        }
-    }
-    if (candidates.empty()) {
-        s.kind = QuerySolution::Kind::kCollScan;
-        s.blockingSort = !qr.sort.isEmpty();
-        return s;
-    }
-    // Preference: more equality-bound leading fields, then more bounded fields, then an index
-    // giving the sort order, then unique indexes, then the older index.
-    auto score = [&](const Candidate& c) {
-        bool fwd;
-        bool sorts = !c.multikey && indexProvidesSort(c.idx, c.bounds, qr.sort, &fwd);
-        return std::make_tuple(c.pointPrefix, c.boundedFields, sorts ? 1 : 0, c.idx->unique ? 1 : 0);
-    };
-    size_t best = 0;
-    for (size_t i = 1; i < candidates.size(); i++)
-        if (score(candidates[i]) > score(candidates[best])) best = i;
-    Candidate& c = candidates[best];
-    s.kind = QuerySolution::Kind::kIndexScan;
-    s.index = c.idx;
-    s.multikey = c.multikey;
-    s.bounds = std::move(c.bounds);
-    bool fwd = true;
-    s.blockingSort = c.multikey ? !qr.sort.isEmpty() : !indexProvidesSort(c.idx, s.bounds, qr.sort, &fwd);
-    s.forward = s.blockingSort ? true : fwd;
-    return s;
-}
+    for (const IndexEntry& e : entries)
+        if (e.desc->isIdIndex())
+            if (auto p = idHackPlan(e, cq)) return p;
 
-BSONObj indexBoundsToBSON(const QuerySolution& s) {
-    BSONObjBuilder b;
-    if (!s.index) return b.obj();
-    size_t i = 0;
-    for (BSONElement f : s.index->keyPattern) {
-        BSONArrayBuilder& arr = b.subarrayStart(f.fieldNameStringData());
-        if (i < s.bounds.size())
-            for (auto& iv : s.bounds[i]) arr.append(iv.toString());
-        arr.doneFast();
-        i++;
+    std::vector<Candidate> relevant, sortOnly;
+    for (const IndexEntry& e : entries) {
+        if (!indexEligible(e, cq, cq.conjuncts(), cq.predicates())) continue;
+        Candidate c = makeCandidate(e, cq, cq.conjuncts(), cq.predicates());
+        if (c.a.relevant) relevant.push_back(std::move(c));
+        else if (c.sorts || (cq.purpose() == PlanPurpose::kDistinct && e.fields[0] == cq.distinctKey()))
+            sortOnly.push_back(std::move(c));
     }
-    return b.obj();
+    if (cq.purpose() == PlanPurpose::kDistinct) {
+        std::vector<Candidate> all = relevant;
+        all.insert(all.end(), sortOnly.begin(), sortOnly.end());
+        if (auto ds = distinctScanPlan(all, cq)) return ds;
+    }
+    if (!relevant.empty()) {
+        size_t best = 0;
+        for (size_t i = 1; i < relevant.size(); i++)
+            if (score(relevant[i]) > score(relevant[best])) best = i;
+        return candidatePlan(relevant[best], cq);
+    }
+    if (auto p = orPlan(entries, cq)) return p;
+    for (const Candidate& c : sortOnly)
+        if (c.sorts) return candidatePlan(c, cq);
+    return collScanPlan(cq, true);
 }
 
 }  // namespace mongo

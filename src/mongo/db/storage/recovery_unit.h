@@ -23,6 +23,10 @@ public:
     // REQUIRES: not in a unit of work.
     virtual void abandonSnapshot() = 0;
 
+    // Opens the read snapshot now rather than at the first read (a planner that must not see
+    // older catalog state than the data it will read opens it first). No-op if already open.
+    virtual void preallocateSnapshot() {}
+
     // j:true: the next commit is made durable in the journal before it returns.
     virtual void setDurableCommit(bool durable) = 0;
 

@@ -28,6 +28,7 @@ public:
     void abortUnitOfWork() override;
     bool inUnitOfWork() const override { return _nesting > 0; }
     void abandonSnapshot() override;
+    void preallocateSnapshot() override { getSession(); }
     void setDurableCommit(bool durable) override { _durable = durable; }
 
     // The session with a transaction open on it (begun now if needed).

@@ -1,0 +1,235 @@
+#include "mongo/db/query/index_bounds_builder.h"
+
+#include <cmath>
+#include <limits>
+
+#include "mongo/bson/bsonobjbuilder.h"
+
+namespace mongo {
+namespace {
+
+using OIL = OrderedIntervalList;
+
+bool isNaN(const BSONElement& e) {
+    return (e.type() == NumberDouble || e.type() == NumberDecimal) && std::isnan(e.numberDouble());
+}
+
+// [undefined, null]: what null equality matches (missing fields index as null).
+OIL nullBounds() {
+    BSONObjBuilder b;
+    b.appendUndefined("");
+    b.appendNull("");
+    BSONObj o = b.obj();
+    BSONObjIterator it(o);
+    BSONElement u = it.next();
+    return {Interval::make(u, true, it.next(), true)};
+}
+
+OIL pointOf(const BSONElement& v) { return {Interval::point(v)}; }
+
+OIL single(const BSONObj& loHi, bool loInc, bool hiInc) {
+    BSONObjIterator it(loHi);
+    BSONElement lo = it.next();
+    return {Interval::make(lo, loInc, it.next(), hiInc)};
+}
+
+// Bounds of equality with v (also used for each value of $in).
+LeafBounds equalityBounds(const BSONElement& v, bool multikey) {
+    if (v.type() == jstNULL) return {nullBounds(), !multikey};
+    if (v.type() == Array) {
+        // Matches documents whose value is the array itself (keys: its elements) or that hold
+        // it as an element (key: the nested array, indexed whole).
+        BSONObj arr = v.Obj();
+        OIL out = pointOf(v);
+        if (arr.isEmpty()) {
+            BSONObjBuilder b;
+            b.appendUndefined("");
+            out = oil::unite(out, pointOf(b.obj().firstElement()));
+        } else {
+            out = oil::unite(out, pointOf(arr.firstElement()));
+        }
+        return {out, false};
+    }
+    return {pointOf(v), true};
+}
+
+// {$gt: v} and friends, type-bracketed.
+std::optional<LeafBounds> rangeBounds(MatchType op, const BSONElement& v, bool multikey) {
+    bool lt = op == MatchType::kLt || op == MatchType::kLte;
+    bool inclusive = op == MatchType::kLte || op == MatchType::kGte;
+    if (v.type() == jstNULL) {
+        if (inclusive) return LeafBounds{nullBounds(), !multikey};
+        return LeafBounds{{}, true};
+    }
+    if (isNaN(v)) {
+        if (inclusive) return LeafBounds{pointOf(v), true};
+        return LeafBounds{{}, true};
+    }
+    if (v.type() == MinKey) {
+        if (lt) return LeafBounds{inclusive ? pointOf(v) : OIL{}, true};
+        return LeafBounds{oil::fullRange(), false};
+    }
+    if (v.type() == MaxKey) {
+        if (!lt) return LeafBounds{inclusive ? pointOf(v) : OIL{}, true};
+        return LeafBounds{oil::fullRange(), false};
+    }
+    BSONObj bracket;
+    bool hiInc;
+    if (!typeBracket(v, &bracket, &hiInc)) return std::nullopt;
+    BSONObjIterator it(bracket);
+    BSONElement lo = it.next(), hi = it.next();
+    OIL out = lt ? OIL{Interval::make(lo, true, v, inclusive)} : OIL{Interval::make(v, inclusive, hi, hiInc)};
+    return LeafBounds{oil::normalize(out), true};
+}
+
+OIL regexBounds(const MatcherRegex& re) {
+    // Strings the regex can match, and stored regex values equal to it.
+    BSONObjBuilder b;
+    b.appendRegex("", re.pattern(), re.flags());
+    BSONObj self = b.obj();
+    OIL out = pointOf(self.firstElement());
+    std::optional<std::string> prefix = regexLiteralPrefix(re.pattern(), re.flags());
+    BSONObjBuilder s;
+    if (prefix && !prefix->empty() && static_cast<unsigned char>(prefix->back()) < 0x7f) {
+        std::string upper = *prefix;
+        upper.back() = static_cast<char>(upper.back() + 1);
+        s.append("", *prefix);
+        s.append("", upper);
+        return oil::unite(out, single(s.obj(), true, false));
+    }
+    s.append("", "");
+    s.append("", BSONObj());
+    return oil::unite(out, single(s.obj(), true, false));
+}
+
+std::optional<LeafBounds> typeBounds(const TypeMatchExpression& t) {
+    OIL out;
+    if (t.allNumbers()) {
+        BSONObjBuilder b;
+        b.append("", std::numeric_limits<double>::quiet_NaN());
+        b.append("", std::numeric_limits<double>::infinity());
+        out = oil::unite(out, single(b.obj(), true, true));
+    }
+    for (BSONType type : t.types()) {
+        BSONObjBuilder sample;
+        switch (type) {
+            case NumberDouble:
+            case NumberInt:
+            case NumberLong:
+            case NumberDecimal: {
+                BSONObjBuilder b;
+                b.append("", std::numeric_limits<double>::quiet_NaN());
+                b.append("", std::numeric_limits<double>::infinity());
+                out = oil::unite(out, single(b.obj(), true, true));
+                continue;
+            }
+            case jstNULL: {
+                BSONObjBuilder b;
+                b.appendNull("");
+                out = oil::unite(out, pointOf(b.obj().firstElement()));
+                continue;
+            }
+            case String: sample.append("", ""); break;
+            case Object: sample.append("", BSONObj()); break;
+            case jstOID: sample.append("", OID()); break;
+            case Bool: sample.append("", false); break;
+            case Date: sample.appendDate("", Date_t()); break;
+            case bsonTimestamp: sample.append("", Timestamp{}); break;
+            default: return std::nullopt;  // arrays, binData, ...: no bracket
+        }
+        BSONObj br;
+        bool hiInc;
+        BSONObj s = sample.obj();
+        if (!typeBracket(s.firstElement(), &br, &hiInc)) return std::nullopt;
+        out = oil::unite(out, single(br, true, hiInc));
+    }
+    return LeafBounds{out, false};
+}
+
+OIL allNumbers() {
+    BSONObjBuilder b;
+    b.append("", std::numeric_limits<double>::quiet_NaN());
+    b.append("", std::numeric_limits<double>::infinity());
+    return single(b.obj(), true, true);
+}
+
+}  // namespace
+
+std::optional<std::string> regexLiteralPrefix(const std::string& pattern, const std::string& flags) {
+    for (char f : flags)
+        if (f == 'i' || f == 'm' || f == 'x') return std::nullopt;
+    size_t pos;
+    if (pattern.rfind("^", 0) == 0) pos = 1;
+    else if (pattern.rfind("\\A", 0) == 0) pos = 2;
+    else return std::nullopt;
+    if (pattern.find('|') != std::string::npos) return std::nullopt;
+    std::string prefix;
+    while (pos < pattern.size()) {
+        char c = pattern[pos];
+        if (std::string_view(".*+?()[]{}|^$\\").find(c) != std::string_view::npos) {
+            // A quantifier makes the previous literal optional.
+            if ((c == '*' || c == '?' || c == '{') && !prefix.empty()) prefix.pop_back();
+            break;
+        }
+        prefix += c;
+        pos++;
+    }
+    return prefix;
+}
+
+std::optional<LeafBounds> translateLeaf(const MatchExpression& leaf, bool multikey) {
+    switch (leaf.matchType()) {
+        case MatchType::kEq:
+            return equalityBounds(static_cast<const ComparisonMatchExpression&>(leaf).rhs(), multikey);
+        case MatchType::kLt:
+        case MatchType::kLte:
+        case MatchType::kGt:
+        case MatchType::kGte:
+            return rangeBounds(leaf.matchType(), static_cast<const ComparisonMatchExpression&>(leaf).rhs(), multikey);
+        case MatchType::kIn: {
+            const auto& in = static_cast<const InMatchExpression&>(leaf);
+            LeafBounds out{{}, true};
+            for (const BSONElement& v : in.equalities()) {
+                LeafBounds one = equalityBounds(v, multikey);
+                out.oil = oil::unite(out.oil, one.oil);
+                out.exact = out.exact && one.exact;
+            }
+            for (const auto& re : in.regexes()) {
+                out.oil = oil::unite(out.oil, regexBounds(*re));
+                out.exact = false;
+            }
+            return out;
+        }
+        case MatchType::kRegex:
+            return LeafBounds{regexBounds(static_cast<const RegexMatchExpression&>(leaf).regex()), false};
+        case MatchType::kExists: return LeafBounds{oil::fullRange(), false};
+        case MatchType::kType: return typeBounds(static_cast<const TypeMatchExpression&>(leaf));
+        case MatchType::kMod: return LeafBounds{allNumbers(), false};
+        case MatchType::kNot: {
+            const MatchExpression* child = leaf.getChild(0);
+            if (child->matchType() == MatchType::kExists) {
+                BSONObjBuilder b;
+                b.appendNull("");
+                return LeafBounds{pointOf(b.obj().firstElement()), false};
+            }
+            // The complement is exact only when each document has one key (no arrays) and the
+            // child's bounds are exact.
+            if (multikey) return std::nullopt;
+            switch (child->matchType()) {
+                case MatchType::kEq:
+                case MatchType::kLt:
+                case MatchType::kLte:
+                case MatchType::kGt:
+                case MatchType::kGte:
+                case MatchType::kIn: break;
+                default: return std::nullopt;
+            }
+            auto inner = translateLeaf(*child, false);
+            if (!inner || !inner->exact) return std::nullopt;
+            return LeafBounds{oil::complement(inner->oil), true};
+        }
+        default: return std::nullopt;
+    }
+}
+
+}  // namespace mongo

@@ -1,0 +1,211 @@
+#include "mongo/db/query/planner_ixselect.h"
+
+#include <algorithm>
+
+#include "mongo/db/query/index_bounds_builder.h"
+
+namespace mongo {
+namespace {
+
+bool isIndexableLeaf(MatchType t) {
+    switch (t) {
+        case MatchType::kEq:
+        case MatchType::kLt:
+        case MatchType::kLte:
+        case MatchType::kGt:
+        case MatchType::kGte:
+        case MatchType::kIn:
+        case MatchType::kRegex:
+        case MatchType::kExists:
+        case MatchType::kType:
+        case MatchType::kMod: return true;
+        default: return false;
+    }
+}
+
+std::string joinPath(const std::string& prefix, const std::string& path) {
+    if (prefix.empty()) return path;
+    if (path.empty()) return prefix;
+    return prefix + "." + path;
+}
+
+struct Collector {
+    std::vector<PredicateRef>* out;
+
+    void add(const MatchExpression* node, const MatchExpression* conjunct, const std::string& prefix,
+             const std::vector<const MatchExpression*>& ems, const std::vector<size_t>& depths) {
+        MatchType t = node->matchType();
+        if (t == MatchType::kAnd) {
+            for (size_t i = 0; i < node->numChildren(); i++) add(node->getChild(i), conjunct, prefix, ems, depths);
+            return;
+        }
+        const DottedPath* p = node->path();
+        if (isIndexableLeaf(t) && p) {
+            out->push_back({node, joinPath(prefix, p->dotted()), conjunct, ems, depths});
+            return;
+        }
+        if (t == MatchType::kNot) {
+            const MatchExpression* child = node->getChild(0);
+            if (child->path() && isIndexableLeaf(child->matchType()))
+                out->push_back({node, joinPath(prefix, child->path()->dotted()), conjunct, ems, depths});
+            return;
+        }
+        if (t == MatchType::kElemMatchValue && p) {
+            std::string full = joinPath(prefix, p->dotted());
+            auto ems2 = ems;
+            auto depths2 = depths;
+            ems2.push_back(node);
+            depths2.push_back(pathComponents(full));
+            for (size_t i = 0; i < node->numChildren(); i++) {
+                const MatchExpression* sub = node->getChild(i);
+                MatchType st = sub->matchType();
+                bool leaf = isIndexableLeaf(st) ||
+                            (st == MatchType::kNot && isIndexableLeaf(sub->getChild(0)->matchType()));
+                if (leaf) out->push_back({sub, full, conjunct, ems2, depths2});
+            }
+            return;
+        }
+        if (t == MatchType::kElemMatchObject && p) {
+            std::string full = joinPath(prefix, p->dotted());
+            auto ems2 = ems;
+            auto depths2 = depths;
+            ems2.push_back(node);
+            depths2.push_back(pathComponents(full));
+            add(node->getChild(0), conjunct, full, ems2, depths2);
+        }
+    }
+};
+
+// p and q sit in one $elemMatch whose path has at least minDepth components.
+bool shareElemMatch(const PredicateRef& p, const PredicateRef& q, size_t minDepth) {
+    for (size_t i = 0; i < p.elemMatches.size(); i++) {
+        if (p.elemMatchDepths[i] < minDepth) continue;
+        for (const MatchExpression* e : q.elemMatches)
+            if (e == p.elemMatches[i]) return true;
+    }
+    return false;
+}
+
+size_t maxComponent(const MultikeyComponents& c) { return c.empty() ? 0 : *c.rbegin(); }
+
+// May bounds from p (on field i) be compounded with bounds from q (on field j)?
+bool compoundable(const IndexEntry& idx, size_t i, const PredicateRef& p, size_t j, const PredicateRef& q) {
+    size_t shared = sharedComponents(idx.fields[i], idx.fields[j]);
+    bool found = false;
+    size_t deepest = 0;
+    for (const MultikeyComponents* mk : {&idx.multikeyPaths[i], &idx.multikeyPaths[j]})
+        for (size_t c : *mk)
+            if (c < shared) {
+                found = true;
+                deepest = std::max(deepest, c);
+            }
+    return !found || shareElemMatch(p, q, deepest + 1);
+}
+
+bool allowedOnKey(const IndexEntry& idx, const MatchExpression& node) {
+    switch (node.matchType()) {
+        case MatchType::kAnd:
+        case MatchType::kOr:
+        case MatchType::kNor:
+        case MatchType::kNot:
+            for (size_t i = 0; i < node.numChildren(); i++)
+                if (!allowedOnKey(idx, *node.getChild(i))) return false;
+            return true;
+        case MatchType::kAlwaysTrue:
+        case MatchType::kAlwaysFalse: return true;
+        case MatchType::kEq:
+        case MatchType::kLt:
+        case MatchType::kLte:
+        case MatchType::kGt:
+        case MatchType::kGte:
+        case MatchType::kIn:
+        case MatchType::kRegex:
+        case MatchType::kMod:
+        case MatchType::kBits: {
+            const DottedPath* p = node.path();
+            if (!p) return false;
+            int f = idx.fieldIndex(p->dotted());
+            return f >= 0 && !idx.fieldMultikey(static_cast<size_t>(f));
+        }
+        default: return false;  // $exists, $type, $size, $elemMatch, $expr, ...
+    }
+}
+
+}  // namespace
+
+void collectConjuncts(const MatchExpression* root, std::vector<const MatchExpression*>* out) {
+    if (!root) return;
+    if (root->matchType() == MatchType::kAnd) {
+        for (size_t i = 0; i < root->numChildren(); i++) collectConjuncts(root->getChild(i), out);
+        return;
+    }
+    out->push_back(root);
+}
+
+std::vector<PredicateRef> collectPredicates(const std::vector<const MatchExpression*>& conjuncts) {
+    std::vector<PredicateRef> out;
+    Collector c{&out};
+    for (const MatchExpression* conj : conjuncts) c.add(conj, conj, "", {}, {});
+    return out;
+}
+
+IndexAssignment assignPredicates(const IndexEntry& idx, const std::vector<PredicateRef>& preds) {
+    IndexAssignment a;
+    size_t n = idx.fields.size();
+    a.used.resize(n);
+    a.bounds.fields.resize(n);
+    bool leadingPoints = true;
+    for (size_t i = 0; i < n; i++) {
+        bool mk = idx.fieldMultikey(i);
+        size_t need = maxComponent(idx.multikeyPaths[i]) + 1;
+        std::vector<const PredicateRef*>& chosen = a.used[i];
+        OrderedIntervalList bounds = oil::fullRange();
+        std::vector<LeafBounds> leafBounds;
+        for (const PredicateRef& p : preds) {
+            if (p.path != idx.fields[i]) continue;
+            auto lb = translateLeaf(*p.expr, mk);
+            if (!lb || oil::isFullRange(lb->oil)) continue;
+            bool ok = true;
+            for (size_t j = 0; j < i && ok; j++)
+                for (const PredicateRef* q : a.used[j])
+                    if (!compoundable(idx, i, p, j, *q)) {
+                        ok = false;
+                        break;
+                    }
+            if (!ok) continue;
+            if (!chosen.empty() && mk) {
+                for (const PredicateRef* q : chosen)
+                    if (!shareElemMatch(p, *q, need)) ok = false;
+                if (!ok) continue;
+            }
+            chosen.push_back(&p);
+            bounds = oil::intersect(bounds, lb->oil);
+            leafBounds.push_back(*lb);
+        }
+        for (size_t k = 0; k < chosen.size(); k++)
+            if (chosen[k]->topLevel() && leafBounds[k].exact) a.answered.insert(chosen[k]->conjunct);
+        bool full = oil::isFullRange(bounds);
+        if (!full) a.boundedFields++;
+        if (leadingPoints && !bounds.empty() && oil::allPoints(bounds)) a.pointPrefix++;
+        else leadingPoints = false;
+        if (i == 0) a.relevant = !chosen.empty() && !full;
+        a.bounds.fields[i] = std::move(bounds);
+    }
+    return a;
+}
+
+bool sparseIndexEligible(const IndexEntry& idx, const std::vector<PredicateRef>& preds) {
+    for (const PredicateRef& p : preds)
+        if (idx.fieldIndex(p.path) >= 0 && !p.expr->matchesSingleElement(BSONElement(), nullptr)) return true;
+    return false;
+}
+
+bool presenceGuaranteed(const std::vector<PredicateRef>& preds, const std::string& path) {
+    for (const PredicateRef& p : preds)
+        if (p.topLevel() && p.path == path && !p.expr->matchesSingleElement(BSONElement(), nullptr)) return true;
+    return false;
+}
+
+bool coverableByKey(const IndexEntry& idx, const MatchExpression& conjunct) { return allowedOnKey(idx, conjunct); }
+
+}  // namespace mongo

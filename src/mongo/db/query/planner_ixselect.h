@@ -1,0 +1,67 @@
+#pragma once
+// Which predicates of a query an index can use, and the bounds they give it.
+//
+// The rules that keep index scans from losing documents (MongoDB's, with path-level
+// multikey tracking):
+//   - Two predicates on one key field are intersected only if the field's path holds no array,
+//     or both sit in one $elemMatch whose path covers every array component of the field:
+//     otherwise each may be satisfied by a different array element ({a: {$gt: 3, $lt: 5}}
+//     matches {a: [1, 9]}).
+//   - Bounds on two key fields are compounded only if the array components their paths share
+//     are covered the same way: with an index on {"a.b": 1, "a.c": 1} and "a" an array,
+//     {"a.b": 1, "a.c": 2} may be satisfied by two different elements of "a", so the second
+//     field stays unbounded unless both predicates are in one {a: {$elemMatch: ...}}.
+// A predicate that cannot be used stays in the plan's filter; nothing here changes an answer.
+// Thread safety: stateless functions over immutable inputs.
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mongo/db/query/index_bounds.h"
+#include "mongo/db/query/index_entry.h"
+#include "mongo/db/query/match_expression.h"
+
+namespace mongo {
+
+// One indexable predicate of the query, with where it sits.
+struct PredicateRef {
+    const MatchExpression* expr = nullptr;      // the leaf, or a $not of a leaf
+    std::string path;                            // full dotted path, $elemMatch prefixes included
+    const MatchExpression* conjunct = nullptr;   // the top-level conjunct holding it
+    std::vector<const MatchExpression*> elemMatches;  // enclosing $elemMatch nodes, outermost first
+    std::vector<size_t> elemMatchDepths;         // path components of each of them
+    bool topLevel() const { return elemMatches.empty(); }
+};
+
+// The clauses of a filter's top-level $and, nested $ands flattened.
+void collectConjuncts(const MatchExpression* root, std::vector<const MatchExpression*>* out);
+
+// The predicates an index could use, from the conjuncts (including those inside $elemMatch).
+std::vector<PredicateRef> collectPredicates(const std::vector<const MatchExpression*>& conjuncts);
+
+struct IndexAssignment {
+    IndexBounds bounds;
+    std::vector<std::vector<const PredicateRef*>> used;  // per key field
+    // Top-level conjuncts the bounds answer exactly (no need to evaluate them again).
+    std::set<const MatchExpression*> answered;
+    int pointPrefix = 0;    // leading fields bounded to points
+    int boundedFields = 0;  // fields whose bounds are narrower than [MinKey, MaxKey]
+    bool relevant = false;  // the leading field is bounded: the index narrows the scan
+};
+
+// Bounds of every key field from the predicates, under the multikey rules above.
+IndexAssignment assignPredicates(const IndexEntry& index, const std::vector<PredicateRef>& preds);
+
+// A sparse index holds only documents with some key field present: it may answer the query
+// only if some predicate on a key field fails for a missing field.
+bool sparseIndexEligible(const IndexEntry& index, const std::vector<PredicateRef>& preds);
+
+// Some top-level predicate on 'path' fails for documents lacking it.
+bool presenceGuaranteed(const std::vector<PredicateRef>& preds, const std::string& path);
+
+// The conjunct can be evaluated on a document rebuilt from this index's key: it reads only key
+// fields that hold no arrays, and nothing that tells a missing field from null ($exists,
+// $type, ...). REQUIRES: index.keyFieldsIndependent().
+bool coverableByKey(const IndexEntry& index, const MatchExpression& conjunct);
+
+}  // namespace mongo
