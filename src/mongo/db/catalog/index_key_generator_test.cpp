@@ -1,6 +1,8 @@
 // Index key generation: MongoDB's rules for missing fields, arrays, parallel arrays, sparse.
 #include "mongo/db/catalog/index_key_generator.h"
 
+#include "mongo/bson/bsonobjbuilder.h"
+
 #include <gtest/gtest.h>
 
 namespace mongo {
@@ -80,6 +82,38 @@ TEST(IndexKeyGeneratorTest, SparseSkipsDocumentsWithoutAnyField) {
 TEST(IndexKeyGeneratorTest, PositionalComponent) {
     EXPECT_EQ(keysOf(R"({"a.1": 1})", R"({"a": [5, 6]})"), V({"6"}));
     EXPECT_EQ(keysOf(R"({"a.0.b": 1})", R"({"a": [{"b": 1}, {"b": 2}]})"), V({"1"}));
+}
+
+// Which path components held arrays, per key field (explain's multiKeyPaths).
+MultikeyPaths pathsOf(const char* pattern, const char* doc) {
+    IndexKeyGenerator gen(fromjson(pattern), false);
+    KeyStringSet keys;
+    MultikeyPaths paths;
+    gen.getKeys(fromjson(doc), &keys, &paths);
+    return paths;
+}
+
+TEST(IndexKeyGeneratorTest, MultikeyPathsNameTheArrayComponents) {
+    EXPECT_EQ(pathsOf(R"({"a": 1})", R"({"a": 5})"), MultikeyPaths({{}}));
+    EXPECT_EQ(pathsOf(R"({"a": 1})", R"({"a": [1, 2]})"), MultikeyPaths({{0}}));
+    EXPECT_EQ(pathsOf(R"({"a": 1})", R"({"a": []})"), MultikeyPaths({{0}}));
+    EXPECT_EQ(pathsOf(R"({"a.b": 1, "c": 1})", R"({"a": [{"b": 1}, {"b": 2}], "c": 3})"), MultikeyPaths({{0}, {}}));
+    EXPECT_EQ(pathsOf(R"({"a.b": 1})", R"({"a": {"b": [1, 2]}})"), MultikeyPaths({{1}}));
+    EXPECT_EQ(pathsOf(R"({"a.b": 1})", R"({"a": [{"b": [1, 2]}]})"), MultikeyPaths({{0, 1}}));
+    EXPECT_EQ(pathsOf(R"({"a.b": 1, "a.c": 1})", R"({"a": [{"b": 1, "c": 2}]})"), MultikeyPaths({{0}, {0}}));
+}
+
+TEST(MultikeyPaths, PersistedFormRoundTripsAndUnknownIsConservative) {
+    BSONObj kp = fromjson(R"({"a.b": 1, "c": 1})");
+    MultikeyPaths p{{0, 1}, {}};
+    BSONObjBuilder b;
+    b.appendArray("p", multikeyPathsToBSON(p));
+    BSONObj o = b.obj();
+    EXPECT_EQ(multikeyPathsFromBSON(o["p"], kp, true), p);
+    // Written before path-level tracking: every component of a multikey index may be an array.
+    EXPECT_EQ(multikeyPathsFromBSON(BSONElement(), kp, true), MultikeyPaths({{0, 1}, {0}}));
+    EXPECT_EQ(multikeyPathsFromBSON(BSONElement(), kp, false), MultikeyPaths({{}, {}}));
+    EXPECT_EQ(multikeyPathsForExplain(kp, p).toString(), fromjson(R"({"a.b": ["a", "a.b"], "c": []})").toString());
 }
 
 }  // namespace

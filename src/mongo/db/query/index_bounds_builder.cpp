@@ -207,26 +207,39 @@ std::optional<LeafBounds> translateLeaf(const MatchExpression& leaf, bool multik
         case MatchType::kMod: return LeafBounds{allNumbers(), false};
         case MatchType::kNot: {
             const MatchExpression* child = leaf.getChild(0);
+            if (child->matchType() == MatchType::kAnd && child->numChildren() == 1) child = child->getChild(0);
             if (child->matchType() == MatchType::kExists) {
                 BSONObjBuilder b;
                 b.appendNull("");
                 return LeafBounds{pointOf(b.obj().firstElement()), false};
             }
             // The complement is exact only when each document has one key (no arrays) and the
-            // child's bounds are exact.
+            // child's bounds are exact. {$not: {$gt: 1, $lt: 5}} negates an $and of predicates
+            // on one path: the complement of their intersection.
             if (multikey) return std::nullopt;
-            switch (child->matchType()) {
-                case MatchType::kEq:
-                case MatchType::kLt:
-                case MatchType::kLte:
-                case MatchType::kGt:
-                case MatchType::kGte:
-                case MatchType::kIn: break;
-                default: return std::nullopt;
+            std::vector<const MatchExpression*> parts;
+            if (child->matchType() == MatchType::kAnd) {
+                for (size_t i = 0; i < child->numChildren(); i++) parts.push_back(child->getChild(i));
+            } else {
+                parts.push_back(child);
             }
-            auto inner = translateLeaf(*child, false);
-            if (!inner || !inner->exact) return std::nullopt;
-            return LeafBounds{oil::complement(inner->oil), true};
+            OrderedIntervalList inner = oil::fullRange();
+            for (const MatchExpression* p : parts) {
+                switch (p->matchType()) {
+                    case MatchType::kEq:
+                    case MatchType::kLt:
+                    case MatchType::kLte:
+                    case MatchType::kGt:
+                    case MatchType::kGte:
+                    case MatchType::kIn: break;
+                    default: return std::nullopt;
+                }
+                auto b = translateLeaf(*p, false);
+                if (!b || !b->exact) return std::nullopt;
+                inner = oil::intersect(inner, b->oil);
+            }
+            if (parts.empty()) return std::nullopt;
+            return LeafBounds{oil::complement(inner), true};
         }
         default: return std::nullopt;
     }

@@ -45,7 +45,9 @@ struct Collector {
             return;
         }
         if (t == MatchType::kNot) {
+            // {a: {$not: {...}}} negates one predicate, or an $and of predicates on one path.
             const MatchExpression* child = node->getChild(0);
+            if (child->matchType() == MatchType::kAnd && child->numChildren() > 0) child = child->getChild(0);
             if (child->path() && isIndexableLeaf(child->matchType()))
                 out->push_back({node, joinPath(prefix, child->path()->dotted()), conjunct, ems, depths});
             return;
@@ -59,8 +61,7 @@ struct Collector {
             for (size_t i = 0; i < node->numChildren(); i++) {
                 const MatchExpression* sub = node->getChild(i);
                 MatchType st = sub->matchType();
-                bool leaf = isIndexableLeaf(st) ||
-                            (st == MatchType::kNot && isIndexableLeaf(sub->getChild(0)->matchType()));
+                bool leaf = isIndexableLeaf(st) || st == MatchType::kNot;
                 if (leaf) out->push_back({sub, full, conjunct, ems2, depths2});
             }
             return;

@@ -1,5 +1,6 @@
 #include "mongo/db/query/query_planner.h"
 
+#include <algorithm>
 #include <tuple>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -91,6 +92,8 @@ bool inclusionPaths(const BSONObj& proj, std::vector<std::string>* paths, bool* 
         paths->emplace_back(name);
         any = true;
     }
+    // _id is kept unless excluded: then it must come from the index as well.
+    if (*keepsId && std::find(paths->begin(), paths->end(), "_id") == paths->end()) paths->emplace_back("_id");
     return any || !*keepsId;
 }
 
