@@ -9,6 +9,8 @@
 
 #include <bson/bson.h>
 
+#include "mongo/bson/decimal128.h"
+
 namespace mongo {
 namespace {
 
@@ -267,22 +269,11 @@ std::string decimalToString(const Decimal128Bytes& d) {
 
 Decimal128Bytes decimalFromNumber(const BSONElement& e) {
     switch (e.type()) {
-        case NumberDecimal: {
-            Decimal128Bytes out;
-            std::memcpy(out.data(), e.value(), 16);
-            return out;
-        }
+        case NumberDecimal: return Decimal128::fromBytes(e.decimal128Bytes()).toBytes();
         case NumberInt:
-        case NumberLong: return toBytes(std::to_string(e.numberLong()));
-        default: {
-            double d = e.numberDouble();
-            if (std::isnan(d)) return toBytes("NaN");
-            if (std::isinf(d)) return toBytes(d < 0 ? "-Infinity" : "Infinity");
-            // mongod converts doubles to decimals with 15 significant digits.
-            char buf[64];
-            std::snprintf(buf, sizeof(buf), "%.14e", d);
-            return toBytes(toBsonString(normalize(parse(buf))));
-        }
+        case NumberLong: return Decimal128::fromInt64(e.numberLong()).toBytes();
+        // mongod converts doubles to decimals with 15 significant digits.
+        default: return Decimal128::fromDouble(e.numberDouble(), Decimal128::DoublePrecision::k15Digits).toBytes();
     }
 }
 
