@@ -75,7 +75,7 @@ int compareDecimalWithDouble(const Decimal128& a, double b) {
     if (sa != sb) return sa < sb ? -1 : 1;
     if (sa == 0) return 0;
 
-    // Fast paths decide most pairs without the exact (printf based) conversion of b. Both are
+    // Fast paths decide most pairs without the exact (to_chars based) conversion of b. Both are
     // safe by a wide margin: b's 34-digit rounding moves it by less than 1e-33 relative.
     double mag = std::fabs(b);
     int ea = a.adjustedExponent();
