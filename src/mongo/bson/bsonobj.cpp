@@ -132,6 +132,9 @@ long long BSONElement::numberLong() const {
         }
         case NumberDouble:
         case NumberDecimal: {
+            int64_t exact;
+            if (type() == NumberDecimal && Decimal128::fromBytes(decimal128Bytes()).toInt64Exact(&exact))
+                return exact;  // also beyond 2^53, where the double would round
             double d = numberDouble();
             if (std::isnan(d)) return 0;
             if (d >= 9.2233720368547758e18) return std::numeric_limits<long long>::max();

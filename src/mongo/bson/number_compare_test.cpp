@@ -104,6 +104,30 @@ TEST(NumberCompare, BSONElementWoCompareUsesTheExactRules) {
     EXPECT_FALSE(o["d"].valuesEqual(o["dec"]));
 }
 
+TEST(NumberCompare, BSONElementAccessorsOfDecimalsAreExact) {
+    BSONObjBuilder b;
+    for (const char* s : {"9007199254740993", "1E-400", "2.5", "NaN", "-0"}) {
+        Decimal128 d;
+        ASSERT_TRUE(Decimal128::fromString(s, &d));
+        auto bytes = d.toBytes();
+        b.appendDecimal128("", bytes.data());
+    }
+    BSONObj o = b.obj();
+    std::vector<BSONElement> e;
+    for (BSONElement x : o) e.push_back(x);
+    long long v = 0;
+    EXPECT_EQ(e[0].numberLong(), 9007199254740993LL);
+    EXPECT_TRUE(e[0].isIntegral64(&v));
+    EXPECT_EQ(v, 9007199254740993LL);
+    EXPECT_EQ(e[0].numberDouble(), 9007199254740992.0);
+    EXPECT_TRUE(e[1].trueValue());  // not zero, though its nearest double is
+    EXPECT_FALSE(e[2].isIntegral64(&v));
+    EXPECT_EQ(e[2].numberDouble(), 2.5);
+    EXPECT_TRUE(std::isnan(e[3].numberDouble()));
+    EXPECT_TRUE(e[3].trueValue());
+    EXPECT_FALSE(e[4].trueValue());
+}
+
 // A pool of numbers of all four types whose values crowd each other: neighbours within an ulp,
 // integers around 2^53 and 2^63, decimals that agree with a double to 33 digits, specials.
 std::vector<BSONNumber> crowdedNumbers(uint32_t seed, int n) {
