@@ -1,7 +1,8 @@
 // MongoDB's canonical comparison of BSON values across types.
-#include <cmath>
+#include <cstring>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/bson/number_compare.h"
 
 namespace mongo {
 namespace {
@@ -11,19 +12,12 @@ int cmp3(const T& a, const T& b) {
     return a < b ? -1 : (b < a ? 1 : 0);
 }
 
-// Numbers compare by value whatever their type; NaN sorts below every other number.
-int compareNumbers(const BSONElement& l, const BSONElement& r) {
+// Numbers compare by exact value whatever their type (number_compare.h has the rules).
+int compareNumberElements(const BSONElement& l, const BSONElement& r) {
     BSONType lt = l.type(), rt = r.type();
     if ((lt == NumberInt || lt == NumberLong) && (rt == NumberInt || rt == NumberLong))
         return cmp3(l.numberLong(), r.numberLong());
-    auto asLD = [](const BSONElement& e) -> long double {
-        if (e.type() == NumberInt || e.type() == NumberLong) return static_cast<long double>(e.numberLong());
-        return static_cast<long double>(e.numberDouble());
-    };
-    long double a = asLD(l), b = asLD(r);
-    bool an = std::isnan(a), bn = std::isnan(b);
-    if (an || bn) return an && bn ? 0 : (an ? -1 : 1);
-    return cmp3(a, b);
+    return compareNumbers(BSONNumber::fromElement(l), BSONNumber::fromElement(r));
 }
 
 int compareStrings(std::string_view a, std::string_view b) {
@@ -58,7 +52,7 @@ int BSONElement::woCompare(const BSONElement& other, bool considerFieldName) con
         case NumberDouble:
         case NumberInt:
         case NumberLong:
-        case NumberDecimal: return compareNumbers(*this, other);
+        case NumberDecimal: return compareNumberElements(*this, other);
         case String:
         case Symbol: return compareStrings(valueStringData(), other.valueStringData());
         case Code: return compareStrings(valueStringData(), other.valueStringData());

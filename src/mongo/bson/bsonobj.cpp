@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/decimal128.h"
 
 namespace mongo {
 
@@ -116,18 +117,7 @@ double BSONElement::numberDouble() const {
             std::memcpy(&v, value(), 8);
             return static_cast<double>(v);
         }
-        case NumberDecimal: {
-            bson_decimal128_t d;
-            std::memcpy(&d.low, value(), 8);
-            std::memcpy(&d.high, value() + 8, 8);
-            char buf[BSON_DECIMAL128_STRING];
-            bson_decimal128_to_string(&d, buf);
-            std::string s(buf);
-            if (s == "NaN" || s == "-NaN") return std::numeric_limits<double>::quiet_NaN();
-            if (s == "Infinity") return std::numeric_limits<double>::infinity();
-            if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
-            return std::strtod(buf, nullptr);
-        }
+        case NumberDecimal: return Decimal128::fromBytes(decimal128Bytes()).toDouble();
         default: return 0;
     }
 }
@@ -142,6 +132,9 @@ long long BSONElement::numberLong() const {
         }
         case NumberDouble:
         case NumberDecimal: {
+            int64_t exact;
+            if (type() == NumberDecimal && Decimal128::fromBytes(decimal128Bytes()).toInt64Exact(&exact))
+                return exact;  // also beyond 2^53, where the double would round
             double d = numberDouble();
             if (std::isnan(d)) return 0;
             if (d >= 9.2233720368547758e18) return std::numeric_limits<long long>::max();
@@ -165,12 +158,17 @@ bool BSONElement::isIntegral64(long long* out) const {
     switch (type()) {
         case NumberInt:
         case NumberLong: *out = numberLong(); return true;
-        case NumberDouble:
-        case NumberDecimal: {
+        case NumberDouble: {
             double d = numberDouble();
             if (!std::isfinite(d) || d != std::trunc(d) || d >= 9.2233720368547758e18 || d < -9.2233720368547758e18)
                 return false;
             *out = static_cast<long long>(d);
+            return true;
+        }
+        case NumberDecimal: {
+            int64_t v;
+            if (!Decimal128::fromBytes(decimal128Bytes()).toInt64Exact(&v)) return false;
+            *out = v;
             return true;
         }
         default: return false;
@@ -191,11 +189,8 @@ bool BSONElement::trueValue() const {
         case Bool: return boolean();
         case NumberInt: return readInt32(value()) != 0;
         case NumberLong: return numberLong() != 0;
-        case NumberDouble:
-        case NumberDecimal: {
-            double d = numberDouble();
-            return d != 0;  // NaN is truthy in MongoDB
-        }
+        case NumberDouble: return numberDouble() != 0;  // NaN is truthy in MongoDB
+        case NumberDecimal: return !Decimal128::fromBytes(decimal128Bytes()).isZero();
         default: return true;
     }
 }

@@ -7,6 +7,7 @@
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/find_request.h"
+#include "mongo/db/query/path_traversal.h"
 #include "mongo/db/query/plan_executor.h"
 
 namespace mongo {
@@ -57,30 +58,13 @@ public:
 };
 CountCmd countCmd;
 
-// Values at a dotted path, unwinding arrays along the way (as distinct does).
+// Values at a dotted path, unwinding arrays along the way (path_traversal.h's distinct mode:
+// "a.1.b" indexes arrays, trailing arrays are expanded, missing values give nothing).
 void collectValues(const BSONObj& doc, std::string_view path, std::set<BSONObj, BSONObjCmp>& out) {
-    auto dot = path.find('.');
-    std::string_view head = path.substr(0, dot);
-    BSONElement e = doc.getField(head);
-    if (e.eoo()) return;
-    if (dot == std::string_view::npos) {
-        if (e.type() == Array) {
-            for (BSONElement v : e.Obj()) out.insert(v.wrap(""));
-        } else {
-            out.insert(e.wrap(""));
-        }
-        return;
-    }
-    std::string_view rest = path.substr(dot + 1);
-    if (e.type() == Object) {
-        collectValues(e.Obj(), rest, out);
-    } else if (e.type() == Array) {
-        for (BSONElement v : e.Obj())
-            if (v.type() == Object) collectValues(v.Obj(), rest, out);
-        // numeric components index into arrays
-        BSONElement idx = e.Obj().getField(rest.substr(0, rest.find('.')));
-        if (!idx.eoo() && rest.find('.') == std::string_view::npos) out.insert(idx.wrap(""));
-    }
+    walkPath(doc, DottedPath(path), PathWalkOptions::forDistinct(), [&](const BSONElement& v, const char*) {
+        out.insert(v.wrap(""));
+        return false;
+    });
 }
 
 class DistinctCmd : public Command {

@@ -54,7 +54,10 @@ private:
 };
 
 // "$a.b" (a path of $$CURRENT) and "$$var.a.b". Arrays along the path are traversed: "$a.b"
-// over a: [{b: 1}, {b: 2}] gives [1, 2].
+// over a: [{b: 1}, {b: 2}] gives [1, 2]. A numeric component never indexes an array here, as in
+// MongoDB: "$a.0" over a: [1, 2] gives [] and "$a.0.b" over a: [{b: 1}] gives [] (only
+// subdocuments with a field named "0" contribute), unlike find, distinct and sort keys, which
+// walk paths with query/path_traversal.h. Use $arrayElemAt for positions.
 class ExpressionFieldPath : public Expression {
 public:
     // raw: the string with its leading "$". Throws for bad paths / undefined variables.

@@ -21,6 +21,14 @@ TEST(ExpressionFieldPath, ReadsNestedFieldsAndTraversesArrays) {
     EXPECT_EQ(evalStr("'$x'", "{a: 1}"), "missing");
 }
 
+TEST(ExpressionFieldPath, NumericComponentsNeverIndexArrays) {
+    // Deliberately unlike find/distinct (query/path_traversal.h), as MongoDB does.
+    EXPECT_EVAL("'$a.0'", "{a: [1, 2]}", "[]");
+    EXPECT_EVAL("'$a.1.b'", "{a: [{b: 'a'}, {b: 'd'}]}", "[]");
+    EXPECT_EVAL("'$a.1.b'", "{a: [{'1': {b: 'x'}}, {b: 'd'}]}", "['x']");
+    EXPECT_EVAL("'$a.1'", "{a: {'1': 5}}", "5");
+}
+
 TEST(ExpressionFieldPath, RootCurrentAndRemoveVariables) {
     EXPECT_EVAL("'$$ROOT.a'", "{a: 2}", "2");
     EXPECT_EVAL("'$$CURRENT'", "{a: 2}", "{a: 2}");

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "mongo/base/status.h"
+#include "mongo/bson/number_compare.h"
 #include "mongo/db/server_parameters.h"
 
 namespace mongo {
@@ -343,6 +344,8 @@ long long Value::coerceToLong() const {
         case NumberLong: return _u.l;
         case NumberDouble:
         case NumberDecimal: {
+            int64_t exact;
+            if (_type == NumberDecimal && getDecimal().toInt64Exact(&exact)) return exact;  // beyond 2^53 too
             double d = coerceToDouble();
             if (std::isnan(d)) return 0;
             if (d >= 9.2233720368547758e18) return std::numeric_limits<long long>::max();
@@ -365,10 +368,13 @@ bool Value::integral64() const {
     switch (_type) {
         case NumberInt:
         case NumberLong: return true;
-        case NumberDouble:
-        case NumberDecimal: {
+        case NumberDouble: {
             double d = coerceToDouble();
             return std::isfinite(d) && d == std::trunc(d) && d < 9.2233720368547758e18 && d >= -9.2233720368547758e18;
+        }
+        case NumberDecimal: {
+            int64_t v;
+            return getDecimal().toInt64Exact(&v);
         }
         default: return false;
     }
@@ -382,7 +388,8 @@ bool Value::integral() const {
 }
 
 bool Value::isNaN() const {
-    return (_type == NumberDouble || _type == NumberDecimal) && std::isnan(coerceToDouble());
+    if (_type == NumberDecimal) return getDecimal().isNaN();
+    return _type == NumberDouble && std::isnan(_u.d);
 }
 
 bool Value::coerceToBool() const {
@@ -438,54 +445,41 @@ std::string Value::coerceToString() const {
     }
 }
 
+Decimal128 Value::getDecimal() const {
+    return _type == NumberDecimal ? Decimal128::fromBytes(rawElement().decimal128Bytes()) : Decimal128();
+}
+
 void Value::coerceToDecimal(unsigned char out[16]) const {
-    if (_type == NumberDecimal) {
-        std::memcpy(out, rawElement().value(), 16);
-        return;
+    Decimal128 d;
+    switch (_type) {
+        case NumberDecimal: std::memcpy(out, rawElement().value(), 16); return;
+        case NumberInt:
+        case NumberLong: d = Decimal128::fromInt64(coerceToLong()); break;
+        // MongoDB converts a double to the decimal of its 15 significant digits, trailing zeros
+        // kept ($toDecimal: 2.5 gives NumberDecimal("2.50000000000000")).
+        default: d = Decimal128::fromDouble(coerceToDouble(), Decimal128::DoublePrecision::k15Digits); break;
     }
-    std::string s;
-    if (_type == NumberInt || _type == NumberLong) {
-        s = std::to_string(coerceToLong());
-    } else {
-        double d = coerceToDouble();
-        if (std::isnan(d)) {
-            s = "NaN";
-        } else if (std::isinf(d)) {
-            s = d > 0 ? "Infinity" : "-Infinity";
-        } else {
-            // MongoDB converts doubles to decimal rounded to 15 significant digits.
-            char buf[64];
-            std::snprintf(buf, sizeof buf, "%.14E", d);
-            s = buf;
-            // Strip trailing zeros of the mantissa ("1.50000000000000E+00" -> "1.5E+00").
-            auto e = s.find('E');
-            std::string mant = s.substr(0, e), exp = s.substr(e);
-            if (mant.find('.') != std::string::npos) {
-                while (!mant.empty() && mant.back() == '0') mant.pop_back();
-                if (!mant.empty() && mant.back() == '.') mant.pop_back();
-            }
-            s = mant + exp;
-        }
-    }
-    bson_decimal128_t d;
-    bson_decimal128_from_string(s.c_str(), &d);
-    std::memcpy(out, &d.low, 8);
-    std::memcpy(out + 8, &d.high, 8);
+    auto bytes = d.toBytes();
+    std::memcpy(out, bytes.data(), 16);
 }
 
 namespace {
+BSONNumber toBSONNumber(const Value& v) {
+    switch (v.getType()) {
+        case NumberInt: return BSONNumber::ofInt(v.getInt());
+        case NumberLong: return BSONNumber::ofLong(v.getLong());
+        case NumberDouble: return BSONNumber::ofDouble(v.getDouble());
+        default: return BSONNumber::ofDecimal(v.getDecimal());
+    }
+}
+
+// Exact comparison across the numeric types (bson/number_compare.h has MongoDB's rules).
 int compareNumbers(const Value& a, const Value& b) {
     BSONType ta = a.getType(), tb = b.getType();
     if ((ta == NumberInt || ta == NumberLong) && (tb == NumberInt || tb == NumberLong))
         return cmp3(a.coerceToLong(), b.coerceToLong());
-    auto asLD = [](const Value& v) -> long double {
-        if (v.getType() == NumberInt || v.getType() == NumberLong) return static_cast<long double>(v.coerceToLong());
-        return static_cast<long double>(v.coerceToDouble());
-    };
-    long double x = asLD(a), y = asLD(b);
-    bool xn = std::isnan(x), yn = std::isnan(y);
-    if (xn || yn) return xn && yn ? 0 : (xn ? -1 : 1);
-    return cmp3(x, y);
+    if (ta == NumberDouble && tb == NumberDouble) return compareDoubles(a.getDouble(), b.getDouble());
+    return mongo::compareNumbers(toBSONNumber(a), toBSONNumber(b));
 }
 }  // namespace
 

@@ -30,6 +30,7 @@
 
 #include "mongo/bson/bsonobj.h"
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/decimal128.h"
 
 namespace mongo {
 
@@ -144,8 +145,11 @@ public:
     Date_t coerceToDate() const;
     // String form for $concat-style coercions ($toLower, $substr...); throws 16007.
     std::string coerceToString() const;
-    // Decimal128 bytes of a numeric value (exact for ints/longs, via string for doubles).
+    // Decimal128 bytes of a numeric value (exact for ints/longs, doubles rounded to 15
+    // significant digits as MongoDB converts them).
     void coerceToDecimal(unsigned char out[16]) const;
+    // The decimal of a NumberDecimal value (+0 for other types).
+    Decimal128 getDecimal() const;
 
     // MongoDB's canonical comparison of values (missing < null < numbers < strings ...).
     static int compare(const Value& a, const Value& b);

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 #include "mongo/db/pipeline/pipeline_test_util.h"
 #include "mongo/db/pipeline/value.h"
@@ -21,6 +22,39 @@ TEST(Value, CanonicalComparisonAcrossTypes) {
     EXPECT_EQ(Value::compare(Value::minKey(), Value::minKey()), 0);
     EXPECT_LT(Value::compare(Value::minKey(), Value()), 0);
     EXPECT_GT(Value::compare(Value::maxKey(), Value(Date_t{0})), 0);
+}
+
+TEST(Value, NumbersCompareByExactValueAcrossTypes) {
+    Value dec01 = Value::decimalFromString("0.1"), dec1 = Value::decimalFromString("1.00");
+    EXPECT_GT(Value::compare(Value(0.1), dec01), 0);  // 0.1000000000000000055... > 0.1
+    EXPECT_EQ(Value::compare(Value(0.1), Value::decimalFromString("0.1000000000000000055511151231257827")), 0);
+    EXPECT_EQ(Value::compare(Value(1), dec1), 0);
+    EXPECT_EQ(Value::compare(Value(1.0), dec1), 0);
+    EXPECT_EQ(Value::compare(Value(1LL), dec1), 0);
+    EXPECT_LT(Value::compare(Value(9223372036854775807LL), Value(9223372036854775808.0)), 0);
+    EXPECT_GT(Value::compare(Value(9007199254740993LL), Value(9007199254740992.0)), 0);
+    EXPECT_EQ(Value::compare(Value(std::nan("")), Value::decimalFromString("NaN")), 0);
+    EXPECT_LT(Value::compare(Value::decimalFromString("NaN"), Value(-INFINITY)), 0);
+    EXPECT_EQ(Value::compare(Value::decimalFromString("-Infinity"), Value(-INFINITY)), 0);
+    EXPECT_EQ(Value::compare(Value(-0.0), Value::decimalFromString("0E+5")), 0);
+    // $group keys are ordered-map keys under this comparison: 1, 1.0, 1L and 1.00 are one
+    // group, the double 0.1 and the decimal 0.1 are two.
+    std::set<Value, ValueLess> groups = {Value(1), Value(1.0), Value(1LL), dec1, Value(0.1), dec01};
+    EXPECT_EQ(groups.size(), 3u);
+}
+
+TEST(Value, DecimalConversionsAreExact) {
+    Value big = Value::decimalFromString("9007199254740993");
+    EXPECT_TRUE(big.integral64());
+    EXPECT_EQ(big.coerceToLong(), 9007199254740993LL);
+    EXPECT_FALSE(Value::decimalFromString("9223372036854775808").integral64());
+    EXPECT_TRUE(Value::decimalFromString("1E-400").coerceToBool());  // not zero, although its double is
+    EXPECT_TRUE(Value::decimalFromString("-NaN").isNaN());
+    unsigned char out[16];
+    Value(2.5).coerceToDecimal(out);
+    EXPECT_EQ(Value::decimal(out).coerceToString(), "2.50000000000000");  // as MongoDB's $toDecimal
+    Value(7LL).coerceToDecimal(out);
+    EXPECT_EQ(Value::decimal(out).coerceToString(), "7");
 }
 
 TEST(Value, RoundTripsEveryBsonType) {

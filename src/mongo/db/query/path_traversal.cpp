@@ -1,4 +1,7 @@
+// The dotted-path walk; see path_traversal.h for the rules and modes.
 #include "mongo/db/query/path_traversal.h"
+
+#include "mongo/bson/bsonobjbuilder.h"
 
 namespace mongo {
 
@@ -16,6 +19,7 @@ DottedPath::DottedPath(std::string_view dotted) : _dotted(dotted) {
         std::string_view part = dotted.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
         _parts.emplace_back(part);
         _numeric.push_back(isAllDigits(part));
+        _starts.push_back(start);
         if (dot == std::string_view::npos) break;
         start = dot + 1;
     }
@@ -23,71 +27,152 @@ DottedPath::DottedPath(std::string_view dotted) : _dotted(dotted) {
 
 namespace {
 
-struct Walker {
-    const DottedPath& path;
-    bool expandLeafArrays;
-    MatchValueVisitor& visit;
+BSONObj singleValue(void (*append)(BSONObjBuilder&)) {
+    BSONObjBuilder b;
+    append(b);
+    return b.obj();
+}
 
-    bool isLast(size_t i) const { return i + 1 == path.size(); }
+}  // namespace
+
+const BSONElement& nullKeyElement() {
+    static const BSONObj holder = singleValue([](BSONObjBuilder& b) { b.appendNull(""); });
+    static const BSONElement e = holder.firstElement();
+    return e;
+}
+
+const BSONElement& undefinedKeyElement() {
+    static const BSONObj holder = singleValue([](BSONObjBuilder& b) { b.appendUndefined(""); });
+    static const BSONElement e = holder.firstElement();
+    return e;
+}
+
+namespace {
+
+using Options = PathWalkOptions;
+
+class Walker {
+public:
+    Walker(const DottedPath& path, const Options& o, PathValueVisitor& visit) : _path(path), _o(o), _visit(visit) {}
 
     // Values of path[i..] within the document 'obj'.
     bool walkObject(const BSONObj& obj, size_t i, const char* offset) {
-        BSONObj cur = obj;
-        BSONElement e;
-        while (true) {
-            e = cur.getField(path.part(i));
-            if (e.eoo()) return visit(BSONElement(), offset);
-            if (isLast(i) || e.type() == Array) break;
-            if (e.type() != Object) return visit(BSONElement(), offset);  // a scalar where a document was needed
-            cur = e.Obj();
-            ++i;
+        if (_o.literalDottedNames && !isLast(i)) {
+            BSONElement whole = obj.getField(_path.rest(i));
+            if (!whole.eoo()) return atEnd(whole, offset);
         }
-        if (e.type() != Array) return visit(e, offset);
-        if (isLast(i)) {
-            if (!expandLeafArrays) return visit(e, offset);
-            for (BSONElement x : e.Obj())
-                if (visit(x, offset ? offset : x.fieldName())) return true;
-            return visit(e, offset);  // the whole array, for {a: [1, 2]} equality
-        }
-        return walkArrayRest(e, i + 1, offset);
+        BSONElement e = obj.getField(_path.part(i));
+        if (e.eoo()) return absent(offset);
+        return atValue(e, i, offset);
     }
 
-    // 'arr' was reached with path[next..] still to apply to its elements.
-    bool walkArrayRest(const BSONElement& arr, size_t next, const char* offset) {
-        const std::string& piece = path.part(next);
-        const bool pieceIsIndex = path.isNumeric(next);
-        for (BSONElement x : arr.Obj()) {
-            const char* elemOffset = offset ? offset : x.fieldName();
-            bool indexMatch = pieceIsIndex && piece == x.fieldNameStringData();
-            if (x.type() == Object) {
-                if (walkObject(x.Obj(), next, elemOffset)) return true;
-                if (!indexMatch) continue;
-                // "a.0.b": element 0 itself is also a candidate for the rest of the path. An
-                // explicit index is not an implicit traversal, so it records no offset of its own.
-                if (isLast(next)) {
-                    if (visit(x, offset)) return true;
-                } else if (walkObject(x.Obj(), next + 1, offset)) {
-                    return true;
-                }
-            } else if (indexMatch) {
-                if (isLast(next)) {
-                    if (visit(x, offset)) return true;
-                } else if (x.type() == Array) {
-                    if (walkArrayRest(x, next + 1, offset)) return true;
-                }
-            }
+private:
+    bool isLast(size_t i) const { return i + 1 == _path.size(); }
+
+    // The walk found no value here.
+    bool absent(const char* offset) {
+        switch (_o.absent) {
+            case Options::Absent::kSkip: return false;
+            case Options::Absent::kEOO: return _visit(BSONElement(), offset);
+            case Options::Absent::kKeyValues: return _visit(nullKeyElement(), offset);
         }
         return false;
     }
+
+    // 'e' is the value of path part i.
+    bool atValue(const BSONElement& e, size_t i, const char* offset) {
+        if (isLast(i)) return atEnd(e, offset);
+        if (e.type() == Object) return walkObject(e.Obj(), i + 1, offset);
+        if (e.type() == Array) return walkArray(e, i + 1, offset);
+        return absent(offset);  // a scalar where a document was needed
+    }
+
+    // 'e' is a value at the end of the path.
+    bool atEnd(const BSONElement& e, const char* offset) {
+        if (e.type() != Array || _o.trailingArrays == Options::TrailingArrays::kWhole) return _visit(e, offset);
+        BSONObj elems = e.Obj();
+        if (elems.isEmpty() && _o.absent == Options::Absent::kKeyValues) return _visit(undefinedKeyElement(), offset);
+        for (BSONElement x : elems)
+            if (_visit(x, offset ? offset : x.fieldName())) return true;
+        if (_o.trailingArrays == Options::TrailingArrays::kExpandAndWhole) return _visit(e, offset);
+        return false;
+    }
+
+    // 'arr' was reached with path[next..] still to apply to it.
+    bool walkArray(const BSONElement& arr, size_t next, const char* offset) {
+        const bool numeric = _path.isNumeric(next);
+        if (numeric && _o.numericComponents == Options::NumericComponents::kIndexArrays) {
+            // "a.1": the element at that index, nothing else. An explicit index is not an
+            // implicit traversal, so it records no offset of its own.
+            BSONElement x = arr.Obj().getField(_path.part(next));
+            if (x.eoo()) return absent(offset);
+            return atValue(x, next, offset);
+        }
+        BSONObj elems = arr.Obj();
+        if (elems.isEmpty() && _o.absent == Options::Absent::kKeyValues) return _visit(nullKeyElement(), offset);
+        const std::string& piece = _path.part(next);
+        for (BSONElement x : elems) {
+            const char* elemOffset = offset ? offset : x.fieldName();
+            if (x.type() == Object) {
+                if (walkObject(x.Obj(), next, elemOffset)) return true;
+            } else if (_o.absent == Options::Absent::kKeyValues) {
+                if (_visit(nullKeyElement(), elemOffset)) return true;  // no sub-fields
+            }
+            // kIndexArraysAndNameFields: the number also indexes the array.
+            if (numeric && piece == x.fieldNameStringData() && atIndexedElement(x, next, offset)) return true;
+        }
+        return false;
+    }
+
+    // The matcher's rule for the element reached by a numeric component that also names fields.
+    bool atIndexedElement(const BSONElement& x, size_t i, const char* offset) {
+        if (isLast(i)) return _visit(x, offset);
+        if (x.type() == Object) return walkObject(x.Obj(), i + 1, offset);
+        if (x.type() == Array) return walkArray(x, i + 1, offset);
+        return false;
+    }
+
+    const DottedPath& _path;
+    const Options& _o;
+    PathValueVisitor& _visit;
 };
 
 }  // namespace
 
-bool visitMatchValues(const BSONObj& doc, const DottedPath& path, bool expandLeafArrays,
-                      MatchValueVisitor visitor) {
+bool walkPath(const BSONObj& doc, const DottedPath& path, const PathWalkOptions& options, PathValueVisitor visitor) {
     if (path.empty()) return false;
-    Walker w{path, expandLeafArrays, visitor};
+    Walker w(path, options, visitor);
     return w.walkObject(doc, 0, nullptr);
+}
+
+KeyPathStep stepKeyPath(BSONElement e, const DottedPath& path, size_t* pos, BSONElement* value) {
+    size_t i = *pos;
+    while (true) {
+        if (e.eoo()) {
+            *value = nullKeyElement();
+            return KeyPathStep::kValue;
+        }
+        bool last = i + 1 == path.size();
+        if (e.type() == Array) {
+            if (!last && path.isNumeric(i + 1)) {
+                // A positional component picks the element instead of expanding the array.
+                e = e.Obj().getField(path.part(++i));
+                continue;
+            }
+            *pos = i;
+            *value = e;
+            return KeyPathStep::kArray;
+        }
+        if (last) {
+            *value = e;
+            return KeyPathStep::kValue;
+        }
+        if (e.type() != Object) {
+            *value = nullKeyElement();
+            return KeyPathStep::kValue;
+        }
+        e = e.Obj().getField(path.part(++i));
+    }
 }
 
 }  // namespace mongo

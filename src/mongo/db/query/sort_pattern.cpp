@@ -8,44 +8,13 @@
 namespace mongo {
 namespace {
 
-const BSONElement& nullElement() {
-    static const BSONObj holder = [] {
-        BSONObjBuilder b;
-        b.appendNull("");
-        return b.obj();
-    }();
-    static const BSONElement e = holder.firstElement();
-    return e;
-}
-
-const BSONElement& undefinedElement() {
-    static const BSONObj holder = [] {
-        BSONObjBuilder b;
-        b.appendUndefined("");
-        return b.obj();
-    }();
-    static const BSONElement e = holder.firstElement();
-    return e;
-}
-
-std::vector<std::string> splitDotted(const std::string& path) {
-    std::vector<std::string> parts;
-    size_t start = 0;
-    while (true) {
-        size_t dot = path.find('.', start);
-        parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-        if (dot == std::string::npos) return parts;
-        start = dot + 1;
-    }
-}
-
 // Generates the candidate keys of a document (as an index over the pattern would: arrays are
 // expanded, one array at a time, correlating the fields that go through the same array) and
 // keeps the smallest under the pattern's ordering.
 class SortKeyGenerator {
 public:
     using KeyCompare = FunctionRef<int(const std::vector<BSONElement>&, const std::vector<BSONElement>&)>;
-    SortKeyGenerator(const std::vector<std::vector<std::string>>& paths, KeyCompare cmp) : _paths(paths), _cmp(cmp) {}
+    SortKeyGenerator(const std::vector<DottedPath>& paths, KeyCompare cmp) : _paths(paths), _cmp(cmp) {}
 
     std::vector<BSONElement> run(const BSONObj& doc) {
         std::vector<FieldState> states(_paths.size());
@@ -68,32 +37,15 @@ private:
     };
 
     // Follows field i's path through documents until a value, a missing field, or an array
-    // that has to be expanded.
-    void descend(FieldState& s, const std::vector<std::string>& path) {
-        BSONObj obj = s.obj;
+    // that has to be expanded (path_traversal.h's key walk).
+    void descend(FieldState& s, const DottedPath& path) {
         size_t pos = s.pos;
-        BSONElement e = obj.getField(path[pos]);
-        while (true) {
-            if (e.eoo()) return resolve(s, nullElement());
-            bool last = pos + 1 == path.size();
-            if (e.type() == Array) {
-                if (!last && isAllDigits(path[pos + 1])) {
-                    // "a.0": a numeric component picks the element instead of expanding.
-                    e = e.Obj().getField(path[pos + 1]);
-                    ++pos;
-                    continue;
-                }
-                s.atArray = true;
-                s.arrayIsLeaf = last;
-                s.array = e;
-                s.pos = pos + 1;
-                return;
-            }
-            if (last) return resolve(s, e);
-            if (e.type() != Object) return resolve(s, nullElement());
-            obj = e.Obj();
-            e = obj.getField(path[++pos]);
-        }
+        BSONElement v;
+        if (stepKeyPath(s.obj.getField(path.part(pos)), path, &pos, &v) == KeyPathStep::kValue) return resolve(s, v);
+        s.atArray = true;
+        s.arrayIsLeaf = pos + 1 == path.size();
+        s.array = v;
+        s.pos = pos + 1;
     }
 
     static void resolve(FieldState& s, const BSONElement& v) {
@@ -122,7 +74,7 @@ private:
         BSONObj elems = arr.Obj();
         if (elems.isEmpty()) {
             for (auto& s : states)
-                if (s.atArray) resolve(s, s.arrayIsLeaf ? undefinedElement() : nullElement());
+                if (s.atArray) resolve(s, s.arrayIsLeaf ? undefinedKeyElement() : nullKeyElement());
             return generate(std::move(states));
         }
         for (BSONElement x : elems) {
@@ -135,7 +87,7 @@ private:
                     s.atArray = false;
                     s.obj = x.Obj();
                 } else {
-                    resolve(s, nullElement());  // a scalar or nested array has no sub-fields
+                    resolve(s, nullKeyElement());  // a scalar or nested array has no sub-fields
                 }
             }
             generate(std::move(next));
@@ -152,66 +104,25 @@ private:
         }
     }
 
-    const std::vector<std::vector<std::string>>& _paths;
+    const std::vector<DottedPath>& _paths;
     KeyCompare _cmp;
     std::vector<BSONElement> _best;
     bool _haveBest = false;
 };
 
 // The key of a one-field pattern: the smallest (ascending) or largest (descending) of the
-// values the generator above would produce, found without building candidate tuples.
-class SingleFieldKeyFinder {
-public:
-    SingleFieldKeyFinder(const std::vector<std::string>& path, bool ascending) : _path(path), _ascending(ascending) {}
-
-    BSONElement run(const BSONObj& doc) {
-        walk(doc, 0);
-        return _best;
-    }
-
-private:
-    void consider(const BSONElement& v) {
-        if (!_haveBest) {
-            _best = v;
-            _haveBest = true;
-            return;
-        }
-        int c = v.woCompare(_best, false);
-        if (_ascending ? c < 0 : c > 0) _best = v;
-    }
-
-    void walk(const BSONObj& start, size_t pos) {
-        BSONObj obj = start;
-        BSONElement e = obj.getField(_path[pos]);
-        while (true) {
-            if (e.eoo()) return consider(nullElement());
-            bool last = pos + 1 == _path.size();
-            if (e.type() == Array) {
-                if (!last && isAllDigits(_path[pos + 1])) {
-                    e = e.Obj().getField(_path[++pos]);
-                    continue;
-                }
-                BSONObj elems = e.Obj();
-                if (elems.isEmpty()) return consider(last ? undefinedElement() : nullElement());
-                for (BSONElement x : elems) {
-                    if (last) consider(x);
-                    else if (x.type() == Object) walk(x.Obj(), pos + 1);
-                    else consider(nullElement());
-                }
-                return;
-            }
-            if (last) return consider(e);
-            if (e.type() != Object) return consider(nullElement());
-            obj = e.Obj();
-            e = obj.getField(_path[++pos]);
-        }
-    }
-
-    const std::vector<std::string>& _path;
-    bool _ascending;
-    BSONElement _best;
-    bool _haveBest = false;
-};
+// values the key walk yields, found without building candidate tuples.
+BSONElement singleFieldKey(const BSONObj& doc, const DottedPath& path, bool ascending) {
+    BSONElement best;
+    bool haveBest = false;
+    walkPath(doc, path, PathWalkOptions::forKeys(), [&](const BSONElement& v, const char*) {
+        int c = haveBest ? v.woCompare(best, false) : 0;
+        if (!haveBest || (ascending ? c < 0 : c > 0)) best = v;
+        haveBest = true;
+        return false;
+    });
+    return haveBest ? best : nullKeyElement();
+}
 
 }  // namespace
 
@@ -238,7 +149,7 @@ SortPattern::SortPattern(const BSONObj& spec) : _spec(spec.getOwned()) {
                 direction == 1 || direction == -1);
         validateFieldPath(name);
         _parts.push_back(Part{std::string(name), direction == 1});
-        _pathParts.push_back(splitDotted(_parts.back().path));
+        _pathParts.emplace_back(_parts.back().path);
     }
 }
 
@@ -255,18 +166,15 @@ std::vector<BSONElement> SortPattern::keyElements(const BSONObj& doc) const {
     std::vector<BSONElement> key;
     key.reserve(_pathParts.size());
     for (const auto& path : _pathParts) {
-        BSONElement e = doc.getField(path[0]);
+        BSONElement e = doc.getField(path.part(0));
         size_t i = 1;
-        for (; i < path.size() && e.type() == Object; i++) e = e.Obj().getField(path[i]);
+        for (; i < path.size() && e.type() == Object; i++) e = e.Obj().getField(path.part(i));
         if (e.type() == Array) break;  // needs expansion: the general generator below
         // Missing, or a scalar where the path wanted a document: null.
-        key.push_back(i < path.size() || e.eoo() ? nullElement() : e);
+        key.push_back(i < path.size() || e.eoo() ? nullKeyElement() : e);
     }
     if (key.size() == _pathParts.size()) return key;
-    if (_pathParts.size() == 1) {
-        BSONObj view(doc.objdata());
-        return {SingleFieldKeyFinder(_pathParts[0], _parts[0].ascending).run(view)};
-    }
+    if (_pathParts.size() == 1) return {singleFieldKey(BSONObj(doc.objdata()), _pathParts[0], _parts[0].ascending)};
     auto cmp = [this](const std::vector<BSONElement>& a, const std::vector<BSONElement>& b) {
         return compareElements(a, b);
     };

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/query/path_traversal.h"
 
 namespace mongo {
 
@@ -43,7 +44,7 @@ private:
 
     BSONObj _spec;
     std::vector<Part> _parts;
-    std::vector<std::vector<std::string>> _pathParts;  // _parts[i].path split at dots
+    std::vector<DottedPath> _pathParts;  // _parts[i].path split at dots
 };
 
 }  // namespace mongo

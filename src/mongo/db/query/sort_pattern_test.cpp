@@ -80,6 +80,16 @@ TEST(SortPatternCompare, MissingSortsAsNullAndNumbersByValue) {
     EXPECT_LT(p.compare(q("{a: null}"), q("{a: 0}")), 0);
 }
 
+TEST(SortPatternCompare, NumbersOfAllTypesByExactValue) {
+    // The double 0.1 is 0.1000000000000000055..., above NumberDecimal("0.10"); 2^63 - 1 as a
+    // long is below the double 2^63; equal values keep their input order (stable sort).
+    std::vector<std::string> d = {"{_id: 1, a: 0.1}", "{_id: 2, a: {$numberDecimal: '0.10'}}",
+                                  "{_id: 3, a: {$numberLong: '9223372036854775807'}}", "{_id: 4, a: 9223372036854775808.0}",
+                                  "{_id: 5, a: {$numberDecimal: '0.1000000000000000055511151231257827'}}",
+                                  "{_id: 6, a: {$numberDecimal: 'NaN'}}", "{_id: 7, a: 1}", "{_id: 8, a: {$numberDecimal: '1.0'}}"};
+    EXPECT_EQ(sortedIds("{a: 1}", d), (std::vector<int>{6, 2, 1, 5, 7, 8, 3, 4}));
+}
+
 TEST(SortPatternCompare, CrossTypeCanonicalOrder) {
     std::vector<std::string> docs = {
         "{_id: 1, v: 'str'}", "{_id: 2, v: {x: 1}}",     "{_id: 3, v: true}",     "{_id: 4, v: 5}",
@@ -117,6 +127,8 @@ TEST(SortPatternKeys, DottedPathsThroughArrays) {
     EXPECT_EQ(keyOf("{a: -1}", "{a: [[1, 2], 3]}"), expectedKey("{'': [1, 2]}"));
     EXPECT_EQ(keyOf("{'a.1': 1}", "{a: [7, 8]}"), expectedKey("{'': 8}"));
     EXPECT_EQ(keyOf("{'a.0.b': 1}", "{a: [{b: 4}, {b: 1}]}"), expectedKey("{'': 4}"));
+    EXPECT_EQ(keyOf("{'a.1.b': 1}", "{a: [{b: 'a'}, {b: 'd'}]}"), expectedKey("{'': 'd'}"));
+    EXPECT_EQ(keyOf("{'a.1.b': 1, c: 1}", "{a: [{b: 'a'}, {b: 'd'}], c: 2}"), expectedKey("{'': 'd', '': 2}"));
     EXPECT_EQ(keyOf("{x: 1}", "{a: 1}"), expectedKey("{'': null}"));
 }
 

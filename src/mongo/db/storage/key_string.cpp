@@ -1,11 +1,14 @@
 // KeyString encoding and decoding; see key_string.h for the contract.
 #include "mongo/db/storage/key_string.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/number_compare.h"
 
 namespace mongo::key_string {
 namespace {
@@ -34,8 +37,11 @@ enum CType : uint8_t {
 
 // Number sub-tags: NaN sorts below every other number (BSONElement::woCompare).
 enum NumTag : uint8_t { kNaN = 1, kNegative = 2, kZero = 3, kPositive = 4 };
+// Decimal exponent of the leading digit, biased: decimals reach -6176 .. 6144.
 constexpr int kExponentBias = 0x4000;
 constexpr uint16_t kInfinityExponent = 0xFFFF;
+constexpr double kTwoTo63 = 9223372036854775808.0;
+constexpr size_t kMaxDigitPairs = (Decimal128::kMaxDigits + 1) / 2;
 
 // Type-bit codes, one per number or string value in encoding order; 0 is the type decoding
 // would infer anyway, so most keys need no type bits at all.
@@ -48,8 +54,6 @@ enum TypeBit : uint8_t {
     kTBNegZero = 5,
     kTBSymbol = 6,
 };
-
-int countLeadingZeros(uint64_t v) { return v ? __builtin_clzll(v) : 64; }
 
 }  // namespace
 
@@ -188,76 +192,94 @@ private:
         if (code != kInferred) _b->_typeBitsUsed = _b->_typeBits.size();
     }
 
-    // magnitude = 1.fraction x 2^exponent; fraction left-aligned in 64 bits.
-    void magnitude(bool negative, int exponent, uint64_t fraction, bool infinite) {
+    // A non-zero finite magnitude digits x 10^(adjustedExponent - digits.size() + 1), digits
+    // without leading or trailing zeros: the exponent, then two digits per byte (value 0..99
+    // shifted left by one; the low bit says more bytes follow; an odd last digit is padded
+    // with 0). A shorter digit string with the same leading digits is the smaller magnitude, as
+    // its byte without the "more" bit shows, so the encoding is self-delimiting and ordered.
+    // Infinity is the exponent kInfinityExponent alone. Negative numbers invert the bytes.
+    void magnitude(bool negative, int adjustedExponent, std::string_view digits, bool infinite) {
         std::string& out = _b->_buf;
         size_t start = out.size();
-        uint16_t biased = infinite ? kInfinityExponent : uint16_t(exponent + kExponentBias);
+        uint16_t biased = infinite ? kInfinityExponent : uint16_t(adjustedExponent + kExponentBias);
         bigEndian(biased, 2);
-        // 7 fraction bits per byte, shifted left by one; the low bit says more bytes follow.
-        // Trailing zero groups are dropped, so a shorter fraction with the same leading bits
-        // is smaller, and the encoding is self-delimiting.
-        do {
-            uint8_t group = uint8_t(fraction >> 57);
-            fraction <<= 7;
-            out.push_back(char((group << 1) | (fraction ? 1 : 0)));
-        } while (fraction);
+        for (size_t i = 0; !infinite && i < digits.size(); i += 2) {
+            int pair = (digits[i] - '0') * 10 + (i + 1 < digits.size() ? digits[i + 1] - '0' : 0);
+            bool more = i + 2 < digits.size();
+            out.push_back(char((pair << 1) | (more ? 1 : 0)));
+        }
         if (negative)
             for (size_t i = start; i < out.size(); ++i) out[i] = char(~uint8_t(out[i]));
     }
 
-    void number(const BSONElement& e) {
+    // A non-zero integer.
+    void integer(int64_t v) {
+        bool neg = v < 0;
+        uint64_t mag = neg ? uint64_t(0) - uint64_t(v) : uint64_t(v);
+        char buf[24];
+        int n = 0;
+        for (uint64_t m = mag; m; m /= 10) buf[n++] = char('0' + m % 10);
+        std::reverse(buf, buf + n);
+        int len = n;
+        while (buf[len - 1] == '0') --len;
+        _b->_buf.push_back(char(neg ? kNegative : kPositive));
+        magnitude(neg, n - 1, std::string_view(buf, len), false);
+    }
+
+    // A decimal in canonical form (see Decimal128::normalized).
+    void decimal(const Decimal128& d) {
         std::string& out = _b->_buf;
-        tag(kNumeric);
-        BSONType t = e.type();
-        if (t == NumberInt || t == NumberLong) {
-            int64_t v = e.numberLong();
-            bool inferredInt = v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
-            typeBit(t == NumberInt ? (inferredInt ? kInferred : kTBInt) : (inferredInt ? kTBLong : kInferred));
-            if (v == 0) {
-                out.push_back(char(kZero));
-                return;
-            }
-            bool neg = v < 0;
-            uint64_t mag = neg ? uint64_t(0) - uint64_t(v) : uint64_t(v);
-            int exp = 63 - countLeadingZeros(mag);
-            uint64_t frac = exp == 0 ? 0 : mag << (64 - exp);
-            out.push_back(char(neg ? kNegative : kPositive));
-            magnitude(neg, exp, frac, false);
-            return;
-        }
-        double d = e.numberDouble();
-        if (t == NumberDecimal) {
-            typeBit(kTBDecimal, e.decimal128Bytes(), 16);
-        } else {
-            long long asInt;
-            bool integral = e.isIntegral64(&asInt);
-            if (d == 0 && std::signbit(d)) typeBit(kTBNegZero);
-            else typeBit(integral ? kTBDouble : kInferred);
-        }
-        if (std::isnan(d)) {
+        if (d.isNaN()) {
             out.push_back(char(kNaN));
             return;
         }
-        if (d == 0) {
+        if (d.isZero()) {
             out.push_back(char(kZero));
             return;
         }
-        bool neg = d < 0;
+        bool neg = d.isNegative();
         out.push_back(char(neg ? kNegative : kPositive));
-        if (std::isinf(d)) {
-            magnitude(neg, 0, 0, true);
+        if (d.isInfinite()) {
+            magnitude(neg, 0, {}, true);
             return;
         }
-        uint64_t bits;
-        std::memcpy(&bits, &d, 8);
-        int biasedExp = int((bits >> 52) & 0x7FF);
-        uint64_t mantissa = bits & ((1ull << 52) - 1);
-        if (biasedExp != 0) {
-            magnitude(neg, biasedExp - 1023, mantissa << 12, false);
-        } else {  // subnormal: normalise around the leading set bit
-            int lead = 63 - countLeadingZeros(mantissa);
-            magnitude(neg, lead - 1074, lead == 0 ? 0 : mantissa << (64 - lead), false);
+        Decimal128 n = d.normalized();
+        std::string digits = uint128ToString(n.coefficient());
+        magnitude(neg, n.exponent() + int(digits.size()) - 1, digits, false);
+    }
+
+    // Every number is encoded by its exact value as MongoDB compares numbers (number_compare.h):
+    // integers exactly, a double as its decimal rounded to 34 digits (which is exact for
+    // integral doubles below 2^63 and identifies every other double), a decimal by value. So
+    // equal numbers of any types get identical bytes and memcmp agrees with woCompare.
+    void number(const BSONElement& e) {
+        std::string& out = _b->_buf;
+        tag(kNumeric);
+        BSONNumber n = BSONNumber::fromElement(e);
+        switch (n.type) {
+            case NumberInt:
+            case NumberLong: {
+                int64_t v = n.i;
+                bool inferredInt = v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
+                typeBit(n.type == NumberInt ? (inferredInt ? kInferred : kTBInt) : (inferredInt ? kTBLong : kInferred));
+                if (v == 0) out.push_back(char(kZero));
+                else integer(v);
+                return;
+            }
+            case NumberDouble: {
+                double d = n.d;
+                bool integral = std::isfinite(d) && d == std::trunc(d) && d >= -kTwoTo63 && d < kTwoTo63;
+                if (d == 0 && std::signbit(d)) typeBit(kTBNegZero);
+                else typeBit(integral ? kTBDouble : kInferred);
+                if (d == 0) out.push_back(char(kZero));
+                else if (integral) integer(int64_t(d));
+                else decimal(n.toComparableDecimal());
+                return;
+            }
+            default:
+                typeBit(kTBDecimal, e.decimal128Bytes(), 16);
+                decimal(n.dec);
+                return;
         }
     }
 
@@ -451,7 +473,12 @@ private:
         if (code == kTBDecimal) {
             std::string dec = decimalBytes();
             uint8_t tag = byte();
-            if (tag == kNegative || tag == kPositive) skipMagnitude(tag == kNegative);
+            if (tag == kNegative || tag == kPositive) {
+                std::string digits;
+                readMagnitude(tag == kNegative, &digits);
+            } else if (tag != kNaN && tag != kZero) {
+                corrupt("bad number tag");
+            }
             b.appendDecimal128(name, reinterpret_cast<const unsigned char*>(dec.data()));
             return;
         }
@@ -470,66 +497,72 @@ private:
         }
         if (tag != kNegative && tag != kPositive) corrupt("bad number tag");
         bool neg = tag == kNegative;
-        uint16_t biased;
-        uint64_t frac;
-        readMagnitude(neg, &biased, &frac);
-        if (biased == kInfinityExponent) {
+        std::string digits;
+        int adjusted = readMagnitude(neg, &digits);
+        if (adjusted == kInfiniteMagnitude) {
             b.append(name, neg ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity());
             return;
         }
-        int exp = int(biased) - kExponentBias;
+        int exponent = adjusted - int(digits.size()) + 1;
         // Integral and within int64?
-        bool integral = exp >= 0 && exp <= 63 && (frac << exp) == 0;
-        uint64_t mag = 0;
+        bool integral = exponent >= 0 && adjusted <= 18;
+        int64_t asInt = 0;
         if (integral) {
-            mag = (exp == 63 ? (1ull << 63) : (1ull << exp)) | (exp == 0 ? 0 : frac >> (64 - exp));
-            integral = neg ? mag <= (1ull << 63) : mag < (1ull << 63);
+            Decimal128::uint128 mag = 0;
+            for (char c : digits) mag = mag * 10 + uint64_t(c - '0');
+            mag *= Decimal128::powerOfTen(exponent);
+            const Decimal128::uint128 limit = Decimal128::uint128(1) << 63;
+            integral = neg ? mag <= limit : mag < limit;
+            if (integral) asInt = neg ? int64_t(uint64_t(0) - uint64_t(mag)) : int64_t(mag);
         }
-        auto asInt64 = [&] { return neg ? int64_t(uint64_t(0) - mag) : int64_t(mag); };
         auto asDouble = [&] {
-            double d = std::ldexp(1.0 + std::ldexp(double(frac >> 11), -53), exp);
+            // The 34-digit decimal of a double is far closer to it than to any other double,
+            // so the correctly rounded parse gives the double back.
+            std::string s = digits + "e" + std::to_string(exponent);
+            double d = std::strtod(s.c_str(), nullptr);
             return neg ? -d : d;
         };
         if (code == kInferred) {
             if (integral) {
-                int64_t v = asInt64();
-                if (v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max())
-                    b.appendInt(name, int(v));
+                if (asInt >= std::numeric_limits<int32_t>::min() && asInt <= std::numeric_limits<int32_t>::max())
+                    b.appendInt(name, int(asInt));
                 else
-                    b.appendLong(name, v);
+                    b.appendLong(name, asInt);
             } else {
                 b.append(name, asDouble());
             }
             return;
         }
+        if (!integral) corrupt("type bits of an integer on a fraction");
         switch (code) {
-            case kTBInt: b.appendInt(name, int(asInt64())); return;
-            case kTBLong: b.appendLong(name, asInt64()); return;
-            case kTBDouble: b.append(name, asDouble()); return;
+            case kTBInt: b.appendInt(name, int(asInt)); return;
+            case kTBLong: b.appendLong(name, asInt); return;
+            case kTBDouble: b.append(name, double(asInt)); return;
         }
         corrupt("bad number type bits");
     }
 
-    void readMagnitude(bool neg, uint16_t* biased, uint64_t* frac) {
+    static constexpr int kInfiniteMagnitude = std::numeric_limits<int>::max();
+
+    // Reads what ValueEncoder::magnitude wrote: returns the adjusted exponent (or
+    // kInfiniteMagnitude) and sets the digits.
+    int readMagnitude(bool neg, std::string* digits) {
         uint8_t inv = neg ? 0xFF : 0;
         uint8_t hi = byte() ^ inv, lo = byte() ^ inv;
-        *biased = uint16_t((hi << 8) | lo);
-        uint64_t f = 0;
-        int shift = 57;
-        while (true) {
+        uint16_t biased = uint16_t((hi << 8) | lo);
+        if (biased == kInfinityExponent) return kInfiniteMagnitude;
+        for (size_t n = 0;; ++n) {
+            if (n == kMaxDigitPairs) corrupt("number too long");
             uint8_t g = byte() ^ inv;
-            if (shift >= 0) f |= uint64_t(g >> 1) << shift;
-            else f |= uint64_t(g >> 1) >> -shift;
-            shift -= 7;
+            int pair = g >> 1;
+            if (pair > 99) corrupt("bad digit pair");
+            digits->push_back(char('0' + pair / 10));
+            digits->push_back(char('0' + pair % 10));
             if (!(g & 1)) break;
-            if (shift < -7) corrupt("number too long");
         }
-        *frac = f;
-    }
-    void skipMagnitude(bool neg) {
-        uint16_t b;
-        uint64_t f;
-        readMagnitude(neg, &b, &f);
+        if (digits->back() == '0') digits->pop_back();  // the padding of an odd digit count
+        if ((*digits)[0] == '0' || digits->back() == '0') corrupt("digits not canonical");
+        return int(biased) - kExponentBias;
     }
 
     std::string_view _in;

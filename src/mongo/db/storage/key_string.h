@@ -5,13 +5,15 @@
 //
 // Encoding, per value: one type byte (increasing with the canonical type rank) followed by a
 // self-delimiting payload, so a concatenation of values compares value by value. Numbers of
-// every type are encoded by value (int 1, long 1, double 1.0 give identical bytes); the
-// original type of each number, and String vs Symbol, is kept apart in "type bits" (stored as
-// the index entry's value) so that decoding returns exactly the key values that were inserted.
+// every type are encoded by their exact value in decimal (sign, exponent, digits), in the one
+// order BSONElement::woCompare uses (bson/number_compare.h): equal numbers give identical
+// bytes whatever their types (int 1, long 1, double 1.0, NumberDecimal("1.00"): so a unique
+// index treats them as duplicates), and the double 0.1 and NumberDecimal("0.1") differ and sort
+// as they compare. The original type of each number (and -0.0, and a decimal's exact bytes
+// with its trailing zeros), and String vs Symbol, is kept apart in "type bits" (stored as the
+// index entry's value) so that decoding returns exactly the key values that were inserted
+// (except the payload of a double NaN, which decodes as the quiet NaN).
 // A descending field has its value's bytes inverted.
-//
-// Decimal128 values are ordered by their nearest double (as BSONElement::woCompare does); the
-// exact decimal is kept in the type bits.
 //
 // Thread safety: stateless functions; a Builder belongs to one thread.
 #include <cstdint>

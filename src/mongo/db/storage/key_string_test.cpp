@@ -11,6 +11,7 @@
 #include <random>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/decimal128.h"
 
 namespace mongo {
 namespace {
@@ -262,6 +263,161 @@ TEST(KeyStringTest, MemcmpOrderMatchesWoCompareOverRandomKeys) {
                                             << " / " << key_string::toHex(encoded[j]);
             }
         }
+    }
+}
+
+// ---- numbers: one exact order across int, long, double and decimal ----
+
+void appendDecimal128(BSONObjBuilder& b, const Decimal128& d) {
+    auto bytes = d.toBytes();
+    b.appendDecimal128("", bytes.data());
+}
+
+// Numbers of all four types whose values crowd each other: neighbours within an ulp, integers
+// near 2^53 and 2^63, decimals that agree with a double to 33 digits or carry trailing zeros,
+// NaN, infinities and zeros of every type. One element per value, in an array-like object.
+BSONObj crowdedNumbers(uint32_t seed, int n) {
+    std::mt19937_64 rng(seed);
+    BSONObjBuilder b;
+    int count = 0;
+    const double inf = std::numeric_limits<double>::infinity();
+    auto addDouble = [&](double x) {
+        b.append("", x);
+        ++count;
+    };
+    auto addDecimal = [&](const Decimal128& d) {
+        appendDecimal128(b, d);
+        ++count;
+    };
+    auto addNearDouble = [&](double x) {
+        addDouble(x);
+        addDouble(std::nextafter(x, inf));
+        addDouble(std::nextafter(x, -inf));
+        Decimal128 c = Decimal128::fromDouble(x, Decimal128::DoublePrecision::k34Digits);
+        addDecimal(c);
+        if (c.isFinite() && c.coefficient() > 1) {
+            addDecimal(Decimal128(c.isNegative(), c.coefficient() + 1, c.exponent()));
+            addDecimal(Decimal128(c.isNegative(), c.coefficient() - 1, c.exponent()));
+        }
+        addDecimal(Decimal128::fromDouble(x, Decimal128::DoublePrecision::k15Digits));  // trailing zeros
+    };
+    const double specials[] = {0.0, -0.0, 0.1, 0.3, 1.0, -1.0, 0.5, 2.5, 1e300, -1e-300, inf, -inf,
+                               std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::denorm_min(),
+                               std::numeric_limits<double>::max(), 9007199254740992.0, 9223372036854775808.0,
+                               -9223372036854775808.0, 1e22, 1e23};
+    for (double x : specials) addNearDouble(x);
+    const int64_t longs[] = {0, 1, -1, 2147483647LL, 2147483648LL, -2147483649LL, 9007199254740991LL,
+                             9007199254740992LL, 9007199254740993LL, std::numeric_limits<int64_t>::max(),
+                             std::numeric_limits<int64_t>::max() - 1, std::numeric_limits<int64_t>::min(),
+                             std::numeric_limits<int64_t>::min() + 1, 1000000000000000000LL};
+    for (int64_t v : longs) {
+        b.appendLong("", v);
+        addDouble(double(v));
+        Decimal128 d = Decimal128::fromInt64(v);
+        addDecimal(d);
+        if (d.coefficient() < Decimal128::powerOfTen(30)) addDecimal(Decimal128(d.isNegative(), d.coefficient() * 1000, -3));
+        ++count;
+        if (v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max()) {
+            b.appendInt("", int(v));
+            ++count;
+        }
+    }
+    for (const char* s : {"NaN", "-NaN", "Infinity", "-Infinity", "-0", "0E+300", "0E-6176", "1E+6144",
+                          "9.999999999999999999999999999999999E+6144", "-1E-6176", "1E-6176", "1.000", "100E-2",
+                          "1E+2", "12345678901234567890123456789012.34"}) {
+        Decimal128 d;
+        EXPECT_TRUE(Decimal128::fromString(s, &d)) << s;
+        addDecimal(d);
+    }
+    while (count < n) {
+        switch (rng() % 5) {
+            case 0: addNearDouble(std::ldexp(double(int64_t(rng() % 2000001) - 1000000), int(rng() % 140) - 70)); break;
+            case 1: {
+                int64_t v = int64_t(rng() >> (rng() % 64));
+                b.appendLong("", rng() % 2 ? -v : v);
+                ++count;
+                addDouble(double(v));
+                break;
+            }
+            case 2:
+                b.appendInt("", int(rng() % 201) - 100);
+                ++count;
+                break;
+            case 3: {
+                Decimal128::uint128 c = ((Decimal128::uint128(rng()) << 64) | rng()) % Decimal128::powerOfTen(34);
+                addDecimal(Decimal128(rng() % 2, c, int(rng() % 60) - 50));
+                break;
+            }
+            default: {
+                uint64_t bits = rng();
+                double x;
+                std::memcpy(&x, &bits, 8);
+                if (std::isnan(x)) continue;  // payload NaNs decode as the quiet NaN
+                addNearDouble(x);
+                break;
+            }
+        }
+    }
+    return b.obj();
+}
+
+TEST(KeyStringTest, NumbersOfMixedTypesOrderExactlyAsWoCompare) {
+    BSONObj pool = crowdedNumbers(2024, 700);
+    for (bool descending : {false, true}) {
+        Ordering ord = descending ? Ordering::make(fromjson(R"({"a": -1})")) : Ordering();
+        std::vector<BSONElement> values;
+        std::vector<std::string> encoded;
+        for (BSONElement e : pool) {
+            BSONObj key = e.wrap("");
+            std::string tb;
+            encoded.push_back(key_string::encode(key, ord, &tb));
+            values.push_back(e);
+            BSONObj back = key_string::decode(encoded.back(), ord, tb);
+            ASSERT_TRUE(back.binaryEqual(key)) << "decoded " << back.toString() << " expected " << key.toString();
+        }
+        for (size_t i = 0; i < values.size(); ++i) {
+            for (size_t j = 0; j < values.size(); ++j) {
+                int expected = sign(values[i].woCompare(values[j])) * (descending ? -1 : 1);
+                ASSERT_EQ(memcmpSign(encoded[i], encoded[j]), expected)
+                    << values[i].toString() << " vs " << values[j].toString() << ": " << key_string::toHex(encoded[i])
+                    << " / " << key_string::toHex(encoded[j]);
+            }
+        }
+    }
+}
+
+TEST(KeyStringTest, EqualNumbersGiveIdenticalKeysAndCloseOnesDoNot) {
+    auto keyOf = [](const char* json) { return key_string::encode(fromjson(json), Ordering()); };
+    std::string one = keyOf(R"({"": 1})");
+    for (const char* same : {R"({"": {"$numberLong": "1"}})", R"({"": 1.0})", R"({"": {"$numberDecimal": "1.0"}})",
+                             R"({"": {"$numberDecimal": "1.00000"}})", R"({"": {"$numberDecimal": "0.1E+1"}})"})
+        EXPECT_EQ(one, keyOf(same)) << same;
+    std::string dbl = keyOf(R"({"": 0.1})"), dec = keyOf(R"({"": {"$numberDecimal": "0.1"}})");
+    EXPECT_NE(dbl, dec);
+    EXPECT_GT(memcmpSign(dbl, dec), 0);  // the double is 0.1000000000000000055...
+    EXPECT_EQ(dbl, keyOf(R"({"": {"$numberDecimal": "0.1000000000000000055511151231257827"}})"));
+    EXPECT_EQ(keyOf(R"({"": {"$numberDecimal": "0.10"}})"), dec);
+    EXPECT_LT(memcmpSign(keyOf(R"({"": {"$numberLong": "9223372036854775807"}})"), keyOf(R"({"": 9223372036854775808.0})")), 0);
+    EXPECT_EQ(keyOf(R"({"": {"$numberDecimal": "NaN"}})"), keyOf(R"({"": NaN})"));
+    EXPECT_EQ(keyOf(R"({"": {"$numberDecimal": "-Infinity"}})"), keyOf(R"({"": -Infinity})"));
+    EXPECT_EQ(keyOf(R"({"": {"$numberDecimal": "-0"}})"), keyOf(R"({"": 0})"));
+}
+
+TEST(KeyStringTest, DecodeKeepsDecimalFormsAndSpecialDoubles) {
+    BSONObjBuilder b;
+    for (const char* s : {"1.000", "-0", "0E+12", "NaN", "-Infinity", "1E+6144", "2.50000000000000"}) appendDecimal(b, "", s);
+    b.append("", -0.0);
+    b.append("", std::numeric_limits<double>::infinity());
+    b.append("", std::numeric_limits<double>::quiet_NaN());
+    b.append("", 1e23);
+    b.append("", 9223372036854775808.0);
+    b.appendLong("", std::numeric_limits<int64_t>::min());
+    BSONObj key = b.obj();
+    for (Ordering ord : {Ordering(), Ordering::fromBits(0xFFFFFFFF)}) {
+        std::string tb;
+        std::string ks = key_string::encode(key, ord, &tb);
+        BSONObj back = key_string::decode(ks, ord, tb);
+        EXPECT_TRUE(back.binaryEqual(key)) << back.toString() << " vs " << key.toString();
     }
 }
 

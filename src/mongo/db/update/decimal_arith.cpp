@@ -1,20 +1,17 @@
 #include "mongo/db/update/decimal_arith.h"
 
 #include <algorithm>
-#include <cmath>
-#include <vector>
-#include <cstdio>
-#include <cstring>
 #include <string>
+#include <vector>
 
-#include <bson/bson.h>
+#include "mongo/bson/decimal128.h"
 
 namespace mongo {
 namespace {
 
-constexpr int kMaxDigits = 34;
-constexpr int kMaxExponent = 6111;   // exponent of the last coefficient digit
-constexpr int kMinExponent = -6176;
+constexpr int kMaxDigits = Decimal128::kMaxDigits;
+constexpr int kMaxExponent = Decimal128::kMaxExponent;  // exponent of the last coefficient digit
+constexpr int kMinExponent = Decimal128::kMinExponent;
 
 // A decimal number as sign, coefficient digits (no leading zeros; "0" for zero) and the
 // exponent of the last digit.
@@ -33,38 +30,6 @@ void stripLeadingZeros(std::string& s) {
         s.erase(0, nz);
 }
 
-BigDecimal parse(const std::string& str) {
-    BigDecimal d;
-    std::string s = str;
-    if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
-        d.negative = s[0] == '-';
-        s.erase(0, 1);
-    }
-    if (s == "NaN") {
-        d.kind = BigDecimal::kNaN;
-        return d;
-    }
-    if (s == "Infinity" || s == "Inf") {
-        d.kind = BigDecimal::kInf;
-        return d;
-    }
-    int exp = 0;
-    auto e = s.find_first_of("eE");
-    if (e != std::string::npos) {
-        exp = std::stoi(s.substr(e + 1));
-        s.erase(e);
-    }
-    auto dot = s.find('.');
-    if (dot != std::string::npos) {
-        exp -= static_cast<int>(s.size() - dot - 1);
-        s.erase(dot, 1);
-    }
-    stripLeadingZeros(s);
-    d.digits = s;
-    d.exponent = exp;
-    return d;
-}
-
 std::string toBsonString(const BigDecimal& d) {
     if (d.kind == BigDecimal::kNaN) return "NaN";
     if (d.kind == BigDecimal::kInf) return d.negative ? "-Infinity" : "Infinity";
@@ -72,21 +37,32 @@ std::string toBsonString(const BigDecimal& d) {
 }
 
 BigDecimal fromBytes(const Decimal128Bytes& b) {
-    bson_decimal128_t d;
-    std::memcpy(&d.low, b.data(), 8);
-    std::memcpy(&d.high, b.data() + 8, 8);
-    char buf[BSON_DECIMAL128_STRING];
-    bson_decimal128_to_string(&d, buf);
-    return parse(buf);
+    Decimal128 v = Decimal128::fromBytes(b.data());
+    BigDecimal d;
+    d.negative = v.isNegative();
+    if (v.isNaN()) {
+        d.kind = BigDecimal::kNaN;
+    } else if (v.isInfinite()) {
+        d.kind = BigDecimal::kInf;
+    } else {
+        d.digits = uint128ToString(v.coefficient());
+        d.exponent = v.exponent();
+    }
+    return d;
 }
 
-Decimal128Bytes toBytes(const std::string& s) {
-    bson_decimal128_t d;
-    if (!bson_decimal128_from_string(s.c_str(), &d)) bson_decimal128_from_string("NaN", &d);
-    Decimal128Bytes out;
-    std::memcpy(out.data(), &d.low, 8);
-    std::memcpy(out.data() + 8, &d.high, 8);
-    return out;
+// REQUIRES: d went through normalize() (its coefficient and exponent fit a decimal128).
+Decimal128Bytes toBytes(const BigDecimal& d) {
+    if (d.kind == BigDecimal::kNaN) return Decimal128::nan().toBytes();
+    if (d.kind == BigDecimal::kInf) return Decimal128::infinity(d.negative).toBytes();
+    if (d.digits.size() > static_cast<size_t>(kMaxDigits) || d.exponent < kMinExponent || d.exponent > kMaxExponent) {
+        Decimal128 parsed = Decimal128::nan();
+        Decimal128::fromString(toBsonString(d), &parsed);
+        return parsed.toBytes();
+    }
+    Decimal128::uint128 c = 0;
+    for (char ch : d.digits) c = c * 10 + Decimal128::uint128(ch - '0');
+    return Decimal128(d.negative, c, d.exponent).toBytes();
 }
 
 // Increments a digit string by one unit in the last place.
@@ -254,44 +230,30 @@ BigDecimal multiply(const BigDecimal& a, const BigDecimal& b) {
 
 }  // namespace
 
-Decimal128Bytes decimalFromString(const std::string& s) { return toBytes(s); }
-
-std::string decimalToString(const Decimal128Bytes& d) {
-    bson_decimal128_t v;
-    std::memcpy(&v.low, d.data(), 8);
-    std::memcpy(&v.high, d.data() + 8, 8);
-    char buf[BSON_DECIMAL128_STRING];
-    bson_decimal128_to_string(&v, buf);
-    return buf;
+Decimal128Bytes decimalFromString(const std::string& s) {
+    Decimal128 d = Decimal128::nan();
+    Decimal128::fromString(s, &d);
+    return d.toBytes();
 }
+
+std::string decimalToString(const Decimal128Bytes& d) { return Decimal128::fromBytes(d.data()).toString(); }
 
 Decimal128Bytes decimalFromNumber(const BSONElement& e) {
     switch (e.type()) {
-        case NumberDecimal: {
-            Decimal128Bytes out;
-            std::memcpy(out.data(), e.value(), 16);
-            return out;
-        }
+        case NumberDecimal: return Decimal128::fromBytes(e.decimal128Bytes()).toBytes();
         case NumberInt:
-        case NumberLong: return toBytes(std::to_string(e.numberLong()));
-        default: {
-            double d = e.numberDouble();
-            if (std::isnan(d)) return toBytes("NaN");
-            if (std::isinf(d)) return toBytes(d < 0 ? "-Infinity" : "Infinity");
-            // mongod converts doubles to decimals with 15 significant digits.
-            char buf[64];
-            std::snprintf(buf, sizeof(buf), "%.14e", d);
-            return toBytes(toBsonString(normalize(parse(buf))));
-        }
+        case NumberLong: return Decimal128::fromInt64(e.numberLong()).toBytes();
+        // mongod converts doubles to decimals with 15 significant digits.
+        default: return Decimal128::fromDouble(e.numberDouble(), Decimal128::DoublePrecision::k15Digits).toBytes();
     }
 }
 
 Decimal128Bytes decimalAdd(const Decimal128Bytes& a, const Decimal128Bytes& b) {
-    return toBytes(toBsonString(add(fromBytes(a), fromBytes(b))));
+    return toBytes(add(fromBytes(a), fromBytes(b)));
 }
 
 Decimal128Bytes decimalMultiply(const Decimal128Bytes& a, const Decimal128Bytes& b) {
-    return toBytes(toBsonString(multiply(fromBytes(a), fromBytes(b))));
+    return toBytes(multiply(fromBytes(a), fromBytes(b)));
 }
 
 }  // namespace mongo

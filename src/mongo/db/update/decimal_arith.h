@@ -1,7 +1,7 @@
 #pragma once
 // Decimal128 arithmetic for $inc and $mul: IEEE 754-2008 decimal128 semantics (34 significant
 // digits, round half to even, exponent range -6176..6111, NaN/Infinity propagation), computed
-// exactly on decimal digit strings and converted through libbson's decimal128 string codec.
+// exactly on decimal digit strings; values are decoded and encoded with bson/decimal128.h.
 // Conversions from other numeric types follow mongod: int32/int64 exactly, doubles rounded to
 // 15 significant digits. Stateless; thread safe.
 #include <array>
