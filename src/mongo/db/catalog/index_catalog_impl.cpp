@@ -3,22 +3,12 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection_impl.h"
 #include "mongo/db/catalog/index_spec.h"
+#include "mongo/db/query/index_entry.h"
 #include "mongo/db/storage/duplicate_key_error.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
 namespace {
-
-// The key values under the key pattern's field names: {a: 1} for key {"": 1}, pattern {a: 1}.
-BSONObj keyWithFieldNames(const BSONObj& keyPattern, const BSONObj& key) {
-    BSONObjBuilder b;
-    BSONObjIterator names(keyPattern);
-    for (auto v : key) {
-        if (!names.more()) break;
-        b.appendAs(v, names.next().fieldNameStringData());
-    }
-    return b.obj();
-}
 
 class IndexCursorImpl : public IndexCursor {
 public:

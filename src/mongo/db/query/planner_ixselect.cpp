@@ -52,27 +52,20 @@ struct Collector {
                 out->push_back({node, joinPath(prefix, child->path()->dotted()), conjunct, ems, depths});
             return;
         }
-        if (t == MatchType::kElemMatchValue && p) {
+        if ((t == MatchType::kElemMatchValue || t == MatchType::kElemMatchObject) && p) {
+            // Inside, predicates are about one element of the array at 'full'.
             std::string full = joinPath(prefix, p->dotted());
             auto ems2 = ems;
             auto depths2 = depths;
             ems2.push_back(node);
             depths2.push_back(pathComponents(full));
+            if (t == MatchType::kElemMatchObject) return add(node->getChild(0), conjunct, full, ems2, depths2);
             for (size_t i = 0; i < node->numChildren(); i++) {
                 const MatchExpression* sub = node->getChild(i);
                 MatchType st = sub->matchType();
                 bool leaf = isIndexableLeaf(st) || st == MatchType::kNot;
                 if (leaf) out->push_back({sub, full, conjunct, ems2, depths2});
             }
-            return;
-        }
-        if (t == MatchType::kElemMatchObject && p) {
-            std::string full = joinPath(prefix, p->dotted());
-            auto ems2 = ems;
-            auto depths2 = depths;
-            ems2.push_back(node);
-            depths2.push_back(pathComponents(full));
-            add(node->getChild(0), conjunct, full, ems2, depths2);
         }
     }
 };
