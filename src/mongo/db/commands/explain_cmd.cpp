@@ -184,6 +184,7 @@ public:
         qp.append("maxScansToExplodeReached", false);
         qp.append("winningPlan", wrap(exec.winningPlan(), nullptr));
         BSONArrayBuilder rejected;
+        for (BSONElement r : exec.rejectedPlans()) rejected.append(wrap(r.Obj(), nullptr));
         qp.append("rejectedPlans", rejected.arr());
         qp.doneFast();
 
@@ -229,10 +230,7 @@ public:
                     default: break;
                 }
             }));
-            if (verbosity == "allPlansExecution") {
-                BSONArrayBuilder all;
-                es.append("allPlansExecution", all.arr());
-            }
+            if (verbosity == "allPlansExecution") es.append("allPlansExecution", exec.allPlansExecution());
             es.doneFast();
         }
         result.append("command", inner.Obj());

@@ -173,6 +173,7 @@ std::optional<WorkingMember> IndexScanStage::doNext() {
     if (!_cursor) _cursor = _ctx->coll->getIndexCatalog()->newCursor(_ctx->opCtx, _index.desc, _node->forward);
     while (true) {
         _ctx->checkForInterrupt();
+        _ctx->spendWork();
         std::optional<IndexKeyEntry> e;
         if (!_started) {
             Seek s = startSeek();

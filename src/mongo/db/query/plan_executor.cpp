@@ -44,11 +44,22 @@ PlanExecutor::PlanExecutor(Client* client, const Collection* coll, const Namespa
     // The snapshot opens before the plan reads the indexes' multikey state, so the plan never
     // assumes less about arrays than the data it will see.
     _opCtx->recoveryUnit()->preallocateSnapshot();
-    _solution = planQuery(_opCtx.get(), coll, *_cq);
+    auto candidates = planQueryCandidates(_opCtx.get(), coll, *_cq);
     _ctx.opCtx = _opCtx.get();
     _ctx.coll = coll;
     _ctx.matcher = &_cq->matcher();
     _ctx.allowDiskUse = _cq->request().allowDiskUse;
+    size_t winner = 0;
+    if (candidates.size() > 1) {
+        std::vector<TrialResult> trials;
+        winner = pickBestPlan(candidates, _ctx, coll->numRecords(_opCtx.get()), &trials);
+        _trials.push_back(trials[winner]);
+        for (size_t i = 0; i < trials.size(); i++)
+            if (i != winner) _trials.push_back(trials[i]);
+    }
+    _solution = std::move(candidates[winner]);
+    for (size_t i = 0; i < candidates.size(); i++)
+        if (i != winner) _rejected.push_back(std::move(candidates[i]));
     _root = buildStages(_solution.get(), &_ctx);
 }
 
@@ -133,5 +144,26 @@ PlanStats PlanExecutor::stats() const {
 BSONObj PlanExecutor::winningPlan() const { return _solution->toBSON(); }
 
 BSONObj PlanExecutor::executionStages() const { return _root->statsToBSON(); }
+
+BSONArray PlanExecutor::rejectedPlans() const {
+    BSONArrayBuilder arr;
+    for (const auto& r : _rejected) arr.append(r->toBSON());
+    return arr.arr();
+}
+
+BSONArray PlanExecutor::allPlansExecution() const {
+    BSONArrayBuilder arr;
+    for (const TrialResult& t : _trials) {
+        BSONObjBuilder& b = arr.subobjStart();
+        b.appendNumber("nReturned", t.results);
+        b.appendNumber("executionTimeMillisEstimate", 0);
+        b.appendNumber("totalKeysExamined", t.keysExamined);
+        b.appendNumber("totalDocsExamined", t.docsExamined);
+        b.append("score", t.score);
+        b.append("executionStages", t.executionStages);
+        b.doneFast();
+    }
+    return arr.arr();
+}
 
 }  // namespace mongo

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/query/plan_ranker.h"
 #include "mongo/db/query/plan_stage.h"
 #include "mongo/db/query/query_planner.h"
 
@@ -52,6 +53,10 @@ public:
     BSONObj winningPlan() const;
     // executionStats.executionStages.
     BSONObj executionStages() const;
+    // queryPlanner.rejectedPlans: the candidates the trial run turned down.
+    BSONArray rejectedPlans() const;
+    // executionStats.allPlansExecution: each candidate's trial (empty without a trial).
+    BSONArray allPlansExecution() const;
     // The storage context (for writes that must read in the same snapshot). Rarely needed.
     OperationContext* storageContext() const { return _opCtx.get(); }
 
@@ -61,6 +66,8 @@ private:
     std::string _collUuid;
     std::unique_ptr<CanonicalQuery> _cq;
     std::unique_ptr<SolutionNode> _solution;
+    std::vector<std::unique_ptr<SolutionNode>> _rejected;
+    std::vector<TrialResult> _trials;  // winner first, when candidates were tried
     StageContext _ctx;
     std::unique_ptr<PlanStage> _root;
     long long _nReturned = 0;

@@ -27,6 +27,9 @@ struct WorkingMember {
     BSONObj docOrKeyDoc() const;
 };
 
+// Thrown by a stage when a trial run (plan_ranker.h) has used up its work budget.
+struct TrialBudgetExhausted {};
+
 // What every stage of one plan shares. coll changes across getMores (restore).
 struct StageContext {
     OperationContext* opCtx = nullptr;        // the plan's own storage context
@@ -34,8 +37,14 @@ struct StageContext {
     const OperationContext* interrupt = nullptr;  // the running command: maxTimeMS, kill
     const Matcher* matcher = nullptr;         // the whole filter (positional projection)
     bool allowDiskUse = true;                 // blocking SORT past its memory limit
+    // During a trial run: units of work left (a key or document examined is one unit).
+    long long* trialBudget = nullptr;
     void checkForInterrupt() const {
         if (interrupt) interrupt->checkForInterrupt();
+    }
+    // Every loop that examines a key or a document calls this once per item.
+    void spendWork() const {
+        if (trialBudget && --*trialBudget < 0) throw TrialBudgetExhausted{};
     }
 };
 

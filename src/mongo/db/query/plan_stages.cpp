@@ -111,6 +111,7 @@ protected:
         if (!_cursor) _cursor = _ctx->coll->getCursor(_ctx->opCtx, _node->forward);
         while (true) {
             _ctx->checkForInterrupt();
+            _ctx->spendWork();
             auto r = _cursor->next();
             if (!r) return std::nullopt;
             _stats.docsExamined++;
@@ -171,6 +172,7 @@ protected:
             if (!m) return std::nullopt;
             _ctx->checkForInterrupt();
             if (!m->doc) {
+                _ctx->spendWork();
                 auto doc = _ctx->coll->findDoc(_ctx->opCtx, m->id);
                 if (!doc) {  // deleted since its key was read
                     _stats.needTime++;

@@ -443,6 +443,16 @@ std::unique_ptr<SolutionNode> candidatePlan(const Candidate& c, const CanonicalQ
 }  // namespace
 
 std::unique_ptr<SolutionNode> planQuery(OperationContext* opCtx, const Collection* coll, const CanonicalQuery& cq) {
+    return std::move(planQueryCandidates(opCtx, coll, cq).front());
+}
+
+std::vector<std::unique_ptr<SolutionNode>> planQueryCandidates(OperationContext* opCtx, const Collection* coll,
+                                                               const CanonicalQuery& cq) {
+    std::vector<std::unique_ptr<SolutionNode>> out;
+    auto one = [&](std::unique_ptr<SolutionNode> s) {
+        out.push_back(std::move(s));
+        return std::move(out);
+    };
     const QueryRequest& qr = cq.request();
     bool minMax = !qr.min.isEmpty() || !qr.max.isEmpty();
     if (minMax && isHintNatural(qr.hint))
@@ -450,10 +460,10 @@ std::unique_ptr<SolutionNode> planQuery(OperationContext* opCtx, const Collectio
                                                      "min and max are incompatible with $natural");
     if (minMax && qr.hint.isEmpty())
         uasserted(51173, "When using min()/max() a hint of which index to use must be provided");
-    if (!coll) return node(StageType::kEOF);
+    if (!coll) return one(node(StageType::kEOF));
 
-    if (isHintNatural(qr.hint)) return collScanPlan(cq, directionOf(qr.hint["$natural"]));
-    if (cq.naturalSort()) return collScanPlan(cq, directionOf(qr.sort["$natural"]));
+    if (isHintNatural(qr.hint)) return one(collScanPlan(cq, directionOf(qr.hint["$natural"])));
+    if (cq.naturalSort()) return one(collScanPlan(cq, directionOf(qr.sort["$natural"])));
 
     std::vector<IndexEntry> entries = indexEntriesOf(opCtx, coll);
     // The solution keeps copies of the entries it uses; candidates point into 'entries'.
@@ -463,16 +473,16 @@ std::unique_ptr<SolutionNode> planQuery(OperationContext* opCtx, const Collectio
         // A partial index holds too few documents unless the query implies its filter; a
         // sparse one is used as hinted, as MongoDB does (and documents).
         if (idx->partialFilter && !queryImplies(cq.conjuncts(), *idx->partialFilter)) badHint();
-        if (minMax) return minMaxPlan(*idx, cq);
+        if (minMax) return one(minMaxPlan(*idx, cq));
         Candidate c = makeCandidate(*idx, cq, cq.conjuncts(), cq.predicates());
         if (cq.purpose() == PlanPurpose::kDistinct)
-            if (auto ds = distinctScanPlan({c}, cq)) return ds;
-        return candidatePlan(c, cq);
+            if (auto ds = distinctScanPlan({c}, cq)) return one(std::move(ds));
+        return one(candidatePlan(c, cq));
     }
 
     for (const IndexEntry& e : entries)
         if (e.desc->isIdIndex())
-            if (auto p = idHackPlan(e, cq)) return p;
+            if (auto p = idHackPlan(e, cq)) return one(std::move(p));
 
     std::vector<Candidate> relevant, sortOnly;
     for (const IndexEntry& e : entries) {
@@ -485,18 +495,20 @@ std::unique_ptr<SolutionNode> planQuery(OperationContext* opCtx, const Collectio
     if (cq.purpose() == PlanPurpose::kDistinct) {
         std::vector<Candidate> all = relevant;
         all.insert(all.end(), sortOnly.begin(), sortOnly.end());
-        if (auto ds = distinctScanPlan(all, cq)) return ds;
+        if (auto ds = distinctScanPlan(all, cq)) return one(std::move(ds));
     }
     if (!relevant.empty()) {
-        size_t best = 0;
-        for (size_t i = 1; i < relevant.size(); i++)
-            if (score(relevant[i]) > score(relevant[best])) best = i;
-        return candidatePlan(relevant[best], cq);
+        // Every relevant index is a candidate; the rules' favourite first (the executor's trial
+        // run decides between them, as MongoDB's multi-planner does).
+        std::stable_sort(relevant.begin(), relevant.end(),
+                         [](const Candidate& a, const Candidate& b) { return score(a) > score(b); });
+        for (const Candidate& c : relevant) out.push_back(candidatePlan(c, cq));
+        return out;
     }
-    if (auto p = orPlan(entries, cq)) return p;
+    if (auto p = orPlan(entries, cq)) return one(std::move(p));
     for (const Candidate& c : sortOnly)
-        if (c.sorts) return candidatePlan(c, cq);
-    return collScanPlan(cq, true);
+        if (c.sorts) return one(candidatePlan(c, cq));
+    return one(collScanPlan(cq, true));
 }
 
 }  // namespace mongo
