@@ -22,6 +22,9 @@ struct QueryRequest {
     // A blocking sort past its memory limit: false fails (292), true keeps sorting in memory up
     // to a hard cap (this server cannot spill; see blocking_memory_tracker.h).
     bool allowDiskUse = true;
+    // find's min/max (index bounds, need a hint), returnKey and showRecordId.
+    BSONObj min, max;
+    bool returnKey = false, showRecordId = false;
 };
 
 struct QuerySolution {
