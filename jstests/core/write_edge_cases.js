@@ -27,6 +27,8 @@ for (const upd of [{$setOnInsert: {_id: 2}}, {$set: {_id: 2}}, {$setOnInsert: {'
   const we = assert.writeErrorWithCode(r, 66, 0, tojson(upd));
   assert(/the \(immutable\) field '_id' was found to have been altered/.test(we.errmsg), we.errmsg);
 }
+r = runCmd(t, {update: 'upserts', updates: [{q: {_id: 1}, u: {$unset: {_id: 1}}, upsert: true}]});
+assert(/the \(immutable\) field '_id' was found to have been removed/.test(assert.writeErrorWithCode(r, 66, 0).errmsg));
 assert.commandFailedWithCode(runCmd(t, {findAndModify: 'upserts', query: {_id: 1}, update: {$setOnInsert: {_id: 2}},
                                         upsert: true}), 66);
 assert.commandFailedWithCode(runCmd(t, {update: 'upserts', updates: [{q: {_id: 1}, u: {_id: 2, a: 1}, upsert: true}]}), 66);

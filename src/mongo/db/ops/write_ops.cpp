@@ -290,7 +290,11 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
             // The _id the query fixed by equality cannot be replaced or extended by the update
             // ($setOnInsert or $set of _id or of a field inside it), as in MongoDB.
             BSONElement fixedId = seed["_id"], newId = newDoc["_id"];
-            if (!fixedId.eoo() && (newId.eoo() || fixedId.woCompare(newId, false) != 0))
+            if (!fixedId.eoo() && newId.eoo())
+                uasserted(ErrorCodes::ImmutableField,
+                          "After applying the update, the (immutable) field '_id' was found to have been removed --" +
+                              formatObjectForError(seed));
+            if (!fixedId.eoo() && fixedId.woCompare(newId, false) != 0)
                 uasserted(ErrorCodes::ImmutableField,
                           "After applying the update, the (immutable) field '_id' was found to have been altered to " +
                               formatElementForError(newId));
