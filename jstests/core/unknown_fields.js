@@ -98,6 +98,10 @@ assert.commandFailedWithCode(runCmd(t, {createIndexes: 'c', indexes: [{key: {b: 
 assert.commandFailedWithCode(runCmd(t, {create: 'x', clusteredIndex: {key: {_id: 1}, unique: true}}), 72);
 assert.commandFailedWithCode(runCmd(t, {create: 'x', storageEngine: {wiredTiger: {configString: 'x'}}}), 72);
 assert.commandWorked(t.runCommand({create: 'x', storageEngine: {}, idIndex: {key: {_id: 1}, name: '_id_'}}));
+// renameCollection's dropTarget is a boolean for clients (a UUID is applyOps' form).
+assert.commandFailedWithCode(runCmd(admin, {renameCollection: t.getName() + '.c', to: t.getName() + '.d',
+                                            dropTarget: UUID()}), 14);
+assert.eq(1, t.c.countDocuments({_id: 1}));
 // createIndexes' ignoreUnknownIndexOptions drops unknown spec fields instead of refusing them.
 assert.commandFailedWithCode(runCmd(t, {createIndexes: 'c', indexes: [{key: {b: 1}, name: 'b_1', bogus: 1}]}), 197);
 assert.commandWorked(t.runCommand({createIndexes: 'c', indexes: [{key: {b: 1}, name: 'b_1', bogus: 1}],

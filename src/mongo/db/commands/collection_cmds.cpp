@@ -126,7 +126,8 @@ public:
             uassertStatusOK(NamespaceString::validateDbName(n->db()));
             uassertStatusOK(NamespaceString::validateCollectionName(n->coll()));
         }
-        bool dropTarget = !req.body["dropTarget"].eoo() && req.body["dropTarget"].trueValue();
+        bool dropTarget = !req.body["dropTarget"].eoo() && parseBoolArg(req.body["dropTarget"], "renameCollection");
+        if (!req.body["stayTemp"].eoo()) parseBoolArg(req.body["stayTemp"], "renameCollection");
         CatalogDDLLock lock;
         if (src == dst) uasserted(ErrorCodes::IllegalOperation, "Can't rename a collection to itself");
         if (!CollectionCatalog::get()->lookupCollection(opCtx, src))
