@@ -61,6 +61,7 @@ assert.eq('L!', t.c.findOne({_id: 3}).k);
 // Constants belong to pipeline updates (51198).
 r = runCmd(t, {update: 'c', updates: [{q: {_id: 1}, u: {$set: {x: 1}}, c: {k: 1}}]});
 assert.commandFailedWithCode(r, 51198);
+assert.commandFailedWithCode(runCmd(t, {update: 'c', updates: [{q: {_id: 1}, u: {$set: {x: 1}}, c: {}}]}), 51198);
 // An upsert's pipeline sees them too.
 assert.commandWorked(t.runCommand({update: 'c', let: {v: 'new'},
                                    updates: [{q: {_id: 9}, u: [{$set: {v: '$$v'}}], upsert: true}]}));

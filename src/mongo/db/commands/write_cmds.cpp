@@ -111,6 +111,7 @@ struct ParsedUpdateStatement {
     UpdateStatement stmt;
     BSONElement collation;
     BSONObj constants;  // c
+    bool hasConstants = false;
 };
 
 ParsedUpdateStatement parseUpdateStatement(const BSONObj& o) {
@@ -125,7 +126,10 @@ ParsedUpdateStatement parseUpdateStatement(const BSONObj& o) {
             if (e.type() != Object && e.type() != Array)
                 uasserted(ErrorCodes::FailedToParse, "Update argument must be either an object or an array");
             s.u = e;
-        } else if (f == "c") p.constants = parseObjectArg(e, kPath);
+        } else if (f == "c") {
+            p.constants = parseObjectArg(e, kPath);
+            p.hasConstants = true;
+        }
         else if (f == "upsert") s.upsert = parseBoolArg(e, kPath);
         else if (f == "multi") s.multi = parseBoolArg(e, kPath);
         else if (f == "arrayFilters") {
@@ -164,7 +168,7 @@ public:
                 UpdateStatement s = stmts[i].stmt;
                 checkSimpleCollation(stmts[i].collation, "update.updates.collation");
                 // Constants ('c') are variables of a pipeline update, beside the command's 'let'.
-                if (!stmts[i].constants.isEmpty() && s.u.type() != Array)
+                if (stmts[i].hasConstants && s.u.type() != Array)
                     uasserted(51198, "Constant values may only be specified for pipeline updates");
                 s.q = let.bindInFilter(s.q);
                 s.letVars = let.withConstants(stmts[i].constants).asExpressions();
