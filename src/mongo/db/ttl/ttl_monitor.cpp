@@ -55,6 +55,7 @@ struct TTLIndex {
     std::string field;
     long long expireAfterSeconds = 0;
     BSONObj partialFilter;
+    bool hidden = false;  // hidden indexes still expire documents, but cannot be hinted
 };
 
 // The TTL indexes of every collection, read under the shared catalog lock. Specs createIndexes
@@ -83,6 +84,7 @@ std::vector<TTLIndex> ttlIndexes(OperationContext* opCtx) {
                 t.name = d->name;
                 t.field = std::string(d->keyPattern.firstElementFieldName());
                 t.expireAfterSeconds = static_cast<long long>(std::trunc(ttl.numberDouble()));
+                t.hidden = d->infoObj["hidden"].trueValue();
                 if (BSONElement pfe = d->infoObj["partialFilterExpression"]; pfe.type() == Object)
                     t.partialFilter = pfe.Obj().getOwned();
                 out.push_back(std::move(t));
@@ -212,7 +214,7 @@ long long TTLMonitor::runPass() {
                 try {
                     BSONObj q = expiredQuery(t, Date_t::now());
                     BSONObjBuilder hint;
-                    hint.append("$hint", t.name);
+                    if (!t.hidden) hint.append("$hint", t.name);
                     BSONObj h = hint.obj();
                     while (!stopping()) {
                         long long chunk = kChunkDocs;
