@@ -156,8 +156,6 @@ ServerParameterWithStorage<long long> gInternalQueryMaxRangeBytes("internalQuery
 ServerParameterWithStorage<long long> gInternalQueryMaxAllowedDensifyDocs("internalQueryMaxAllowedDensifyDocs", 500000,
                                                                           SPT::kStartupAndRuntime, positiveLong);
 ServerParameterWithStorage<bool> gAllowDiskUseByDefault("allowDiskUseByDefault", true, SPT::kStartupAndRuntime);
-ServerParameterWithStorage<bool> gTtlMonitorEnabled("ttlMonitorEnabled", true, SPT::kStartupAndRuntime);
-ServerParameterWithStorage<int> gTtlMonitorSleepSecs("ttlMonitorSleepSecs", 60, SPT::kStartupOnly, positiveInt);
 ServerParameterWithStorage<int> gLocalLogicalSessionTimeoutMinutes("localLogicalSessionTimeoutMinutes", 30,
                                                                    SPT::kStartupOnly, positiveInt);
 ServerParameterWithStorage<bool> gRequireApiVersion("requireApiVersion", false, SPT::kStartupAndRuntime);
@@ -267,8 +265,6 @@ long long internalQueryMaxRangeBytes() { return gInternalQueryMaxRangeBytes.get(
 long long internalQueryMaxAllowedDensifyDocs() { return gInternalQueryMaxAllowedDensifyDocs.get(); }
 int maxBSONDepth() { return gMaxBSONDepth.get(); }
 bool allowDiskUseByDefault() { return gAllowDiskUseByDefault.get(); }
-bool ttlMonitorEnabled() { return gTtlMonitorEnabled.get(); }
-int ttlMonitorSleepSecs() { return gTtlMonitorSleepSecs.get(); }
 int localLogicalSessionTimeoutMinutes() { return gLocalLogicalSessionTimeoutMinutes.get(); }
 bool requireApiVersion() { return gRequireApiVersion.get(); }
 bool quietLogging() { return gQuiet.get(); }

@@ -173,8 +173,6 @@ long long internalQueryMaxRangeBytes();             // $range's array (104857600
 long long internalQueryMaxAllowedDensifyDocs();     // documents one $densify may generate (500000)
 int maxBSONDepth();                               // nesting levels a result document may have (200)
 bool allowDiskUseByDefault();
-bool ttlMonitorEnabled();
-int ttlMonitorSleepSecs();
 int localLogicalSessionTimeoutMinutes();          // also hello's logicalSessionTimeoutMinutes
 bool requireApiVersion();
 bool quietLogging();                              // quiet

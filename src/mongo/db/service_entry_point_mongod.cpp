@@ -3,23 +3,26 @@
 #include <chrono>
 
 #include "mongo/db/commands/command.h"
+#include "mongo/db/commands/command_args.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/commands/current_op_registry.h"
 #include "mongo/db/commands/fail_command.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/profile_settings.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/storage/duplicate_key_error.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
 
 
-BSONObj makeErrorReply(const Status& s) {
+BSONObj makeErrorReply(const Status& s, const BSONObj& extraInfo) {
     BSONObjBuilder b;
     b.append("ok", 0.0);
     b.append("errmsg", s.reason());
     b.append("code", s.code());
     b.append("codeName", s.codeName());
+    b.appendElements(extraInfo);
     return b.obj();
 }
 
@@ -32,6 +35,11 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     uassertStatusOK(NamespaceString::validateDbName(req.db()));
     if (cmd->adminOnly() && req.db() != "admin")
         uasserted(ErrorCodes::Unauthorized, cmd->name() + " may only be run against the admin database.");
+    // {<cmd>: ..., help: true} describes the command instead of running it, as MongoDB does.
+    if (BSONElement help = body["help"]; !help.eoo() && help.trueValue()) {
+        result.append("help", "help for: " + cmd->name() + " " + cmd->help());
+        return;
+    }
     if (!body["txnNumber"].eoo() || !body["startTransaction"].eoo() || !body["autocommit"].eoo())
         uasserted(ErrorCodes::IllegalOperation,
                   "Transaction numbers are only allowed on a replica set member or mongos");
@@ -48,6 +56,11 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         opCtx->setDeadlineAfterMillis(ms);
     }
     if (body["lsid"].type() == Object) opCtx->lsid = body["lsid"].Obj().getOwned();
+    // The command's arguments, as MongoDB parses them before running anything (command_args.h).
+    if (const CommandArgs* args = findCommandArgs(cmd->name()))
+        args->check(body);
+    else
+        CommandArgs::strict(cmd->name(), {}).check(body);
     if (auto outcome = checkFailCommand(opCtx.get(), cmd->name(), ns)) {
         if (outcome->closeConnection) {
             client->closeConnectionWithoutReply = true;
@@ -75,8 +88,15 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     auto start = std::chrono::steady_clock::now();
     BSONObjBuilder result;
     Status status;
+    BSONObj extraInfo;  // fields of the error reply beyond ok/errmsg/code/codeName
     try {
         runCommand(cmd, client, req, result);
+    } catch (const DuplicateKeyException& e) {
+        status = e.toStatus();
+        BSONObjBuilder b;
+        b.append("keyPattern", e.keyPattern());
+        b.append("keyValue", e.keyValue());
+        extraInfo = b.obj();
     } catch (const DBException& e) {
         status = e.toStatus();
     } catch (const std::bad_alloc&) {
@@ -92,7 +112,7 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     if (!status.isOK()) {
         cmd->failed++;
         globalAssertionCounters().gotUser();
-        return makeErrorReply(status);
+        return makeErrorReply(status, extraInfo);
     }
     // A command may have set "ok" itself (a failCommand reply).
     BSONObj reply;

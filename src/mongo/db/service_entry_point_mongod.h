@@ -11,7 +11,8 @@ public:
     void onClientDisconnect(Client* client) override;
 };
 
-// {ok: 0, errmsg, code, codeName}
-BSONObj makeErrorReply(const Status& s);
+// {ok: 0, errmsg, code, codeName, <extraInfo...>} (extraInfo: e.g. a duplicate key's
+// keyPattern and keyValue).
+BSONObj makeErrorReply(const Status& s, const BSONObj& extraInfo = BSONObj());
 
 }  // namespace mongo

@@ -18,6 +18,7 @@
 #include "mongo/db/service_entry_point_mongod.h"
 #include "mongo/db/storage/dedup/dedup_storage.h"
 #include "mongo/db/storage/storage_engine.h"
+#include "mongo/db/ttl/ttl_monitor.h"
 #include "mongo/transport/transport_layer.h"
 #include "mongo/util/log.h"
 
@@ -162,6 +163,7 @@ int runMongod() {
     setShutdownHandler([] { triggerShutdown(0); });
     tl.start();
     std::thread reaper(cursorReaper);
+    TTLMonitor::get().start();
 
     {
         std::unique_lock<std::mutex> lk(gShutdownMutex);
@@ -171,6 +173,7 @@ int runMongod() {
     setGlobalInShutdown();
     tl.shutdown();
     reaper.join();
+    TTLMonitor::get().shutdown();  // before the catalog closes under its deletes
     CursorManager::get().killAll();
     dedupStorage->shutdown();
     closeCollectionCatalog();

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/query/collation_spec.h"
 
 namespace mongo {
 namespace {
@@ -39,7 +40,42 @@ std::string shellValue(const BSONElement& e) {
     return e.toString(false);
 }
 
+// expireAfterSeconds, as MongoDB 7.0's createIndexes checks it: a number, not NaN, within a
+// 32-bit integer, not negative (fractions are truncated); only on a single-field index, and not
+// on the _id index.
+void validateIndexSpecTTL(const BSONObj& spec, const BSONObj& kp) {
+    BSONElement ttl = spec["expireAfterSeconds"];
+    if (ttl.eoo()) return;
+    bool idKey = kp.nFields() == 1 && kp.firstElement().fieldNameStringData() == "_id" &&
+                 kp.firstElement().isNumber() && kp.firstElement().numberDouble() == 1;
+    uassert(ErrorCodes::InvalidIndexSpecificationOption,
+            "The field 'expireAfterSeconds' is not valid for an _id index specification. Specification: " +
+                specForMessage(spec),
+            !idKey);
+    // MongoDB reports the value's problem with the spec as context in front.
+    std::string context = ". Index spec: " + specForMessage(spec) + " :: caused by :: ";
+    uassert(ErrorCodes::CannotCreateIndex,
+            context + "TTL index 'expireAfterSeconds' option must be numeric, but received a type of '" +
+                typeName(ttl.type()),
+            ttl.isNumber());
+    double d = ttl.numberDouble();
+    uassert(ErrorCodes::CannotCreateIndex, context + "TTL index 'expireAfterSeconds' option must not be NaN",
+            !std::isnan(d));
+    double truncated = std::trunc(d);
+    uassert(ErrorCodes::CannotCreateIndex,
+            context + "TTL index 'expireAfterSeconds' must be within the range of a 32-bit integer",
+            truncated >= -2147483648.0 && truncated <= 2147483647.0);
+    uassert(ErrorCodes::CannotCreateIndex, context + "TTL index 'expireAfterSeconds' option cannot be less than 0",
+            truncated >= 0);
+    uassert(ErrorCodes::CannotCreateIndex,
+            "TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: " +
+                specForMessage(spec),
+            kp.nFields() == 1);
+}
+
 }  // namespace
+
+bool isKnownIndexSpecField(std::string_view field) { return allowedFields().count(std::string(field)) > 0; }
 
 std::string specForMessage(const BSONObj& spec) {
     BSONObjBuilder b;
@@ -179,10 +215,14 @@ BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec) {
             pfe.eoo() || pfe.type() == Object);
     uassert(ErrorCodes::CannotCreateIndex, "cannot mix \"partialFilterExpression\" and \"sparse\" options",
             pfe.eoo() || !spec["sparse"].trueValue());
-    BSONElement ttl = spec["expireAfterSeconds"];
-    uassert(ErrorCodes::CannotCreateIndex, "TTL index 'expireAfterSeconds' option must be numeric",
-            ttl.eoo() || ttl.isNumber());
+    validateIndexSpecTTL(spec, kp);
     bool isId = kp.nFields() == 1 && kp.firstElement().fieldNameStringData() == "_id";
+    BSONElement collation = spec["collation"];
+    uassert(ErrorCodes::TypeMismatch, "The field 'collation' must be an object, but got " + typeName(collation.type()),
+            collation.eoo() || collation.type() == Object);
+    uassert(ErrorCodes::BadValue, "The field 'collation' cannot be an empty object.",
+            collation.eoo() || !collation.Obj().isEmpty());
+    checkSimpleCollation(collation, "collation");
     if (isId && indexName == "_id_") {
         uassert(ErrorCodes::BadValue, "The field 'unique' is not valid for an _id index specification",
                 spec["unique"].eoo() || spec["unique"].trueValue());
@@ -196,7 +236,10 @@ BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec) {
     b.append("name", indexName);
     for (auto e : spec) {
         std::string_view f = e.fieldNameStringData();
-        if (f == "v" || f == "key" || f == "name" || f == "ns" || f == "background" || f == "dropDups") continue;
+        // The simple collation is not stored: it is what an index without one has (as MongoDB).
+        if (f == "v" || f == "key" || f == "name" || f == "ns" || f == "background" || f == "dropDups" ||
+            f == "collation")
+            continue;
         if (isId && indexName == "_id_" && f == "unique") continue;
         b.append(e);
     }

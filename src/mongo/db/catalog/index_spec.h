@@ -6,6 +6,7 @@
 //   as MongoDB's shell does ("a_1_b_-1").
 // Thread safety: stateless functions.
 #include <string>
+#include <string_view>
 
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/namespace_string.h"
@@ -16,8 +17,13 @@ namespace mongo {
 std::string defaultIndexName(const BSONObj& keyPattern);
 
 // Returns the spec as stored and listed: {v: 2, key, name, <other options in given order>}.
-// Throws DBException.
+// Throws DBException. A collation other than the simple one is refused (query/collation_spec.h),
+// the simple one is not stored; expireAfterSeconds is checked as MongoDB 7.0 does.
 BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec);
+
+// Whether createIndexes knows the spec field (createIndexes' ignoreUnknownIndexOptions drops
+// the others instead of refusing them).
+bool isKnownIndexSpecField(std::string_view field);
 
 // The spec of the _id index every collection gets.
 BSONObj idIndexSpec();

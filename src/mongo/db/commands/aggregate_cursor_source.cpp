@@ -1,6 +1,7 @@
 #include "mongo/db/commands/aggregate_cursor_source.h"
 
 #include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/server_options.h"
 #include "mongo/db/server_parameters.h"
@@ -22,9 +23,6 @@ AggregateRequest parseAggregateRequest(const OpMsgRequest& req) {
         uasserted(ErrorCodes::FailedToParse,
                   "Invalid command format: the 'aggregate' field must specify a collection name or 1");
     }
-    checkKnownFields(req, {"pipeline", "cursor", "explain", "allowDiskUse", "hint", "collation", "let",
-                           "bypassDocumentValidation", "readConcern", "writeConcern", "fromMongos",
-                           "needsMerge", "isMapReduceCommand", "$_isMapReduceCommand"});
     BSONElement p = req.body["pipeline"];
     if (p.eoo()) uasserted(ErrorCodes::Location40414, "BSON field 'aggregate.pipeline' is missing but a required field");
     if (p.type() != Array)
@@ -41,6 +39,7 @@ AggregateRequest parseAggregateRequest(const OpMsgRequest& req) {
         uasserted(ErrorCodes::FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
     if (!cursor.eoo()) {
         BSONObj c = parseObjectArg(cursor, "aggregate");
+        checkStrictFields(c, "aggregate.cursor", {"batchSize"});
         if (!c["batchSize"].eoo()) {
             ar.batchSize = parseIntegerArg(c["batchSize"], "aggregate.cursor");
             if (ar.batchSize < 0)
@@ -48,6 +47,8 @@ AggregateRequest parseAggregateRequest(const OpMsgRequest& req) {
         }
     }
     ar.hint = parseHint(req.body["hint"]);
+    checkSimpleCollation(req.body["collation"], "aggregate.collation");
+    ar.let = CommandLetVariables::parse(parseObjectArg(req.body["let"], "aggregate"));
     // Absent: allowDiskUseByDefault (true since MongoDB 6.0).
     ar.allowDiskUse = req.body["allowDiskUse"].eoo() ? allowDiskUseByDefault() : req.body["allowDiskUse"].trueValue();
     return ar;
@@ -90,6 +91,7 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
     PipelineContext ctx;
     ctx.db = ar.nss.db();
     ctx.allowDiskUse = ar.allowDiskUse;
+    ctx.letVars = ar.let.asExpressions();
     Client* client = _client;
     std::string db = ar.nss.db();
     ctx.openCollection = [client, db, this](const std::string& coll) -> std::function<std::optional<BSONObj>()> {
@@ -121,7 +123,8 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
         });
     } else if (!ar.collectionless) {
         QueryRequest qr;
-        qr.filter = _pipeline->leadingMatchFilter().getOwned();
+        // The leading $match also selects the index; its $expr must see the command's 'let'.
+        qr.filter = ar.let.bindInFilter(_pipeline->leadingMatchFilter()).getOwned();
         qr.hint = ar.hint;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, ar.nss);
         _exec = std::make_unique<PlanExecutor>(_client, coll, ar.nss, qr);

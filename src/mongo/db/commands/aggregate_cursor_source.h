@@ -2,6 +2,7 @@
 // The aggregate command's request and its cursor: a Pipeline fed by a PlanExecutor.
 #include <memory>
 
+#include "mongo/db/pipeline/command_let.h"
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/query/plan_executor.h"
@@ -17,6 +18,7 @@ struct AggregateRequest {
     bool explain = false;
     BSONObj hint;
     bool allowDiskUse = false;
+    CommandLetVariables let;  // the command's 'let'
 };
 
 // Throws FailedToParse (9) when 'cursor' is missing without explain, TypeMismatch for a bad

@@ -3,6 +3,7 @@
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/query/matcher.h"
 
@@ -22,6 +23,38 @@ BSONObj userOptions(const BSONObj& createCmd) {
     return b.obj();
 }
 
+// create's options that this server cannot honour beyond their defaults: refused rather than
+// ignored (command_args.h). The defaults themselves (an empty storageEngine, autoIndexId: true,
+// the usual _id index...) are what every collection gets, so they pass.
+void checkSupportedCreateOptions(const BSONObj& cmd) {
+    auto refuse = [](const std::string& what) {
+        uasserted(ErrorCodes::InvalidOptions, "BSON field 'create." + what + "' is not supported by this server");
+    };
+    checkSimpleCollation(cmd["collation"], "create.collation");
+    for (const char* f : {"clusteredIndex", "encryptedFields", "expireAfterSeconds"})
+        if (!cmd[f].eoo()) refuse(f);
+    if (BSONElement e = cmd["autoIndexId"]; !e.eoo() && !e.trueValue()) refuse("autoIndexId: false (collections always have an _id index)");
+    if (BSONElement e = cmd["changeStreamPreAndPostImages"]; e.type() == Object && e.Obj()["enabled"].trueValue())
+        refuse("changeStreamPreAndPostImages (no change streams on a standalone server)");
+    for (const char* f : {"storageEngine", "indexOptionDefaults"})
+        if (BSONElement e = cmd[f]; e.type() == Object && !e.Obj().isEmpty()) refuse(std::string(f) + " (engine-specific settings)");
+    if (BSONElement e = cmd["idIndex"]; e.type() == Object) {
+        BSONObj id = e.Obj();
+        for (BSONElement f : id) {
+            std::string_view n = f.fieldNameStringData();
+            bool isDefault = (n == "key" && f.type() == Object && f.Obj().nFields() == 1 && f.Obj()["_id"].isNumber() &&
+                              f.Obj()["_id"].numberDouble() == 1) ||
+                             (n == "name" && f.type() == String && f.str() == "_id_") ||
+                             (n == "v" && f.isNumber() && f.numberInt() == 2) || n == "ns";
+            if (n == "collation") {
+                checkSimpleCollation(f, "create.idIndex.collation");
+                isDefault = true;
+            }
+            if (!isDefault) refuse("idIndex other than {key: {_id: 1}, name: \"_id_\"}");
+        }
+    }
+}
+
 class CreateCmd : public Command {
 public:
     CreateCmd() : Command("create") {}
@@ -32,6 +65,7 @@ public:
             uasserted(ErrorCodes::CommandNotSupported, "views are not supported by this server");
         if (!req.body["timeseries"].eoo())
             uasserted(ErrorCodes::CommandNotSupported, "time-series collections are not supported by this server");
+        checkSupportedCreateOptions(req.body);
         CollectionOptions opts = uassertStatusOK(CollectionOptions::parse(req.body));
         CatalogDDLLock lock;
         if (Collection* existing = CollectionCatalog::get()->lookupCollection(opCtx, nss)) {
@@ -92,7 +126,8 @@ public:
             uassertStatusOK(NamespaceString::validateDbName(n->db()));
             uassertStatusOK(NamespaceString::validateCollectionName(n->coll()));
         }
-        bool dropTarget = !req.body["dropTarget"].eoo() && req.body["dropTarget"].trueValue();
+        bool dropTarget = !req.body["dropTarget"].eoo() && parseBoolArg(req.body["dropTarget"], "renameCollection");
+        if (!req.body["stayTemp"].eoo()) parseBoolArg(req.body["stayTemp"], "renameCollection");
         CatalogDDLLock lock;
         if (src == dst) uasserted(ErrorCodes::IllegalOperation, "Can't rename a collection to itself");
         if (!CollectionCatalog::get()->lookupCollection(opCtx, src))
@@ -119,7 +154,6 @@ public:
     ListCollectionsCmd() : Command("listCollections") {}
     std::string help() const override { return "list the collections of a database"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
-        checkKnownFields(req, {"filter", "nameOnly", "authorizedCollections", "cursor", "includePendingDrops"});
         BSONObj filter = parseObjectArg(req.body["filter"], "listCollections");
         bool nameOnly = !req.body["nameOnly"].eoo() && parseBoolArg(req.body["nameOnly"], "listCollections");
         Matcher matcher(filter);
@@ -159,7 +193,6 @@ public:
     std::string help() const override { return "list databases and their sizes"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
-        checkKnownFields(req, {"filter", "nameOnly", "authorizedDatabases"});
         BSONObj filter = parseObjectArg(req.body["filter"], "listDatabases");
         bool nameOnly = !req.body["nameOnly"].eoo() && parseBoolArg(req.body["nameOnly"], "listDatabases");
         Matcher matcher(filter);

@@ -9,36 +9,6 @@
 
 namespace mongo {
 
-bool isGenericArgument(std::string_view f) {
-    static const std::set<std::string_view> kGeneric = {
-        "$db", "lsid", "$clusterTime", "$readPreference", "txnNumber", "autocommit",
-        "startTransaction", "readConcern", "writeConcern", "maxTimeMS", "comment", "apiVersion",
-        "apiStrict", "apiDeprecationErrors", "$audit", "$client", "$configServerState",
-        "$gleStats", "$oplogQueryData", "$replData", "$queryOptions", "databaseVersion",
-        "shardVersion", "clientOperationKey", "mayBypassWriteBlocking", "$configTime",
-        "$topologyTime", "allowImplicitCollectionCreation", "help", "recordPreImages",
-        "readPreference", "$readPreference", "maxTimeMSOpOnly", "tracking_info"};
-    return kGeneric.count(f) > 0;
-}
-
-void checkKnownFields(const OpMsgRequest& req, std::initializer_list<std::string_view> known) {
-    bool first = true;
-    for (BSONElement e : req.body) {
-        if (first) {
-            first = false;
-            continue;
-        }
-        std::string_view f = e.fieldNameStringData();
-        if (isGenericArgument(f)) continue;
-        bool ok = false;
-        for (auto k : known)
-            if (k == f) ok = true;
-        if (!ok)
-            uasserted(ErrorCodes::Location40415,
-                      "BSON field '" + req.commandName() + "." + std::string(f) + "' is an unknown field.");
-    }
-}
-
 NamespaceString commandTargetNamespace(const OpMsgRequest& req) {
     BSONElement first = req.body.firstElement();
     if (first.type() != String)

@@ -4,18 +4,12 @@
 #include <initializer_list>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/commands/command_args.h"
 #include "mongo/db/namespace_string.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/rpc/op_msg_request.h"
 
 namespace mongo {
-
-// Fields every command accepts (driver-added generic arguments).
-bool isGenericArgument(std::string_view field);
-
-// Throws Location40415 "BSON field '<cmd>.<field>' is an unknown field." for a field that is
-// neither in known nor a generic argument.
-void checkKnownFields(const OpMsgRequest& req, std::initializer_list<std::string_view> known);
 
 // The namespace named by the command's first element: {find: "coll", $db: "db"}.
 // Throws InvalidNamespace (73) for a missing/non-string/invalid collection name.

@@ -20,7 +20,6 @@ namespace {
 
 // The compact command's arguments, validated as MongoDB's IDL parser does.
 CompactIdentOptions parseCompactOptions(const OpMsgRequest& req) {
-    checkKnownFields(req, {"force", "freeSpaceTargetMB"});
     // force only matters on a replica set primary (this server is a standalone), but its type is
     // checked as MongoDB does: strictly a bool.
     BSONElement force = req.body["force"];

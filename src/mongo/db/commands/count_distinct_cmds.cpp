@@ -6,6 +6,7 @@
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/query/path_traversal.h"
 #include "mongo/db/query/plan_executor.h"
@@ -21,7 +22,6 @@ public:
     std::string help() const override { return "count the documents matching a query"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
-        checkKnownFields(req, {"query", "limit", "skip", "hint", "collation", "fields", "readConcern"});
         QueryRequest qr;
         qr.filter = parseObjectArg(req.body["query"], "count");
         if (!req.body["skip"].eoo()) {
@@ -35,6 +35,7 @@ public:
             qr.limit = l >= 0 ? l : l == std::numeric_limits<long long>::min() ? 0 : -l;
         }
         qr.hint = parseHint(req.body["hint"]);
+        checkSimpleCollation(req.body["collation"], "count.collation");
         CatalogReadLock lock;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
         long long n = 0;
@@ -73,15 +74,15 @@ public:
     std::string help() const override { return "the distinct values of a field"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
-        checkKnownFields(req, {"key", "query", "collation", "hint", "readConcern"});
         BSONElement key = req.body["key"];
         if (key.eoo()) uasserted(ErrorCodes::Location40414, "BSON field 'distinct.key' is missing but a required field");
         if (key.type() != String)
             uasserted(ErrorCodes::TypeMismatch, "BSON field 'distinct.key' is the wrong type '" + typeName(key.type()) +
                                                     "', expected type 'string'");
         QueryRequest qr;
-        qr.filter = parseObjectArg(req.body["query"], "distinct");
-        qr.hint = parseHint(req.body["hint"]);
+        // query: null is no filter, as MongoDB's distinct parser treats it.
+        if (!req.body["query"].isNull()) qr.filter = parseObjectArg(req.body["query"], "distinct");
+        checkSimpleCollation(req.body["collation"], "distinct.collation");
         CatalogReadLock lock;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
         std::string path = key.str();

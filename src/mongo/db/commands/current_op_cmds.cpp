@@ -3,6 +3,7 @@
 #include <set>
 
 #include "mongo/db/commands/command.h"
+#include "mongo/db/commands/command_args.h"
 #include "mongo/db/commands/current_op_registry.h"
 #include "mongo/db/query/matcher.h"
 #include "mongo/util/log.h"
@@ -12,11 +13,8 @@ namespace {
 
 // currentOp's own options and the arguments every command may carry: not part of the filter.
 bool isCurrentOpArgument(std::string_view name) {
-    static const std::set<std::string_view> kArgs = {
-        "currentOp", "$all", "$ownOps", "$truncateOps", "$db", "comment", "lsid", "$clusterTime",
-        "$readPreference", "apiVersion", "apiStrict", "apiDeprecationErrors", "maxTimeMS", "readConcern",
-        "writeConcern", "txnNumber", "autocommit", "startTransaction", "$client", "$audit"};
-    return kArgs.count(name) > 0;
+    static const std::set<std::string_view> kArgs = {"currentOp", "$all", "$ownOps", "$truncateOps"};
+    return kArgs.count(name) > 0 || isGenericArgument(name);
 }
 
 class CurrentOpCmd : public Command {

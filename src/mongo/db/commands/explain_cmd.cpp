@@ -9,8 +9,10 @@
 #include "mongo/db/commands/aggregate_cursor_source.h"
 #include "mongo/db/commands/build_info.h"
 #include "mongo/db/commands/command.h"
+#include "mongo/db/commands/command_args.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/ops/write_ops.h"
+#include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/query/plan_executor.h"
 #include "mongo/db/server_options.h"
@@ -147,6 +149,16 @@ public:
             return;
         }
         NamespaceString nss = commandTargetNamespace(innerReq);
+        // The explained command's own fields are checked as if it ran: explain never accepts an
+        // option the command would refuse.
+        if (const Command* inner = findCommand(name))
+            if (const CommandArgs* args = findCommandArgs(inner->name())) args->check(innerReq.body);
+        if (BSONElement c = innerReq.body["collation"]; !c.eoo()) checkSimpleCollation(c, name + ".collation");
+        for (const char* stmts : {"updates", "deletes"})
+            if (innerReq.body[stmts].type() == Array)
+                for (BSONElement st : innerReq.body[stmts].Obj())
+                    if (st.type() == Object && !st.Obj()["collation"].eoo())
+                        checkSimpleCollation(st.Obj()["collation"], name + "." + stmts + ".collation");
         ExplainedQuery x = queryOf(name, innerReq.body);
         CatalogReadLock lock;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);

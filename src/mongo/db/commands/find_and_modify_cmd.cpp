@@ -3,6 +3,8 @@
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/ops/write_ops.h"
+#include "mongo/db/pipeline/command_let.h"
+#include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/query/projection.h"
 
@@ -18,8 +20,6 @@ public:
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
         const BSONObj& cmd = req.body;
-        checkKnownFields(req, {"query", "sort", "remove", "update", "new", "fields", "upsert", "bypassDocumentValidation",
-                               "collation", "arrayFilters", "hint", "let", "stmtId"});
         BSONObj query = parseObjectArg(cmd["query"], "findAndModify");
         BSONObj sort = parseObjectArg(cmd["sort"], "findAndModify");
         BSONObj fields = parseObjectArg(cmd["fields"], "findAndModify");
@@ -33,6 +33,11 @@ public:
         if (remove && returnNew)
             uasserted(ErrorCodes::FailedToParse,
                       "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+        checkSimpleCollation(cmd["collation"], "findAndModify.collation");
+        CommandLetVariables let = CommandLetVariables::parse(parseObjectArg(cmd["let"], "findAndModify"));
+        query = let.bindInFilter(query);
+        bool bypassEmptyTs = !cmd["bypassEmptyTsReplacement"].eoo() &&
+                             parseBoolArg(cmd["bypassEmptyTsReplacement"], "findAndModify");
         if (parseWriteConcernIsDurable(cmd)) opCtx->recoveryUnit()->setDurableCommit(true);
         std::unique_ptr<Projection> proj;
         if (!fields.isEmpty()) proj = std::make_unique<Projection>(fields);
@@ -54,8 +59,18 @@ public:
             s.upsert = upsert;
             s.sort = sort;
             s.hint = parseHint(cmd["hint"]);
-            if (cmd["arrayFilters"].type() == Array)
-                for (BSONElement af : cmd["arrayFilters"].Obj()) s.arrayFilters.push_back(af.Obj());
+            s.letVars = let.asExpressions();
+            s.bypassEmptyTsReplacement = bypassEmptyTs;
+            if (BSONElement af = cmd["arrayFilters"]; !af.eoo()) {
+                if (af.type() != Array)
+                    uasserted(ErrorCodes::TypeMismatch, "BSON field 'findAndModify.arrayFilters' is the wrong type '" +
+                                                            typeName(af.type()) + "', expected type 'array'");
+                for (BSONElement f : af.Obj()) {
+                    if (f.type() != Object)
+                        uasserted(ErrorCodes::TypeMismatch, "arrayFilters entries must be objects");
+                    s.arrayFilters.push_back(f.Obj());
+                }
+            }
             UpdateResult r = performUpdate(opCtx, nss, s, true);
             lastError.append("n", static_cast<int>(r.nMatched + (r.upsertedId ? 1 : 0)));
             lastError.append("updatedExisting", r.nMatched > 0);

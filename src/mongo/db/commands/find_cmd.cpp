@@ -59,7 +59,6 @@ public:
                 uasserted(51024, "BSON field 'batchSize' value must be >= 0, actual value '" + std::to_string(batchSize) + "'");
             if (batchSize == 0) batchSize = -1;
         }
-        checkKnownFields(req, {"collection", "batchSize", "maxTimeMS", "term", "lastKnownCommittedOpTime"});
         long long id = idElem.numberLong();
         NamespaceString nss(req.db(), collElem.valueStringData());
         auto cursor = CursorManager::get().checkOut(id);

@@ -1,6 +1,7 @@
 // createIndexes, listIndexes, dropIndexes.
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/index_spec.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/cursor_manager.h"
@@ -14,18 +15,31 @@ public:
     std::string help() const override { return "create indexes on a collection"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
-        checkKnownFields(req, {"indexes", "commitQuorum", "ignoreUnknownIndexOptions", "isTimeseriesNamespace"});
         BSONElement indexes = req.body["indexes"];
         if (indexes.eoo()) uasserted(ErrorCodes::Location40414, "BSON field 'createIndexes.indexes' is missing but a required field");
         if (indexes.type() != Array)
             uasserted(ErrorCodes::TypeMismatch, "BSON field 'createIndexes.indexes' is the wrong type '" +
                                                     typeName(indexes.type()) + "', expected type 'array'");
+        // commitQuorum is about replica set members voting on an index build.
+        if (!req.body["commitQuorum"].eoo()) uasserted(ErrorCodes::BadValue, "Standalones can't specify commitQuorum");
+        bool ignoreUnknown = !req.body["ignoreUnknownIndexOptions"].eoo() &&
+                             parseBoolArg(req.body["ignoreUnknownIndexOptions"], "createIndexes");
         std::vector<BSONObj> specs;
         for (BSONElement e : indexes.Obj()) {
             if (e.type() != Object) uasserted(ErrorCodes::TypeMismatch, "The elements of 'indexes' must be objects");
-            specs.push_back(e.Obj());
+            if (!ignoreUnknown) {
+                specs.push_back(e.Obj());
+                continue;
+            }
+            BSONObjBuilder known;  // ignoreUnknownIndexOptions: unknown spec fields are dropped
+            for (BSONElement f : e.Obj())
+                if (isKnownIndexSpecField(f.fieldNameStringData())) known.append(f);
+            specs.push_back(known.obj());
         }
         if (specs.empty()) uasserted(ErrorCodes::BadValue, "Must specify at least one index to create");
+        // Specs are checked before anything is created: a refused createIndexes leaves no
+        // implicitly created collection behind, as in MongoDB.
+        for (const BSONObj& spec : specs) validateAndNormalizeIndexSpec(spec);
         CatalogDDLLock lock;
         auto* cat = CollectionCatalog::get();
         Collection* coll = cat->lookupCollection(opCtx, nss);
@@ -34,6 +48,10 @@ public:
             coll = cat->createCollection(opCtx, nss, CollectionOptions());
             created = true;
         }
+        // MongoDB 7.0 cannot delete from capped collections by TTL.
+        for (const BSONObj& spec : specs)
+            if (coll->options().capped && spec.hasField("expireAfterSeconds"))
+                uasserted(ErrorCodes::CannotCreateIndex, "Cannot create TTL index on a capped collection");
         int before = static_cast<int>(coll->getIndexCatalog()->getAllIndexes().size());
         int newOnes = 0;
         for (auto& spec : specs)
@@ -53,6 +71,9 @@ public:
     std::string help() const override { return "list the indexes of a collection"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
+        // includeIndexBuildInfo: true changes the format of every entry ({spec, ...}).
+        if (BSONElement e = req.body["includeIndexBuildInfo"]; !e.eoo() && parseBoolArg(e, "listIndexes"))
+            uasserted(ErrorCodes::InvalidOptions, "BSON field 'listIndexes.includeIndexBuildInfo' is not supported by this server");
         CatalogReadLock lock;
         Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
         if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "ns does not exist: " + nss.ns());

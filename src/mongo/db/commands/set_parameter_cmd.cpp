@@ -4,21 +4,12 @@
 #include <set>
 
 #include "mongo/db/commands/command.h"
+#include "mongo/db/commands/command_args.h"
 #include "mongo/db/server_parameters.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
 namespace {
-
-// Arguments every command may carry; they are not parameter names.
-bool isGenericArgument(std::string_view name) {
-    static const std::set<std::string_view> kGeneric = {
-        "$db", "comment", "lsid", "$clusterTime", "$readPreference", "apiVersion", "apiStrict",
-        "apiDeprecationErrors", "maxTimeMS", "writeConcern", "readConcern", "txnNumber", "autocommit",
-        "startTransaction", "$audit", "$client", "$configServerState", "$gleStats", "$oplogQueryData",
-        "$replData", "$queryOptions", "clientOperationKey", "mayBypassWriteBlocking", "help"};
-    return kGeneric.count(name) > 0;
-}
 
 class SetParameterCmd : public Command {
 public:

@@ -80,6 +80,10 @@ public:
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         std::string db = req.db();
         long long scale = scaleArg(req);
+        // freeStorage: 1 asks for the free space inside the data files, which this server does
+        // not measure per database.
+        if (BSONElement fs = req.body["freeStorage"]; !fs.eoo() && parseBoolArg(fs, "dbStats"))
+            uasserted(ErrorCodes::InvalidOptions, "BSON field 'dbStats.freeStorage' is not supported by this server");
         CatalogReadLock lock;
         auto* cat = CollectionCatalog::get();
         long long objects = 0, dataSize = 0, storageSize = 0, indexes = 0, indexSize = 0;

@@ -13,8 +13,11 @@ public:
     std::string help() const override { return "check a collection's records and indexes"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
-        checkKnownFields(req, {"full", "background", "repair", "metadata", "checkBSONConformance", "scandata"});
         bool full = !req.body["full"].eoo() && req.body["full"].trueValue();
+        for (const char* f : {"repair", "metadata"})
+            if (BSONElement e = req.body[f]; !e.eoo() && parseBoolArg(e, "validate"))
+                uasserted(ErrorCodes::InvalidOptions,
+                          std::string("BSON field 'validate.") + f + "' is not supported by this server");
         CollectionWriteLock lock;  // a consistent view: no writes during validation
         Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
         if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "Collection '" + nss.ns() + "' does not exist to validate.");

@@ -3,6 +3,8 @@
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/ops/write_ops.h"
+#include "mongo/db/pipeline/command_let.h"
+#include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/find_request.h"
 
 namespace mongo {
@@ -60,17 +62,16 @@ void applyWriteConcern(OperationContext* opCtx, const OpMsgRequest& req) {
 }
 
 // What insert, update and delete share: the target, the statements (checked for count) and
-// ordered; a j:true write concern makes the commits durable.
+// ordered; a j:true write concern makes the commits durable. The command's other fields are
+// checked by the dispatcher (command_args.cpp).
 struct WriteCommandArgs {
     NamespaceString nss;
     std::vector<BSONObj> stmts;
     bool ordered;
 };
 
-WriteCommandArgs parseWriteCommand(OperationContext* opCtx, const OpMsgRequest& req, const char* field,
-                                   std::initializer_list<std::string_view> known) {
+WriteCommandArgs parseWriteCommand(OperationContext* opCtx, const OpMsgRequest& req, const char* field) {
     WriteCommandArgs a{commandTargetNamespace(req), {}, true};
-    checkKnownFields(req, known);
     a.ordered = orderedArg(req);
     a.stmts = statements(req, field);
     checkBatchSize(a.stmts.size());
@@ -78,15 +79,25 @@ WriteCommandArgs parseWriteCommand(OperationContext* opCtx, const OpMsgRequest& 
     return a;
 }
 
+bool optionalBool(const OpMsgRequest& req, const char* field) {
+    BSONElement e = req.body[field];
+    return !e.eoo() && parseBoolArg(e, req.commandName().c_str());
+}
+
+// The command's 'let', computed once for all its statements (errors fail the command).
+CommandLetVariables commandLet(const OpMsgRequest& req) {
+    return CommandLetVariables::parse(parseObjectArg(req.body["let"], req.commandName().c_str()));
+}
+
 class InsertCmd : public Command {
 public:
     InsertCmd() : Command("insert") {}
     std::string help() const override { return "insert documents"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
-        auto args = parseWriteCommand(opCtx, req, "documents",
-                                      {"documents", "ordered", "bypassDocumentValidation", "stmtId", "stmtIds"});
+        auto args = parseWriteCommand(opCtx, req, "documents");
+        bool bypassEmptyTs = optionalBool(req, "bypassEmptyTsReplacement");
         std::vector<WriteError> errors;
-        long long n = insertDocuments(opCtx, args.nss, args.stmts, args.ordered, &errors);
+        long long n = insertDocuments(opCtx, args.nss, args.stmts, args.ordered, &errors, bypassEmptyTs);
         globalOpCounters().gotInsert(static_cast<long long>(args.stmts.size()));
         result.appendNumber("n", n);
         appendWriteErrors(result, errors);
@@ -94,23 +105,74 @@ public:
 };
 InsertCmd insertCmd;
 
+// One update statement as MongoDB's UpdateOpEntry parses it: unknown fields, missing q/u and
+// wrong types fail the whole command (before any statement runs), as an IDL parse error does.
+struct ParsedUpdateStatement {
+    UpdateStatement stmt;
+    BSONElement collation;
+    BSONObj constants;  // c
+    bool hasConstants = false;
+};
+
+ParsedUpdateStatement parseUpdateStatement(const BSONObj& o) {
+    const char* kPath = "update.updates";
+    checkStrictFields(o, kPath, {"q", "u", "c", "upsert", "multi", "arrayFilters", "hint", "collation"});
+    ParsedUpdateStatement p;
+    UpdateStatement& s = p.stmt;
+    for (BSONElement e : o) {
+        std::string_view f = e.fieldNameStringData();
+        if (f == "q") s.q = parseObjectArg(e, kPath);
+        else if (f == "u") {
+            if (e.type() != Object && e.type() != Array)
+                uasserted(ErrorCodes::FailedToParse, "Update argument must be either an object or an array");
+            s.u = e;
+        } else if (f == "c") {
+            p.constants = parseObjectArg(e, kPath);
+            p.hasConstants = true;
+        }
+        else if (f == "upsert") s.upsert = parseBoolArg(e, kPath);
+        else if (f == "multi") s.multi = parseBoolArg(e, kPath);
+        else if (f == "arrayFilters") {
+            if (e.type() != Array)
+                uasserted(ErrorCodes::TypeMismatch, "BSON field 'update.updates.arrayFilters' is the wrong type '" +
+                                                        typeName(e.type()) + "', expected type 'array'");
+            for (BSONElement af : e.Obj()) {
+                if (af.type() != Object) uasserted(ErrorCodes::TypeMismatch, "arrayFilters entries must be objects");
+                s.arrayFilters.push_back(af.Obj());
+            }
+        } else if (f == "hint") s.hint = parseHint(e);
+        else if (f == "collation") p.collation = e;
+    }
+    if (!o.hasField("q")) uasserted(ErrorCodes::Location40414, "BSON field 'update.updates.q' is missing but a required field");
+    if (!o.hasField("u")) uasserted(ErrorCodes::Location40414, "BSON field 'update.updates.u' is missing but a required field");
+    return p;
+}
+
 class UpdateCmd : public Command {
 public:
     UpdateCmd() : Command("update") {}
     std::string help() const override { return "update documents"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
-        auto args = parseWriteCommand(opCtx, req, "updates",
-                                      {"updates", "ordered", "bypassDocumentValidation", "let", "stmtId", "stmtIds"});
+        auto args = parseWriteCommand(opCtx, req, "updates");
         const NamespaceString& nss = args.nss;
-        const auto& stmts = args.stmts;
-        bool ordered = args.ordered;
+        std::vector<ParsedUpdateStatement> stmts;
+        for (const BSONObj& o : args.stmts) stmts.push_back(parseUpdateStatement(o));
+        CommandLetVariables let = commandLet(req);
+        bool bypassEmptyTs = optionalBool(req, "bypassEmptyTsReplacement");
         long long n = 0, nModified = 0;
         BSONArrayBuilder upserted;
         std::vector<WriteError> errors;
         for (size_t i = 0; i < stmts.size(); i++) {
             globalOpCounters().gotUpdate(1);
             try {
-                UpdateStatement s = parseStatement(stmts[i]);
+                UpdateStatement s = stmts[i].stmt;
+                checkSimpleCollation(stmts[i].collation, "update.updates.collation");
+                // Constants ('c') are variables of a pipeline update, beside the command's 'let'.
+                if (stmts[i].hasConstants && s.u.type() != Array)
+                    uasserted(51198, "Constant values may only be specified for pipeline updates");
+                s.q = let.bindInFilter(s.q);
+                s.letVars = let.withConstants(stmts[i].constants).asExpressions();
+                s.bypassEmptyTsReplacement = bypassEmptyTs;
                 UpdateResult r = performUpdate(opCtx, nss, s, false);
                 n += r.nMatched;
                 nModified += r.nModified;
@@ -123,7 +185,7 @@ public:
                 }
             } catch (const DBException& e) {
                 errors.push_back(makeWriteError(static_cast<int>(i), e));
-                if (ordered) break;
+                if (args.ordered) break;
             }
         }
         result.appendNumber("n", n);
@@ -131,60 +193,55 @@ public:
         if (upserted.arrSize()) result.append("upserted", upserted.arr());
         appendWriteErrors(result, errors);
     }
-
-private:
-    static UpdateStatement parseStatement(const BSONObj& o) {
-        UpdateStatement s;
-        for (BSONElement e : o) {
-            std::string_view f = e.fieldNameStringData();
-            if (f == "q") s.q = parseObjectArg(e, "update.updates");
-            else if (f == "u") s.u = e;
-            else if (f == "upsert") s.upsert = parseBoolArg(e, "update.updates");
-            else if (f == "multi") s.multi = parseBoolArg(e, "update.updates");
-            else if (f == "arrayFilters") {
-                if (e.type() != Array) uasserted(ErrorCodes::TypeMismatch, "arrayFilters must be an array");
-                for (BSONElement af : e.Obj()) {
-                    if (af.type() != Object) uasserted(ErrorCodes::TypeMismatch, "arrayFilters entries must be objects");
-                    s.arrayFilters.push_back(af.Obj());
-                }
-            } else if (f == "hint") s.hint = parseHint(e);
-            else if (f == "collation" || f == "upsertSupplied" || f == "c" || f == "sort") {
-            } else uasserted(ErrorCodes::Location40415, "BSON field 'UpdateOpEntry." + std::string(f) + "' is an unknown field.");
-        }
-        if (!o.hasField("q")) uasserted(ErrorCodes::Location40414, "BSON field 'UpdateOpEntry.q' is missing but a required field");
-        if (!o.hasField("u")) uasserted(ErrorCodes::Location40414, "BSON field 'UpdateOpEntry.u' is missing but a required field");
-        return s;
-    }
 };
 UpdateCmd updateCmd;
+
+// One delete statement as MongoDB's DeleteOpEntry parses it (errors fail the whole command).
+struct ParsedDeleteStatement {
+    BSONObj q;
+    bool justOne = false;
+    BSONObj hint;
+    BSONElement collation;
+};
+
+ParsedDeleteStatement parseDeleteStatement(const BSONObj& o) {
+    const char* kPath = "delete.deletes";
+    checkStrictFields(o, kPath, {"q", "limit", "collation", "hint"});
+    ParsedDeleteStatement p;
+    if (!o.hasField("q")) uasserted(ErrorCodes::Location40414, "BSON field 'delete.deletes.q' is missing but a required field");
+    p.q = parseObjectArg(o["q"], kPath);
+    BSONElement lim = o["limit"];
+    if (lim.eoo()) uasserted(ErrorCodes::Location40414, "BSON field 'delete.deletes.limit' is missing but a required field");
+    long long limit = parseIntegerArg(lim, kPath);
+    if (limit != 0 && limit != 1)
+        uasserted(ErrorCodes::FailedToParse, "The limit field in delete objects must be 0 or 1. Got " + std::to_string(limit));
+    p.justOne = limit == 1;
+    p.hint = parseHint(o["hint"]);
+    p.collation = o["collation"];
+    return p;
+}
 
 class DeleteCmd : public Command {
 public:
     DeleteCmd() : Command("delete") {}
     std::string help() const override { return "delete documents"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
-        auto args = parseWriteCommand(opCtx, req, "deletes", {"deletes", "ordered", "let", "stmtId", "stmtIds"});
-        const NamespaceString& nss = args.nss;
-        const auto& stmts = args.stmts;
-        bool ordered = args.ordered;
+        auto args = parseWriteCommand(opCtx, req, "deletes");
+        std::vector<ParsedDeleteStatement> stmts;
+        for (const BSONObj& o : args.stmts) stmts.push_back(parseDeleteStatement(o));
+        CommandLetVariables let = commandLet(req);
         long long n = 0;
         std::vector<WriteError> errors;
         for (size_t i = 0; i < stmts.size(); i++) {
             try {
-                const BSONObj& s = stmts[i];
-                BSONObj q = parseObjectArg(s["q"], "delete.deletes");
-                if (!s.hasField("q")) uasserted(ErrorCodes::Location40414, "BSON field 'DeleteOpEntry.q' is missing but a required field");
-                BSONElement lim = s["limit"];
-                if (lim.eoo()) uasserted(ErrorCodes::Location40414, "BSON field 'DeleteOpEntry.limit' is missing but a required field");
-                long long limit = parseIntegerArg(lim, "delete.deletes");
-                if (limit != 0 && limit != 1)
-                    uasserted(ErrorCodes::FailedToParse, "The limit field in delete objects must be 0 or 1. Got " + std::to_string(limit));
-                long long d = performDelete(opCtx, nss, q, limit == 1, parseHint(s["hint"]), BSONObj(), nullptr);
+                checkSimpleCollation(stmts[i].collation, "delete.deletes.collation");
+                long long d = performDelete(opCtx, args.nss, let.bindInFilter(stmts[i].q), stmts[i].justOne,
+                                            stmts[i].hint, BSONObj(), nullptr);
                 globalOpCounters().gotDelete(1);
                 n += d;
             } catch (const DBException& e) {
                 errors.push_back(makeWriteError(static_cast<int>(i), e));
-                if (ordered) break;
+                if (args.ordered) break;
             }
         }
         result.appendNumber("n", n);

@@ -6,6 +6,7 @@
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/durable_catalog.h"
 #include "mongo/db/ops/write_ops.h"
+#include "mongo/db/storage/duplicate_key_error.h"
 
 namespace mongo {
 namespace {
@@ -26,7 +27,10 @@ NamespaceString targetOf(const BSONElement& e, const std::string& db, const char
 void throwFirst(const std::vector<WriteError>& errors, const char* stage) {
     if (errors.empty()) return;
     const WriteError& e = errors.front();
-    uasserted(e.status.code(), std::string(stage) + " failed: " + e.status.reason());
+    std::string reason = std::string(stage) + " failed: " + e.status.reason();
+    if (e.extra.hasField("keyPattern"))
+        throw DuplicateKeyException(std::move(reason), e.extra["keyPattern"].Obj(), e.extra["keyValue"].Obj());
+    uasserted(e.status.code(), reason);
 }
 
 void runOut(OperationContext* opCtx, const std::string& db, const BSONElement& spec, const std::vector<BSONObj>& docs) {

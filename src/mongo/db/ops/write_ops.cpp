@@ -1,14 +1,37 @@
 #include "mongo/db/ops/write_ops.h"
 
+#include <algorithm>
+
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/query/matcher.h"
 #include "mongo/db/query/plan_executor.h"
 #include "mongo/db/storage/duplicate_key_error.h"
+#include "mongo/db/update/element_format.h"
 #include "mongo/db/update/storage_validation.h"
 #include "mongo/db/update/update_driver.h"
+#include "mongo/db/update/write_timestamp.h"
 
 namespace mongo {
+
+namespace {
+// Top-level fields other than _id holding Timestamp(0, 0) take the write's timestamp, as
+// mongod's insert path does ("empty timestamp replacement").
+BSONObj replaceEmptyTopLevelTimestamps(const BSONObj& doc) {
+    bool any = false;
+    for (BSONElement e : doc)
+        if (e.type() == bsonTimestamp && e.timestamp().isNull() && e.fieldNameStringData() != "_id") any = true;
+    if (!any) return doc;
+    BSONObjBuilder b;
+    for (BSONElement e : doc) {
+        if (e.type() == bsonTimestamp && e.timestamp().isNull() && e.fieldNameStringData() != "_id")
+            b.append(e.fieldNameStringData(), nextWriteTimestamp());
+        else
+            b.append(e);
+    }
+    return b.obj();
+}
+}  // namespace
 
 Collection* getOrCreateCollectionForWrite(OperationContext* opCtx, const NamespaceString& nss,
                                           std::unique_ptr<CollectionWriteLock>* lock) {
@@ -27,7 +50,7 @@ Collection* getOrCreateCollectionForWrite(OperationContext* opCtx, const Namespa
     }
 }
 
-BSONObj prepareDocumentForInsert(const BSONObj& doc) {
+BSONObj prepareDocumentForInsert(const BSONObj& doc, bool replaceEmptyTimestamps) {
     if (doc.objsize() > BSONObjMaxUserSize)
         uasserted(ErrorCodes::BSONObjectTooLarge, "object to insert too large. size in bytes: " +
                                                       std::to_string(doc.objsize()) + ", max size: " +
@@ -52,6 +75,7 @@ BSONObj prepareDocumentForInsert(const BSONObj& doc) {
     } else {
         out = doc.getOwned();
     }
+    if (replaceEmptyTimestamps) out = replaceEmptyTopLevelTimestamps(out);
     uassertStatusOK(validateStorageDocument(out));
     if (out.objsize() > BSONObjMaxUserSize + 16 * 1024)
         uasserted(ErrorCodes::BSONObjectTooLarge, "object to insert too large");
@@ -79,13 +103,13 @@ BSONObj writeErrorToBSON(const WriteError& e) {
 }
 
 long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, const std::vector<BSONObj>& docs,
-                          bool ordered, std::vector<WriteError>* errors) {
+                          bool ordered, std::vector<WriteError>* errors, bool bypassEmptyTsReplacement) {
     if (docs.empty()) return 0;
     // Check the documents before taking locks: a bad one is a per-document error.
     std::vector<std::optional<BSONObj>> prepared(docs.size());
     for (size_t i = 0; i < docs.size(); i++) {
         try {
-            prepared[i] = prepareDocumentForInsert(docs[i]);
+            prepared[i] = prepareDocumentForInsert(docs[i], !bypassEmptyTsReplacement);
         } catch (const DBException& e) {
             errors->push_back(makeWriteError(static_cast<int>(i), e));
             if (ordered) {
@@ -94,6 +118,8 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
             }
         }
     }
+    // Nothing to insert (every document was refused): no implicit collection creation.
+    if (std::none_of(prepared.begin(), prepared.end(), [](const auto& d) { return d.has_value(); })) return 0;
     std::unique_ptr<CollectionWriteLock> lock;
     Collection* coll = getOrCreateCollectionForWrite(opCtx, nss, &lock);
     long long n = 0;
@@ -145,7 +171,7 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
 namespace {
 
 // Applies a pipeline-style update ([{$set: ...}, ...]) to one document.
-BSONObj applyPipelineUpdate(const BSONObj& doc, const BSONObj& stagesArr) {
+BSONObj applyPipelineUpdate(const BSONObj& doc, const BSONObj& stagesArr, const BSONObj& letVars) {
     std::vector<BSONObj> stages;
     for (BSONElement s : stagesArr) {
         if (s.type() != Object) uasserted(ErrorCodes::TypeMismatch, "Each element of the 'pipeline' array must be an object");
@@ -155,7 +181,9 @@ BSONObj applyPipelineUpdate(const BSONObj& doc, const BSONObj& stagesArr) {
             uasserted(ErrorCodes::InvalidOptions, "Invalid pipeline stage for update: " + std::string(name));
         stages.push_back(s.Obj());
     }
-    Pipeline p(stages, PipelineContext{});
+    PipelineContext ctx;
+    ctx.letVars = letVars;
+    Pipeline p(stages, std::move(ctx));
     bool given = false;
     p.setSource([&]() -> std::optional<BSONObj> {
         if (given) return std::nullopt;
@@ -180,12 +208,12 @@ BSONObj applyPipelineUpdate(const BSONObj& doc, const BSONObj& stagesArr) {
 // Record ids of the documents matching q, in plan order (all of them first, so that updates
 // which move documents within an index are never seen twice).
 std::vector<RecordId> findMatching(OperationContext* opCtx, const Collection* coll, const NamespaceString& nss,
-                                   const BSONObj& q, const BSONObj& hint, const BSONObj& sort, bool justOne) {
+                                   const BSONObj& q, const BSONObj& hint, const BSONObj& sort, long long limit) {
     QueryRequest qr;
     qr.filter = q;
     qr.hint = hint;
     qr.sort = sort;
-    if (justOne) qr.limit = 1;
+    qr.limit = limit;
     PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kWrite);
     std::vector<RecordId> ids;
     RecordId id;
@@ -201,7 +229,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
     if (!isPipeline && stmt.u.type() != Object)
         uasserted(ErrorCodes::FailedToParse, "Update argument must be either an object or an array");
     std::optional<UpdateDriver> driver;
-    if (!isPipeline) driver.emplace(stmt.u.Obj(), stmt.arrayFilters);
+    if (!isPipeline) driver.emplace(stmt.u.Obj(), stmt.arrayFilters, stmt.bypassEmptyTsReplacement);
     if (stmt.multi && driver && driver->isReplacement() && !stmt.u.Obj().isEmpty())
         uasserted(ErrorCodes::FailedToParse, "multi update is not supported for replacement-style update");
     Matcher matcher(stmt.q);
@@ -216,7 +244,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
     }
     UpdateResult res;
     if (coll) {
-        auto ids = findMatching(opCtx, coll, nss, stmt.q, stmt.hint, stmt.sort, !stmt.multi);
+        auto ids = findMatching(opCtx, coll, nss, stmt.q, stmt.hint, stmt.sort, stmt.multi ? 0 : 1);
         for (RecordId id : ids) {
             opCtx->checkForInterrupt();
             WriteUnitOfWork wuow(opCtx);
@@ -227,7 +255,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
             bool changed = true;
             BSONObj newDoc;
             if (isPipeline) {
-                newDoc = applyPipelineUpdate(*doc, stmt.u.Obj());
+                newDoc = applyPipelineUpdate(*doc, stmt.u.Obj(), stmt.letVars);
                 changed = !newDoc.binaryEqual(*doc);
             } else {
                 newDoc = driver->apply(*doc, md.hasElemMatchKey ? md.elemMatchKey : std::string(), false, &changed);
@@ -251,15 +279,25 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
     if (res.nMatched == 0 && stmt.upsert) {
         BSONObj newDoc;
         if (isPipeline) {
-            newDoc = applyPipelineUpdate(UpdateDriver::seedUpsertDocument(stmt.q), stmt.u.Obj());
-        } else if (driver->isReplacement()) {
+            newDoc = applyPipelineUpdate(UpdateDriver::seedUpsertDocument(stmt.q), stmt.u.Obj(), stmt.letVars);
+        } else {
             BSONObj seed = UpdateDriver::seedUpsertDocument(stmt.q);
             bool changed;
-            BSONObj repl = driver->apply(seed.hasField("_id") ? seed["_id"].wrap() : BSONObj(), "", true, &changed);
-            newDoc = repl;
-        } else {
-            bool changed;
-            newDoc = driver->apply(UpdateDriver::seedUpsertDocument(stmt.q), "", true, &changed);
+            if (driver->isReplacement())
+                newDoc = driver->apply(seed.hasField("_id") ? seed["_id"].wrap() : BSONObj(), "", true, &changed);
+            else
+                newDoc = driver->apply(seed, "", true, &changed);
+            // The _id the query fixed by equality cannot be replaced or extended by the update
+            // ($setOnInsert or $set of _id or of a field inside it), as in MongoDB.
+            BSONElement fixedId = seed["_id"], newId = newDoc["_id"];
+            if (!fixedId.eoo() && newId.eoo())
+                uasserted(ErrorCodes::ImmutableField,
+                          "After applying the update, the (immutable) field '_id' was found to have been removed --" +
+                              formatObjectForError(seed));
+            if (!fixedId.eoo() && fixedId.woCompare(newId, false) != 0)
+                uasserted(ErrorCodes::ImmutableField,
+                          "After applying the update, the (immutable) field '_id' was found to have been altered to " +
+                              formatElementForError(newId));
         }
         newDoc = prepareDocumentForInsert(newDoc);
         WriteUnitOfWork wuow(opCtx);
@@ -271,14 +309,16 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
     return res;
 }
 
-long long performDelete(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q, bool justOne,
-                        const BSONObj& hint, const BSONObj& sort, BSONObj* deletedDoc) {
+namespace {
+// The delete path: at most limit (0: all) documents matching q, in plan order.
+long long deleteMatching(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q, long long limit,
+                         const BSONObj& hint, const BSONObj& sort, BSONObj* deletedDoc) {
     Matcher matcher(q);
     CollectionWriteLock lock;
     Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
     if (!coll) return 0;
     long long n = 0;
-    for (RecordId id : findMatching(opCtx, coll, nss, q, hint, sort, justOne)) {
+    for (RecordId id : findMatching(opCtx, coll, nss, q, hint, sort, limit)) {
         opCtx->checkForInterrupt();
         WriteUnitOfWork wuow(opCtx);
         auto doc = coll->findDoc(opCtx, id);
@@ -287,17 +327,28 @@ long long performDelete(OperationContext* opCtx, const NamespaceString& nss, con
         wuow.commit();
         if (deletedDoc && n == 0) *deletedDoc = *doc;
         n++;
-        if (justOne) break;
+        if (limit && n >= limit) break;
     }
     return n;
+}
+}  // namespace
+
+long long performDelete(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q, bool justOne,
+                        const BSONObj& hint, const BSONObj& sort, BSONObj* deletedDoc) {
+    return deleteMatching(opCtx, nss, q, justOne ? 1 : 0, hint, sort, deletedDoc);
+}
+
+long long deleteMatchingDocuments(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q,
+                                  const BSONObj& hint, long long maxDocs) {
+    return deleteMatching(opCtx, nss, q, maxDocs, hint, BSONObj(), nullptr);
 }
 
 bool updateWouldModify(const UpdateStatement& stmt, const BSONObj& doc) {
     MatchDetails md;
     md.requestElemMatchKey = true;
     Matcher(stmt.q).matches(doc, &md);
-    if (stmt.u.type() == Array) return !applyPipelineUpdate(doc, stmt.u.Obj()).binaryEqual(doc);
-    UpdateDriver driver(stmt.u.Obj(), stmt.arrayFilters);
+    if (stmt.u.type() == Array) return !applyPipelineUpdate(doc, stmt.u.Obj(), stmt.letVars).binaryEqual(doc);
+    UpdateDriver driver(stmt.u.Obj(), stmt.arrayFilters, stmt.bypassEmptyTsReplacement);
     bool changed = false;
     driver.apply(doc, md.hasElemMatchKey ? md.elemMatchKey : std::string(), false, &changed);
     return changed;

@@ -25,6 +25,10 @@ struct UpdateStatement {
     std::vector<BSONObj> arrayFilters;
     BSONObj hint;
     BSONObj sort;  // findAndModify only
+    // Variables of a pipeline update: {name: <expression>} (the command's 'let' and the
+    // statement's constants 'c'; see pipeline/command_let.h). q must already see them.
+    BSONObj letVars;
+    bool bypassEmptyTsReplacement = false;  // keep Timestamp(0, 0) in a replacement
 };
 
 struct UpdateResult {
@@ -41,12 +45,16 @@ Collection* getOrCreateCollectionForWrite(OperationContext* opCtx, const Namespa
                                           std::unique_ptr<CollectionWriteLock>* lock);
 
 // The document as it will be stored: _id first (generated ObjectId if absent); throws for
-// invalid documents (size, _id type, field names).
-BSONObj prepareDocumentForInsert(const BSONObj& doc);
+// invalid documents (size, _id type, field names). replaceEmptyTimestamps: top-level fields
+// other than _id holding Timestamp(0, 0) get the write's timestamp (what the insert command
+// does unless bypassEmptyTsReplacement).
+BSONObj prepareDocumentForInsert(const BSONObj& doc, bool replaceEmptyTimestamps = false);
 
-// Inserts docs; stops at the first error when ordered. Returns the number inserted.
+// Inserts docs; stops at the first error when ordered. Returns the number inserted. The
+// collection is created implicitly only when some document gets as far as being inserted: a
+// batch whose documents are all refused leaves no trace, as in MongoDB.
 long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, const std::vector<BSONObj>& docs,
-                          bool ordered, std::vector<WriteError>* errors);
+                          bool ordered, std::vector<WriteError>* errors, bool bypassEmptyTsReplacement = true);
 
 // One update statement. Throws DBException on error.
 UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, const UpdateStatement& stmt,
@@ -59,6 +67,13 @@ long long performDelete(OperationContext* opCtx, const NamespaceString& nss, con
 
 // explain of an update: would stmt change doc? (The update is applied in memory only.)
 bool updateWouldModify(const UpdateStatement& stmt, const BSONObj& doc);
+
+// Deletes at most maxDocs (0: no limit) documents matching q, in the order of hint's index,
+// each in its own unit of work through Collection::deleteDocument: the delete command's own
+// path, so that the storage layers below (dedup chains and reference counts) see the same
+// calls. Takes the collection write lock for the duration; for background deleters (TTL).
+long long deleteMatchingDocuments(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q,
+                                  const BSONObj& hint, long long maxDocs);
 
 // writeErrors entry as MongoDB reports it: {index, code, codeName?, errmsg, keyPattern, keyValue}.
 BSONObj writeErrorToBSON(const WriteError& e);

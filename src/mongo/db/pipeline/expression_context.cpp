@@ -15,7 +15,8 @@ Value Variables::get(Id id, const Document& root) const {
         case kRootId: return Value(root);
         case kRemoveId: return Value();
         case kNowId: return Value(now);
-        case kClusterTimeId: return Value(clusterTime);
+        // A standalone server has no cluster time (MongoDB 7.0 answers the same).
+        case kClusterTimeId: uasserted(51144, "Builtin variable '$$CLUSTER_TIME' is not available");
         case kUserRolesId: return Value(std::vector<Value>());
         default:
             if (id >= 0 && static_cast<size_t>(id) < _values.size()) return _values[id];

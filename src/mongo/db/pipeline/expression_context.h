@@ -30,8 +30,7 @@ public:
     // Throws 16869/16870/16871 for names that cannot be read.
     static void validateNameForUserRead(std::string_view name);
 
-    Date_t now;
-    Timestamp clusterTime;
+    Date_t now;  // $$NOW ($$CLUSTER_TIME: 51144, a standalone server has no cluster time)
 
 private:
     std::vector<Value> _values;
@@ -40,7 +39,6 @@ private:
 struct ExpressionContext {
     explicit ExpressionContext(PipelineContext c) : ctx(std::move(c)) {
         vars.now = Date_t::now();
-        vars.clusterTime = Timestamp{static_cast<uint32_t>(vars.now.millis / 1000), 1};
     }
     void checkForInterrupt() {
         if (ctx.checkForInterrupt && (++_interruptCounter & 127) == 0) ctx.checkForInterrupt();

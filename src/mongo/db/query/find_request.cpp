@@ -1,7 +1,10 @@
 #include "mongo/db/query/find_request.h"
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/commands/command_args.h"
 #include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/pipeline/command_let.h"
+#include "mongo/db/query/collation_spec.h"
 #include "mongo/db/server_parameters.h"
 
 namespace mongo {
@@ -19,7 +22,7 @@ BSONObj parseHint(const BSONElement& hint) {
 
 namespace {
 long long nonNegative(const BSONElement& e, const char* name) {
-    long long v = parseIntegerArg(e, "find");
+    long long v = parseIntegerArg(e, "FindCommandRequest");
     if (v < 0)
         uasserted(51024, std::string("BSON field '") + name + "' value must be >= 0, actual value '" +
                              std::to_string(v) + "'");
@@ -28,8 +31,12 @@ long long nonNegative(const BSONElement& e, const char* name) {
 }  // namespace
 
 FindRequest parseFindRequest(const BSONObj& cmd) {
+    // The fields find accepts are declared once, in the command table (explain's find too).
+    findCommandArgs("find")->check(cmd);
     FindRequest r;
     r.qr.allowDiskUse = allowDiskUseByDefault();
+    const char* kStruct = "FindCommandRequest";
+    BSONObj letSpec;
     bool first = true;
     for (BSONElement e : cmd) {
         if (first) {
@@ -37,39 +44,45 @@ FindRequest parseFindRequest(const BSONObj& cmd) {
             continue;
         }
         std::string_view f = e.fieldNameStringData();
-        if (f == "filter") r.qr.filter = parseObjectArg(e, "find").getOwned();
-        else if (f == "sort") r.qr.sort = parseObjectArg(e, "find").getOwned();
-        else if (f == "projection") r.qr.projection = parseObjectArg(e, "find").getOwned();
+        if (f == "filter") r.qr.filter = parseObjectArg(e, kStruct).getOwned();
+        else if (f == "sort") r.qr.sort = parseObjectArg(e, kStruct).getOwned();
+        else if (f == "projection") r.qr.projection = parseObjectArg(e, kStruct).getOwned();
         else if (f == "hint") r.qr.hint = parseHint(e);
         else if (f == "skip") r.qr.skip = nonNegative(e, "skip");
         else if (f == "limit") r.qr.limit = nonNegative(e, "limit");
         else if (f == "batchSize") r.batchSize = nonNegative(e, "batchSize");
-        else if (f == "singleBatch") r.singleBatch = parseBoolArg(e, "find");
-        else if (f == "noCursorTimeout") r.noCursorTimeout = parseBoolArg(e, "find");
+        else if (f == "singleBatch") r.singleBatch = parseBoolArg(e, kStruct);
+        else if (f == "noCursorTimeout") r.noCursorTimeout = parseBoolArg(e, kStruct);
         else if (f == "allowDiskUse") {
-            if (!e.isNull()) r.qr.allowDiskUse = parseBoolArg(e, "find");  // null: as if absent
+            if (!e.isNull()) r.qr.allowDiskUse = parseBoolArg(e, kStruct);  // null: as if absent
         }
         else if (f == "tailable" || f == "awaitData") {
-            if (e.trueValue()) uasserted(ErrorCodes::BadValue, "error processing query: tailable cursor requested on non capped collection");
+            if (parseBoolArg(e, kStruct))
+                uasserted(ErrorCodes::BadValue, "error processing query: tailable cursor requested on non capped collection");
         } else if (f == "collation") {
-            BSONObj c = parseObjectArg(e, "find");
-            if (!c.isEmpty() && c["locale"].str() != "simple")
-                uasserted(ErrorCodes::BadValue, "collations other than 'simple' are not supported by this server");
+            checkSimpleCollation(e, "FindCommandRequest.collation");
         } else if (f == "min") {
-            r.qr.min = parseObjectArg(e, "find").getOwned();
+            r.qr.min = parseObjectArg(e, kStruct).getOwned();
         } else if (f == "max") {
-            r.qr.max = parseObjectArg(e, "find").getOwned();
+            r.qr.max = parseObjectArg(e, kStruct).getOwned();
         } else if (f == "returnKey") {
-            r.qr.returnKey = parseBoolArg(e, "find");
+            r.qr.returnKey = parseBoolArg(e, kStruct);
         } else if (f == "showRecordId") {
-            r.qr.showRecordId = parseBoolArg(e, "find");
-        } else if (f == "allowPartialResults" ||
-                   f == "oplogReplay" || f == "let" || f == "readOnce" || f == "maxScan" ||
-                   f == "term" || f == "$_requestResumeToken" || f == "$_resumeAfter") {
-            // accepted, no effect in this server
-        } else if (!isGenericArgument(f)) {
-            uasserted(ErrorCodes::Location40415, "BSON field 'FindCommandRequest." + std::string(f) + "' is an unknown field.");
+            r.qr.showRecordId = parseBoolArg(e, kStruct);
+        } else if (f == "let") {
+            letSpec = parseObjectArg(e, kStruct);
+        } else if (f == "allowPartialResults" || f == "oplogReplay" || f == "readOnce") {
+            // Flags that change nothing on a standalone server (see the command table).
+            parseBoolArg(e, kStruct);
+        } else if (f == "term") {
+            parseIntegerArg(e, kStruct);
         }
+    }
+    // 'let' variables are computed once and bound into the filter's $expr and the projection.
+    if (!letSpec.isEmpty()) {
+        CommandLetVariables let = CommandLetVariables::parse(letSpec);
+        r.qr.filter = let.bindInFilter(r.qr.filter);
+        r.qr.projection = let.bindInProjection(r.qr.projection);
     }
     // batchSize 0 means "open a cursor, return nothing yet"; otherwise never beyond the limit.
     if (r.qr.limit > 0 && r.batchSize > r.qr.limit) r.batchSize = r.qr.limit;

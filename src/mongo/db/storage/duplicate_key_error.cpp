@@ -21,4 +21,9 @@ DuplicateKeyException::DuplicateKeyException(const NamespaceString& nss, const s
       _keyPattern(keyPattern.getOwned()),
       _keyValue(keyValue.getOwned()) {}
 
+DuplicateKeyException::DuplicateKeyException(std::string reason, BSONObj keyPattern, BSONObj keyValue)
+    : DBException(Status(ErrorCodes::DuplicateKey, std::move(reason))),
+      _keyPattern(keyPattern.getOwned()),
+      _keyValue(keyValue.getOwned()) {}
+
 }  // namespace mongo

@@ -1,6 +1,7 @@
 #pragma once
 // The DuplicateKey (11000) error with the details MongoDB reports in writeErrors and
-// error replies: keyPattern and keyValue.
+// error replies: keyPattern and keyValue. Every layer lets it through as it is (or rethrows it
+// with the details), so that the reply of every command that hits a unique index carries them.
 #include <string>
 
 #include "mongo/base/status.h"
@@ -13,6 +14,8 @@ class DuplicateKeyException : public DBException {
 public:
     DuplicateKeyException(const NamespaceString& nss, const std::string& indexName, BSONObj keyPattern,
                           BSONObj keyValue);
+    // The same error passed on with another message (e.g. "$merge failed: E11000 ...").
+    DuplicateKeyException(std::string reason, BSONObj keyPattern, BSONObj keyValue);
     const BSONObj& keyPattern() const { return _keyPattern; }
     const BSONObj& keyValue() const { return _keyValue; }  // {a: 1} (field names from the pattern)
 

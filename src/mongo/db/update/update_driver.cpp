@@ -34,6 +34,7 @@ void checkResultSize(const BSONObj& doc) {
 struct UpdateDriver::Impl {
     BSONObj update;  // owned: the parsed tree points into it
     bool replacement = false;
+    bool bypassEmptyTsReplacement = false;
     std::unique_ptr<ArrayFilters> arrayFilters;
     std::shared_ptr<ObjectUpdateNode> root;
 
@@ -41,8 +42,10 @@ struct UpdateDriver::Impl {
     BSONObj applyOperators(const BSONObj& doc, const std::string& positionalIndex, bool isInsert) const;
 };
 
-UpdateDriver::UpdateDriver(const BSONObj& u, const std::vector<BSONObj>& arrayFilters) : _impl(new Impl) {
+UpdateDriver::UpdateDriver(const BSONObj& u, const std::vector<BSONObj>& arrayFilters, bool bypassEmptyTsReplacement)
+    : _impl(new Impl) {
     _impl->update = u.getOwned();
+    _impl->bypassEmptyTsReplacement = bypassEmptyTsReplacement;
     const BSONObj& update = _impl->update;
     // mongod's rule: an update document is a replacement unless its first field is an operator.
     _impl->replacement = update.isEmpty() || update.firstElementFieldName()[0] != '$';
@@ -105,7 +108,7 @@ BSONObj UpdateDriver::Impl::applyReplacement(const BSONObj& doc, bool isInsert) 
     for (BSONElement e : update) {
         if (e.fieldNameStringData() == "_id") continue;
         // As for inserts, a top-level Timestamp(0, 0) stands for "now".
-        if (e.type() == bsonTimestamp && e.timestamp().isNull())
+        if (e.type() == bsonTimestamp && e.timestamp().isNull() && !bypassEmptyTsReplacement)
             b.append(e.fieldNameStringData(), nextWriteTimestamp());
         else
             b.append(e);

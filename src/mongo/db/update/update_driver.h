@@ -17,7 +17,10 @@ public:
     // u: a replacement document or an operator document. Throws DBException:
     // FailedToParse (9) for unknown operators ("Unknown modifier: $foo..."), empty operator
     // documents, BadValue, ConflictingUpdateOperators (40) for paths that conflict, ...
-    explicit UpdateDriver(const BSONObj& u, const std::vector<BSONObj>& arrayFilters = {});
+    // bypassEmptyTsReplacement: keep top-level Timestamp(0, 0) values of a replacement document
+    // as they are (the write commands' option); by default they become the write's timestamp.
+    explicit UpdateDriver(const BSONObj& u, const std::vector<BSONObj>& arrayFilters = {},
+                          bool bypassEmptyTsReplacement = false);
     ~UpdateDriver();
     UpdateDriver(UpdateDriver&&) noexcept;
 
