@@ -8,6 +8,7 @@
 #include "mongo/db/commands/fail_command.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/profile_settings.h"
+#include "mongo/db/error_extra_info.h"
 #include "mongo/db/service_context.h"
 #include "mongo/util/log.h"
 
@@ -75,8 +76,12 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     auto start = std::chrono::steady_clock::now();
     BSONObjBuilder result;
     Status status;
+    BSONObj extraInfo;  // fields an error carries beyond errmsg/code/codeName (errInfo)
     try {
         runCommand(cmd, client, req, result);
+    } catch (const DBExceptionWithExtraInfo& e) {
+        status = e.toStatus();
+        extraInfo = e.extraInfo();
     } catch (const DBException& e) {
         status = e.toStatus();
     } catch (const std::bad_alloc&) {
@@ -92,7 +97,11 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     if (!status.isOK()) {
         cmd->failed++;
         globalAssertionCounters().gotUser();
-        return makeErrorReply(status);
+        if (extraInfo.isEmpty()) return makeErrorReply(status);
+        BSONObjBuilder withInfo;
+        withInfo.appendElements(makeErrorReply(status));
+        withInfo.appendElements(extraInfo);
+        return withInfo.obj();
     }
     // A command may have set "ok" itself (a failCommand reply).
     BSONObj reply;

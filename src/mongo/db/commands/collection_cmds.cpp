@@ -1,6 +1,7 @@
 // create, drop, renameCollection, listCollections, dropDatabase, listDatabases.
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_validator.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/cursor_manager.h"
@@ -33,6 +34,7 @@ public:
         if (!req.body["timeseries"].eoo())
             uasserted(ErrorCodes::CommandNotSupported, "time-series collections are not supported by this server");
         CollectionOptions opts = uassertStatusOK(CollectionOptions::parse(req.body));
+        if (!opts.validator.isEmpty()) uassertStatusOK(checkValidatorAllowedOn(nss));
         CatalogDDLLock lock;
         if (Collection* existing = CollectionCatalog::get()->lookupCollection(opCtx, nss)) {
             // MongoDB 7.0 (SERVER-60064): create is idempotent when the options are identical.

@@ -72,6 +72,8 @@ WriteCommandArgs parseWriteCommand(OperationContext* opCtx, const OpMsgRequest& 
     WriteCommandArgs a{commandTargetNamespace(req), {}, true};
     checkKnownFields(req, known);
     a.ordered = orderedArg(req);
+    if (BSONElement b = req.body["bypassDocumentValidation"]; !b.eoo())
+        opCtx->bypassDocumentValidation = parseBoolArg(b, req.commandName().c_str());
     a.stmts = statements(req, field);
     checkBatchSize(a.stmts.size());
     applyWriteConcern(opCtx, req);

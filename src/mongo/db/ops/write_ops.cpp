@@ -1,6 +1,9 @@
 #include "mongo/db/ops/write_ops.h"
 
+#include <algorithm>
+
 #include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/catalog/collection_validator.h"
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/query/matcher.h"
 #include "mongo/db/query/plan_executor.h"
@@ -65,6 +68,8 @@ WriteError makeWriteError(int index, const DBException& e) {
         b.append("keyPattern", dup->keyPattern());
         b.append("keyValue", dup->keyValue());
         we.extra = b.obj();
+    } else if (auto* info = dynamic_cast<const DBExceptionWithExtraInfo*>(&e)) {
+        we.extra = info->extraInfo();  // errInfo of a DocumentValidationFailure
     }
     return we;
 }
@@ -96,6 +101,28 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
     }
     std::unique_ptr<CollectionWriteLock> lock;
     Collection* coll = getOrCreateCollectionForWrite(opCtx, nss, &lock);
+    // The validator is checked before anything is written (the lock keeps it stable): a
+    // rejected document is a per-document error and, for ordered inserts, the last statement.
+    DocumentValidator validator(coll, opCtx->bypassDocumentValidation);
+    if (validator.active()) {
+        for (size_t i = 0; i < prepared.size(); i++) {
+            if (!prepared[i]) continue;
+            try {
+                validator.check(*prepared[i], nullptr);
+            } catch (const DBException& e) {
+                errors->push_back(makeWriteError(static_cast<int>(i), e));
+                prepared[i].reset();
+                if (ordered) {
+                    prepared.resize(i);
+                    // Later statements (a document that could not be prepared) never ran.
+                    errors->erase(std::remove_if(errors->begin(), errors->end(),
+                                                 [&](const WriteError& w) { return w.index > static_cast<int>(i); }),
+                                  errors->end());
+                    break;
+                }
+            }
+        }
+    }
     long long n = 0;
     // Batches of documents share one unit of work; on any error the batch is retried one
     // document at a time so that exactly the failing documents are reported.
@@ -215,6 +242,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
         coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
     }
     UpdateResult res;
+    DocumentValidator validator(coll, opCtx->bypassDocumentValidation);
     if (coll) {
         auto ids = findMatching(opCtx, coll, nss, stmt.q, stmt.hint, stmt.sort, !stmt.multi);
         for (RecordId id : ids) {
@@ -237,6 +265,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
                 if (newDoc.objsize() > BSONObjMaxUserSize)
                     uasserted(ErrorCodes::BSONObjectTooLarge, "Resulting document after update is larger than 16777216");
                 uassertStatusOK(validateStorageDocument(newDoc));
+                validator.check(newDoc, &*doc);
                 coll->updateDocument(opCtx, id, *doc, newDoc);
                 res.nModified++;
             }
@@ -262,6 +291,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
             newDoc = driver->apply(UpdateDriver::seedUpsertDocument(stmt.q), "", true, &changed);
         }
         newDoc = prepareDocumentForInsert(newDoc);
+        validator.check(newDoc, nullptr);
         WriteUnitOfWork wuow(opCtx);
         coll->insertDocument(opCtx, newDoc);
         wuow.commit();
