@@ -46,6 +46,12 @@ assert.docEqOrdered({operatorName: '$and', clausesNotSatisfied: [
                        consideredValue: 1, consideredType: 'int'}}]}, res.writeErrors[1].errInfo.details);
 assert.sameMembers([1, 5], t.q.find().toArray().map((d) => d._id), 'rejected documents leave no trace');
 assert.commandWorked(t.runCommand({insert: 'q', documents: [{_id: 7}], bypassDocumentValidation: true}));
+// An ordered insert stops at its first failing statement, whatever the reason.
+res = assert.writeReply(t.runCommand({insert: 'q', documents: [{_id: 1, a: 9, b: 'dup'}, {_id: 70, a: 0}]}));
+assert.eq(1, res.writeErrors.length, tojson(res));
+assert.writeErrorWithCode(res, 11000, 0);
+res = assert.writeReply(t.runCommand({insert: 'q', ordered: false, documents: [{_id: 1, a: 9, b: 'dup'}, {_id: 70, a: 0}]}));
+assert.eq([11000, 121], res.writeErrors.map((w) => w.code));
 assert.commandFailedWithCode(runCmd(t, {insert: 'q', documents: [{_id: 8}], bypassDocumentValidation: 'yes'}), 14);
 // An _id the server generates is reported too.
 we = assert.writeErrorWithCode(t.runCommand({insert: 'q', documents: [{a: 0}]}), 121, 0);

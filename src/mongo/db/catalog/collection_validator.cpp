@@ -101,11 +101,18 @@ bool DocumentValidator::matches(const BSONObj& doc) const {
 }
 
 void DocumentValidator::check(const BSONObj& newDoc, const BSONObj* oldDoc) const {
-    if (!_matcher) return;
+    if (auto errInfo = violation(newDoc, oldDoc)) enforce(newDoc, *errInfo);
+}
+
+std::optional<BSONObj> DocumentValidator::violation(const BSONObj& newDoc, const BSONObj* oldDoc) const {
+    if (!_matcher) return std::nullopt;
     // moderate: an update of a document that did not pass before is not checked.
-    if (_moderate && oldDoc && !matches(*oldDoc)) return;
-    if (matches(newDoc)) return;
-    BSONObj errInfo = generateDocValidationErrInfo(_validator, newDoc);
+    if (_moderate && oldDoc && !matches(*oldDoc)) return std::nullopt;
+    if (matches(newDoc)) return std::nullopt;
+    return generateDocValidationErrInfo(_validator, newDoc);
+}
+
+void DocumentValidator::enforce(const BSONObj& newDoc, const BSONObj& errInfo) const {
     if (_warn) {
         LOGV2_WARNING(20294, Storage, "Document would fail validation",
                       logv2::attrs("namespace", _nss.ns(), "document", newDoc, "errInfo", errInfo));

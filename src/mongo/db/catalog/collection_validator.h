@@ -56,6 +56,13 @@ public:
     void check(const BSONObj& newDoc, const BSONObj* oldDoc) const;
     bool active() const { return _matcher != nullptr; }
 
+    // check() in two steps, for callers that write a document later than they check it:
+    // the errInfo of a document the validator rejects (none if it passes or is exempt), then
+    // the action (throw for "error", log for "warn").
+    std::optional<BSONObj> violation(const BSONObj& newDoc, const BSONObj* oldDoc) const;
+    void enforce(const BSONObj& newDoc, const BSONObj& errInfo) const;
+    bool warnOnly() const { return _warn; }
+
 private:
     bool matches(const BSONObj& doc) const;  // a validator that throws is not satisfied
 

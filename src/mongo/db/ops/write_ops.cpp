@@ -101,28 +101,21 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
     }
     std::unique_ptr<CollectionWriteLock> lock;
     Collection* coll = getOrCreateCollectionForWrite(opCtx, nss, &lock);
-    // The validator is checked before anything is written (the lock keeps it stable): a
-    // rejected document is a per-document error and, for ordered inserts, the last statement.
+    // Each document is checked once, when its turn comes (the lock keeps the validator stable):
+    // an ordered insert stops at its first failing statement whatever the reason, a batch that
+    // is retried one document at a time does not check (or log a "warn") twice.
     DocumentValidator validator(coll, opCtx->bypassDocumentValidation);
-    if (validator.active()) {
-        for (size_t i = 0; i < prepared.size(); i++) {
-            if (!prepared[i]) continue;
-            try {
-                validator.check(*prepared[i], nullptr);
-            } catch (const DBException& e) {
-                errors->push_back(makeWriteError(static_cast<int>(i), e));
-                prepared[i].reset();
-                if (ordered) {
-                    prepared.resize(i);
-                    // Later statements (a document that could not be prepared) never ran.
-                    errors->erase(std::remove_if(errors->begin(), errors->end(),
-                                                 [&](const WriteError& w) { return w.index > static_cast<int>(i); }),
-                                  errors->end());
-                    break;
-                }
-            }
+    std::vector<std::optional<BSONObj>> violations(prepared.size());
+    std::vector<bool> checked(prepared.size());
+    auto insertOne = [&](size_t j) {
+        if (validator.active() && !checked[j]) {
+            checked[j] = true;
+            violations[j] = validator.violation(*prepared[j], nullptr);
+            if (violations[j] && validator.warnOnly()) validator.enforce(*prepared[j], *violations[j]);  // logs
         }
-    }
+        if (violations[j] && !validator.warnOnly()) validator.enforce(*prepared[j], *violations[j]);  // throws
+        coll->insertDocument(opCtx, *prepared[j]);
+    };
     long long n = 0;
     // Batches of documents share one unit of work; on any error the batch is retried one
     // document at a time so that exactly the failing documents are reported.
@@ -138,7 +131,7 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
                 long long k = 0;
                 for (size_t j = i; j < end; j++)
                     if (prepared[j]) {
-                        coll->insertDocument(opCtx, *prepared[j]);
+                        insertOne(j);
                         k++;
                     }
                 wuow.commit();
@@ -154,7 +147,7 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
                 if (!prepared[j]) continue;
                 try {
                     WriteUnitOfWork wuow(opCtx);
-                    coll->insertDocument(opCtx, *prepared[j]);
+                    insertOne(j);
                     wuow.commit();
                     n++;
                 } catch (const DBException& e) {
