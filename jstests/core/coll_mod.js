@@ -77,7 +77,8 @@ assert.commandFailedWithCode(runCmd(t, {collMod: 'c', index: {name: 'a_1', hidde
 assert.commandFailedWithCode(runCmd(t, {collMod: 'c', index: {name: 'nope', hidden: true}}), 27 /* IndexNotFound */);
 let e = assert.commandFailedWithCode(runCmd(t, {collMod: 'c', index: {keyPattern: {z: 1}, hidden: true}}), 27);
 assert.eq('cannot find index { z: 1 } for ns jstests_coll_mod.c', e.errmsg);
-assert.commandFailedWithCode(runCmd(t, {collMod: 'c', index: {keyPattern: {p: 1}, hidden: true}}), 181 /* AmbiguousIndexKeyPattern */);
+e = assert.commandFailedWithCode(runCmd(t, {collMod: 'c', index: {keyPattern: {p: 1}, hidden: true}}), 181);
+assert.eq('AmbiguousIndexKeyPattern', e.codeName);
 assert.commandFailedWithCode(runCmd(t, {collMod: 'c', index: {name: 'a_1', keyPattern: {a: 1}, hidden: true}}), 72);
 assert.commandFailedWithCode(runCmd(t, {collMod: 'c', index: {hidden: true}}), 72);
 e = assert.commandFailedWithCode(runCmd(t, {collMod: 'c', index: {name: 'a_1'}}), 72);

@@ -96,6 +96,7 @@ fails({additionalProperties: 'no'}, 14);
 fails({dependencies: {a: 1}}, 14);
 fails({items: 1}, 14);
 fails({title: 1}, 14, "$jsonSchema keyword 'title' must be of type string");
+assert.eq('QueryFeatureNotAllowed', assert.commandFailedWithCode(runCmd(t, {find: 'c', filter: {$jsonSchema: {properties: {a: {encrypt: {}}}}}}), 224).codeName);
 fails({properties: {a: {encrypt: {}}}}, 224, 'Encryption-related validator keywords are not allowed in this context');
 
 // --- as a validator: stored as given, encrypt allowed

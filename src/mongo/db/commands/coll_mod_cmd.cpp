@@ -137,8 +137,6 @@ Request parseRequest(const OpMsgRequest& req) {
             r.timeseries = true;
         } else if (n == "dryRun") {
             r.dryRun = parseSafeBool(n, e);
-        } else if (n == "collectionUUID") {
-            if (e.type() != BinData) wrongType(n, e, " 'binData'");
         } else {
             uasserted(ErrorCodes::Location40415, field(n) + " is an unknown field.");
         }
@@ -160,7 +158,7 @@ const IndexDescriptor* findIndex(const Collection* coll, const IndexRequest& r, 
         if (d->keyPattern.woCompare(kp) == 0) found.push_back(d);
     uassert(ErrorCodes::IndexNotFound, "cannot find index " + specForMessage(kp) + " for ns " + nss.ns(), !found.empty());
     if (found.size() > 1)
-        uasserted(181 /* AmbiguousIndexKeyPattern */,
+        uasserted(ErrorCodes::AmbiguousIndexKeyPattern,
                   "index keyPattern " + specForMessage(kp) + " matches " + std::to_string(found.size()) +
                       " indexes, must use index name. Conflicting indexes:" + specForMessage(found[0]->infoObj) + ", " +
                       specForMessage(found[1]->infoObj));

@@ -285,7 +285,7 @@ void SchemaParser::parseArrayKeywords(Schema* s, bool isRoot) {
 void SchemaParser::parseEncryptionKeywords(Schema* s, bool isRoot) {
     BSONElement enc = get("encrypt"), meta = get("encryptMetadata");
     if (enc.eoo() && meta.eoo()) return;
-    uassert(224 /* QueryFeatureNotAllowed */, "Encryption-related validator keywords are not allowed in this context",
+    uassert(ErrorCodes::QueryFeatureNotAllowed, "Encryption-related validator keywords are not allowed in this context",
             tlParsingValidator);
     uassert(ErrorCodes::FailedToParse, "Cannot specify both $jsonSchema keywords 'encrypt' and 'encryptMetadata'",
             enc.eoo() || meta.eoo());
