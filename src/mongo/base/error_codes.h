@@ -132,6 +132,8 @@ namespace mongo {
     X(InvalidPipelineOperator, 168)                \
     X(CommandOnShardedViewNotSupportedOnMongod, 169) \
     X(TooManyMatchingDocuments, 170)               \
+    X(AmbiguousIndexKeyPattern, 181)               \
+    X(QueryFeatureNotAllowed, 224)                 \
     X(CannotImplicitlyCreateCollection, 227)       \
     X(IncompatibleServerVersion, 204)              \
     X(SessionTransferIncomplete, 228)              \

@@ -56,6 +56,8 @@ public:
 
     // Logical session of the command (lsid), empty if none.
     BSONObj lsid;
+    // The command's bypassDocumentValidation: its writes skip collection validators.
+    bool bypassDocumentValidation = false;
 
 private:
     static int64_t nextOpId() {

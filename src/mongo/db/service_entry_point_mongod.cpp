@@ -9,6 +9,7 @@
 #include "mongo/db/commands/fail_command.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/profile_settings.h"
+#include "mongo/db/error_extra_info.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/duplicate_key_error.h"
 #include "mongo/util/log.h"
@@ -97,6 +98,9 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
         b.append("keyPattern", e.keyPattern());
         b.append("keyValue", e.keyValue());
         extraInfo = b.obj();
+    } catch (const DBExceptionWithExtraInfo& e) {
+        status = e.toStatus();
+        extraInfo = e.extraInfo();
     } catch (const DBException& e) {
         status = e.toStatus();
     } catch (const std::bad_alloc&) {

@@ -66,8 +66,7 @@ struct IndexDescriptor {
     bool unique = false;
     bool sparse = false;
     bool partial = false;  // has a partialFilterExpression
-    // Hidden from the planner (collMod / createIndexes {hidden: true}); still maintained.
-    bool hidden() const { return infoObj["hidden"].trueValue(); }
+    bool hidden = false;   // {hidden: true} in the spec (collMod): the planner must not use it
     bool isIdIndex() const { return name == "_id_"; }
 };
 
@@ -82,6 +81,10 @@ public:
     // unique index does not hold), and persists it. Returns false if an identical index existed.
     virtual bool createIndex(OperationContext* opCtx, const BSONObj& spec) = 0;
     virtual void dropIndex(OperationContext* opCtx, const std::string& name) = 0;
+    // Replaces the spec of an existing index (collMod: expireAfterSeconds, hidden) in memory and
+    // in the durable catalog. Only options that do not change the index's keys may differ.
+    // REQUIRES: a unit of work (undone with it) and the exclusive catalog lock.
+    virtual void updateIndexSpec(OperationContext* opCtx, const std::string& name, const BSONObj& spec) = 0;
     virtual std::unique_ptr<IndexCursor> newCursor(OperationContext* opCtx, const IndexDescriptor* desc,
                                                    bool forward) const = 0;
     // True once some document produced more than one key (an array along the key's path).
@@ -117,6 +120,9 @@ public:
     virtual const std::string& uuid() const = 0;  // 16 random bytes, as hex
     virtual const CollectionOptions& options() const = 0;
     virtual IndexCatalog* getIndexCatalog() const = 0;
+    // Replaces the collection's options (collMod) in memory and in the durable catalog.
+    // REQUIRES: a unit of work (undone with it) and the exclusive catalog lock.
+    virtual void updateOptions(OperationContext* opCtx, const CollectionOptions& options) = 0;
 
     // Inserts doc (which must already have _id first) and its index keys. Throws DuplicateKey
     // (11000) with MongoDB's message, keyPattern and keyValue on unique index violations.

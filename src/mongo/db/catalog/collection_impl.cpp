@@ -51,6 +51,15 @@ void CollectionImpl::setMetaData(OperationContext* opCtx, CollectionMetaData md)
     opCtx->recoveryUnit()->onRollback([this, old] { _md = *old; });
 }
 
+void CollectionImpl::updateOptions(OperationContext* opCtx, const CollectionOptions& options) {
+    CollectionMetaData md = _md;
+    md.options = options.raw.getOwned();
+    setMetaData(opCtx, std::move(md));
+    auto old = std::make_shared<CollectionOptions>(_options);
+    _options = options;
+    opCtx->recoveryUnit()->onRollback([this, old] { _options = *old; });
+}
+
 RecordId CollectionImpl::insertDocument(OperationContext* opCtx, const BSONObj& doc) {
     invariant(opCtx->recoveryUnit()->inUnitOfWork());
     if (_options.capped && _options.cappedSize > 0 && doc.objsize() > _options.cappedSize)

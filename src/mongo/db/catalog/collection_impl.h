@@ -24,6 +24,7 @@ public:
     const std::string& uuid() const override { return _uuid; }
     const CollectionOptions& options() const override { return _options; }
     IndexCatalog* getIndexCatalog() const override { return _indexes.get(); }
+    void updateOptions(OperationContext* opCtx, const CollectionOptions& options) override;
 
     RecordId insertDocument(OperationContext* opCtx, const BSONObj& doc) override;
     void updateDocument(OperationContext* opCtx, RecordId id, const BSONObj& oldDoc, const BSONObj& newDoc) override;

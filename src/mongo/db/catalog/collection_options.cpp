@@ -4,6 +4,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_validator.h"
 
 namespace mongo {
 namespace {
@@ -58,6 +59,7 @@ StatusWith<CollectionOptions> CollectionOptions::parse(const BSONObj& createCmd)
         } else if (f == "validator") {
             if (e.type() != Object) return typeError(f, " 'object'", e);
             o.validator = e.Obj().getOwned();
+            if (Status s = validateValidatorExpression(o.validator); !s.isOK()) return s;
         } else if (f == "validationLevel") {
             if (e.type() != String) return typeError(f, " 'string'", e);
             std::string v = e.str();

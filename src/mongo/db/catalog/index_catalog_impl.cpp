@@ -39,6 +39,7 @@ std::unique_ptr<IndexCatalogImpl::Entry> IndexCatalogImpl::makeEntry(const Index
     e->desc.keyPattern = md.spec["key"].Obj().getOwned();
     e->desc.unique = e->desc.isIdIndex() || md.spec["unique"].trueValue();
     e->desc.sparse = md.spec["sparse"].trueValue();
+    e->desc.hidden = md.spec["hidden"].trueValue();
     e->ident = md.ident;
     e->mkCommitted = md.multikeyPaths;
     e->mkCommitted.resize(static_cast<size_t>(e->desc.keyPattern.nFields()));
@@ -207,6 +208,24 @@ void IndexCatalogImpl::dropIndex(OperationContext* opCtx, const std::string& nam
     }
     _entries.erase(_entries.begin() + pos);
     _coll->engine()->kvEngine()->dropIdent(ident);
+}
+
+void IndexCatalogImpl::updateIndexSpec(OperationContext* opCtx, const std::string& name, const BSONObj& spec) {
+    const IndexDescriptor* desc = findIndexByName(name);
+    uassert(ErrorCodes::IndexNotFound, "index not found with name [" + name + "]", desc);
+    Entry* e = findEntry(desc);
+    CollectionMetaData cmd = _coll->metaData();
+    IndexMetaData* md = cmd.findIndex(name);
+    invariant(md);
+    md->spec = spec.getOwned();
+    _coll->setMetaData(opCtx, std::move(cmd));
+    BSONObj oldSpec = e->desc.infoObj;
+    e->desc.infoObj = spec.getOwned();
+    e->desc.hidden = spec["hidden"].trueValue();
+    opCtx->recoveryUnit()->onRollback([e, oldSpec] {
+        e->desc.infoObj = oldSpec;
+        e->desc.hidden = oldSpec["hidden"].trueValue();
+    });
 }
 
 std::unique_ptr<IndexCursor> IndexCatalogImpl::newCursor(OperationContext* opCtx, const IndexDescriptor* desc,

@@ -31,6 +31,7 @@ public:
     const IndexDescriptor* findIndexByKeyPattern(const BSONObj& keyPattern) const override;
     bool createIndex(OperationContext* opCtx, const BSONObj& spec) override;
     void dropIndex(OperationContext* opCtx, const std::string& name) override;
+    void updateIndexSpec(OperationContext* opCtx, const std::string& name, const BSONObj& spec) override;
     std::unique_ptr<IndexCursor> newCursor(OperationContext* opCtx, const IndexDescriptor* desc,
                                            bool forward) const override;
     bool isMultikey(OperationContext* opCtx, const IndexDescriptor* desc) const override;

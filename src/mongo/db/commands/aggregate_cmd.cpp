@@ -19,6 +19,8 @@ public:
     std::string help() const override { return "run an aggregation pipeline"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         AggregateRequest ar = parseAggregateRequest(req);
+        if (BSONElement b = req.body["bypassDocumentValidation"]; !b.eoo())
+            opCtx->bypassDocumentValidation = parseBoolArg(b, "aggregate");  // for $out / $merge
         std::string_view last = ar.stages.empty() ? "" : ar.stages.back().firstElementFieldName();
         if (!ar.explain && (last == "$out" || last == "$merge")) return runWithOutput(opCtx, ar, result);
         CatalogReadLock lock;

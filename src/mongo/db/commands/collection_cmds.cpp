@@ -1,6 +1,7 @@
 // create, drop, renameCollection, listCollections, dropDatabase, listDatabases.
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_validator.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/collation_spec.h"
@@ -67,6 +68,7 @@ public:
             uasserted(ErrorCodes::CommandNotSupported, "time-series collections are not supported by this server");
         checkSupportedCreateOptions(req.body);
         CollectionOptions opts = uassertStatusOK(CollectionOptions::parse(req.body));
+        if (!opts.validator.isEmpty()) uassertStatusOK(checkValidatorAllowedOn(nss));
         CatalogDDLLock lock;
         if (Collection* existing = CollectionCatalog::get()->lookupCollection(opCtx, nss)) {
             // MongoDB 7.0 (SERVER-60064): create is idempotent when the options are identical.

@@ -63,6 +63,10 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
                              "validationLevel", "validationAction", "indexOptionDefaults", "viewOn", "pipeline",
                              "collation", "changeStreamPreAndPostImages", "timeseries", "clusteredIndex",
                              "expireAfterSeconds", "encryptedFields", "dedup"}));
+    // collMod's options are parsed (types, values) and refused where unsupported by the command.
+    add("collMod", A::strict("collMod", {"validator", "validationLevel", "validationAction", "index", "cappedSize",
+                                         "cappedMax", "viewOn", "pipeline", "changeStreamPreAndPostImages",
+                                         "expireAfterSeconds", "timeseries", "dryRun"}));
     add("drop", A::strict("drop", {}));
     add("dropDatabase", A::strict("dropDatabase", {}));
     // stayTemp: this server has no temporary collections, so none stays or stops being one.

@@ -26,6 +26,8 @@ public:
         bool remove = !cmd["remove"].eoo() && parseBoolArg(cmd["remove"], "findAndModify");
         bool returnNew = !cmd["new"].eoo() && parseBoolArg(cmd["new"], "findAndModify");
         bool upsert = !cmd["upsert"].eoo() && parseBoolArg(cmd["upsert"], "findAndModify");
+        if (!cmd["bypassDocumentValidation"].eoo())
+            opCtx->bypassDocumentValidation = parseBoolArg(cmd["bypassDocumentValidation"], "findAndModify");
         BSONElement update = cmd["update"];
         if (remove && !update.eoo()) uasserted(ErrorCodes::FailedToParse, "Cannot specify both an update and remove=true");
         if (!remove && update.eoo()) uasserted(ErrorCodes::FailedToParse, "Either an update or remove=true must be specified");

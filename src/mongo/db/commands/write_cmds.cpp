@@ -73,6 +73,8 @@ struct WriteCommandArgs {
 WriteCommandArgs parseWriteCommand(OperationContext* opCtx, const OpMsgRequest& req, const char* field) {
     WriteCommandArgs a{commandTargetNamespace(req), {}, true};
     a.ordered = orderedArg(req);
+    if (BSONElement b = req.body["bypassDocumentValidation"]; !b.eoo())
+        opCtx->bypassDocumentValidation = parseBoolArg(b, req.commandName().c_str());
     a.stmts = statements(req, field);
     checkBatchSize(a.stmts.size());
     applyWriteConcern(opCtx, req);

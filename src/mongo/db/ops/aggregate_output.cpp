@@ -5,6 +5,7 @@
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/durable_catalog.h"
+#include "mongo/db/error_extra_info.h"
 #include "mongo/db/ops/write_ops.h"
 #include "mongo/db/storage/duplicate_key_error.h"
 
@@ -27,6 +28,9 @@ NamespaceString targetOf(const BSONElement& e, const std::string& db, const char
 void throwFirst(const std::vector<WriteError>& errors, const char* stage) {
     if (errors.empty()) return;
     const WriteError& e = errors.front();
+    // A rejected document is reported as the write reported it (as MongoDB does), errInfo included.
+    if (e.status.code() == int(ErrorCodes::DocumentValidationFailure) && !e.extra.isEmpty())
+        throw DBExceptionWithExtraInfo(e.status, e.extra);
     std::string reason = std::string(stage) + " failed: " + e.status.reason();
     if (e.extra.hasField("keyPattern"))
         throw DuplicateKeyException(std::move(reason), e.extra["keyPattern"].Obj(), e.extra["keyValue"].Obj());
@@ -42,8 +46,11 @@ void runOut(OperationContext* opCtx, const std::string& db, const BSONElement& s
     NamespaceString tmp(target.db(), "tmp.agg_out." + generateUUIDHex());
     {
         CatalogDDLLock lock;
-        CollectionCatalog::get()->createCollection(opCtx, tmp, CollectionOptions());
-        if (Collection* existing = CollectionCatalog::get()->lookupCollection(opCtx, target)) {
+        // The result replaces the target with its options and indexes, so the documents are
+        // checked by the target's validator as they are written (as MongoDB's $out does).
+        Collection* existing = CollectionCatalog::get()->lookupCollection(opCtx, target);
+        CollectionCatalog::get()->createCollection(opCtx, tmp, existing ? existing->options() : CollectionOptions());
+        if (existing) {
             Collection* t = CollectionCatalog::get()->lookupCollection(opCtx, tmp);
             for (const IndexDescriptor* d : existing->getIndexCatalog()->getAllIndexes())
                 if (!d->isIdIndex()) t->getIndexCatalog()->createIndex(opCtx, d->infoObj);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/catalog/collection_validator.h"
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/query/matcher.h"
 #include "mongo/db/query/plan_executor.h"
@@ -89,6 +90,8 @@ WriteError makeWriteError(int index, const DBException& e) {
         b.append("keyPattern", dup->keyPattern());
         b.append("keyValue", dup->keyValue());
         we.extra = b.obj();
+    } else if (auto* info = dynamic_cast<const DBExceptionWithExtraInfo*>(&e)) {
+        we.extra = info->extraInfo();  // errInfo of a DocumentValidationFailure
     }
     return we;
 }
@@ -122,6 +125,21 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
     if (std::none_of(prepared.begin(), prepared.end(), [](const auto& d) { return d.has_value(); })) return 0;
     std::unique_ptr<CollectionWriteLock> lock;
     Collection* coll = getOrCreateCollectionForWrite(opCtx, nss, &lock);
+    // Each document is checked once, when its turn comes (the lock keeps the validator stable):
+    // an ordered insert stops at its first failing statement whatever the reason, a batch that
+    // is retried one document at a time does not check (or log a "warn") twice.
+    DocumentValidator validator(coll, opCtx->bypassDocumentValidation);
+    std::vector<std::optional<BSONObj>> violations(prepared.size());
+    std::vector<bool> checked(prepared.size());
+    auto insertOne = [&](size_t j) {
+        if (validator.active() && !checked[j]) {
+            checked[j] = true;
+            violations[j] = validator.violation(*prepared[j], nullptr);
+            if (violations[j] && validator.warnOnly()) validator.enforce(*prepared[j], *violations[j]);  // logs
+        }
+        if (violations[j] && !validator.warnOnly()) validator.enforce(*prepared[j], *violations[j]);  // throws
+        coll->insertDocument(opCtx, *prepared[j]);
+    };
     long long n = 0;
     // Batches of documents share one unit of work; on any error the batch is retried one
     // document at a time so that exactly the failing documents are reported.
@@ -137,7 +155,7 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
                 long long k = 0;
                 for (size_t j = i; j < end; j++)
                     if (prepared[j]) {
-                        coll->insertDocument(opCtx, *prepared[j]);
+                        insertOne(j);
                         k++;
                     }
                 wuow.commit();
@@ -153,7 +171,7 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
                 if (!prepared[j]) continue;
                 try {
                     WriteUnitOfWork wuow(opCtx);
-                    coll->insertDocument(opCtx, *prepared[j]);
+                    insertOne(j);
                     wuow.commit();
                     n++;
                 } catch (const DBException& e) {
@@ -243,6 +261,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
         coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
     }
     UpdateResult res;
+    DocumentValidator validator(coll, opCtx->bypassDocumentValidation);
     if (coll) {
         auto ids = findMatching(opCtx, coll, nss, stmt.q, stmt.hint, stmt.sort, stmt.multi ? 0 : 1);
         for (RecordId id : ids) {
@@ -265,6 +284,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
                 if (newDoc.objsize() > BSONObjMaxUserSize)
                     uasserted(ErrorCodes::BSONObjectTooLarge, "Resulting document after update is larger than 16777216");
                 uassertStatusOK(validateStorageDocument(newDoc));
+                validator.check(newDoc, &*doc);
                 coll->updateDocument(opCtx, id, *doc, newDoc);
                 res.nModified++;
             }
@@ -300,6 +320,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
                               formatElementForError(newId));
         }
         newDoc = prepareDocumentForInsert(newDoc);
+        validator.check(newDoc, nullptr);
         WriteUnitOfWork wuow(opCtx);
         coll->insertDocument(opCtx, newDoc);
         wuow.commit();

@@ -60,7 +60,7 @@ IndexEntry IndexEntry::make(OperationContext* opCtx, const Collection* coll, con
     e.multikey = anyMultikey(e.multikeyPaths);
     e.unique = desc->unique;
     e.sparse = desc->sparse;
-    e.hidden = desc->hidden();
+    e.hidden = desc->hidden;
     if (const Matcher* pf = ic->partialFilter(desc)) e.partialFilter = pf->root();
     return e;
 }

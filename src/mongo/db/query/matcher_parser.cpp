@@ -6,6 +6,7 @@
 
 #include "mongo/db/query/match_expression.h"
 #include "mongo/db/query/matcher_parse_util.h"
+#include "mongo/db/query/schema/json_schema_match_expression.h"
 
 namespace mongo {
 namespace {
@@ -161,8 +162,8 @@ std::unique_ptr<MatchExpression> Parser::parsePathless(const BSONElement& e, Lev
         if (op == "expr") return std::make_unique<ExprMatchExpression>(e);
         uasserted(ErrorCodes::BadValue, std::string(name) + " is not supported by this server");
     }
-    if (op == "jsonSchema" || op == "sampleRate")
-        uasserted(ErrorCodes::BadValue, std::string(name) + " is not supported by this server");
+    if (op == "jsonSchema") return std::make_unique<JsonSchemaMatchExpression>(e);
+    if (op == "sampleRate") uasserted(ErrorCodes::BadValue, std::string(name) + " is not supported by this server");
     std::string hint = op == "not" ? ". If you are trying to negate an entire expression, use $nor."
                                    : ". If you have a field name that starts with a '$' symbol, consider using "
                                      "$getField or $setField.";
