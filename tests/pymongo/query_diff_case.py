@@ -44,6 +44,9 @@ def attempt(fn):
 def winning_plan(case, filt, fields):
     """The winning plan of the find (or the $match of the command) the case runs, or None."""
     cmd = {"find": case.c.name, "filter": filt}
+    for k in ("projection", "skip", "limit"):
+        if fields.get(k):
+            cmd[k] = fields[k]
     if fields.get("sort"):
         cmd["sort"] = as_doc(fields["sort"])
     if fields.get("hint") and "pipeline" not in fields and "update" not in fields:
@@ -95,12 +98,8 @@ class Case:
     def fail(self, kind, detail, **case):
         plan = None
         if "filter" in case:
-            ex = attempt(lambda: self.db.command("explain", {"find": self.c.name, "filter": case["filter"],
-                                                             **({"hint": as_doc(case["hint"])} if case.get("hint") else {}),
-                                                             **({"sort": as_doc(case["sort"])} if case.get("sort") else {})},
-                                                 verbosity="queryPlanner"))
-            if ex[0] == "ok":
-                plan = summarize_plan(ex[1]["queryPlanner"]["winningPlan"])
+            wp = winning_plan(self, case["filter"], case)
+            plan = wp and summarize_plan(wp)
         rec = {"seed": self.seed, "shape": self.shape.name, "indexes": self.shape.indexes, "kind": kind,
                "detail": detail, "plan": plan}
         rec.update(case)

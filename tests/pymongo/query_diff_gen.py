@@ -375,10 +375,11 @@ def gen_projection(rng, fields):
         # Candidates for covering: index fields only, _id excluded.
         chosen = [f for f in fields if rng.random() < 0.7] or fields[:1]
         proj = {f: 1 for f in chosen}
-        if not _prefix_collision(chosen):
+        if _prefix_collision(chosen):
+            proj = {fields[0]: 1}
+        if rng.random() < 0.7:
             proj["_id"] = 0
-            return proj
-        return {fields[0]: 1, "_id": 0}
+        return proj
     return rng.choice([{"a.d": 1}, {"b": 0}, {"a": 0, "items": 0}, {"n": 1, "s": 1}, {"_id": 1},
                        {"a.d": 1, "a.e": 1, "_id": 0}, {"b": 1, "_id": 0}, {"arr": {"$slice": 1}},
                        {"a": {"$elemMatch": {"d": {"$gte": 1}}}}, {"u": 1, "b": 1}])
