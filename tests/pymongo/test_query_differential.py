@@ -85,6 +85,7 @@ SHAPES = [
     Shape("a_ad", [_ix(("a", 1), ("a.d", 1))]),
     Shape("a_whole", [_ix(("a", 1))]),
     Shape("a_0_d", [_ix(("a.0.d", 1))]),
+    Shape("arr_0", [_ix(("arr.0", 1))]),
     Shape("b_desc", [_ix(("b", -1))]),
     Shape("arr", [_ix(("arr", 1))]),
     Shape("n", [_ix(("n", 1))]),
@@ -182,20 +183,32 @@ def _sparse_multikey_sort(case, filt, fields):
     return bool(ix and ix.get("isSparse") and ix.get("isMultiKey") and find_stage(plan, "SORT") is None)
 
 
+def _positional_fields(case):
+    return [k for keys, _ in case.shape.indexes for k, _ in keys if any(p.isdigit() for p in k.split("."))]
+
+
 def _positional_missing(case, filt, fields):
-    # The matcher also reads the element at a positional path component as a subdocument
+    # The matcher also reads an element at a positional path component as a subdocument
     # lacking that field, so {"a.0.d": null} matches {a: [{d: 1}]} on a collection scan
     # while an index on a.0.d holds 1: test_bug_positional_path_null_matches_element.
-    if case.shape.name != "a_0_d":
-        return False
     text = dumps(filt)
-    return "a.0" in text and any(w in text for w in ("null", "$exists", "$ne", "$nin", "$not", "$type"))
+    return any(k.split(".")[0] + "." in text for k in _positional_fields(case)) and \
+        any(w in text for w in ("null", "$exists", "$ne", "$nin", "$not", "$type"))
+
+
+def _positional_elem_match(case, filt, fields):
+    # An index on a path ending at a positional component ("arr.0") keys an array there as a
+    # whole, yet $elemMatch on that path gets bounds from its elements:
+    # test_bug_elem_match_on_positional_index_path.
+    text = dumps(filt)
+    return "$elemMatch" in text and any(k.split(".")[0] + "." in text for k in _positional_fields(case))
 
 
 KNOWN_BUGS = {
     "covered_projection_id": _covered_projection_id,
     "multikey_sort_sibling_bounds": _multikey_sort_with_sibling_bounds,
     "positional_path_missing": _positional_missing,
+    "positional_elem_match": _positional_elem_match,
     "sparse_null_bounds": _sparse_null_bounds,
     "sparse_multikey_sort": _sparse_multikey_sort,
 }
@@ -368,13 +381,29 @@ def test_bug_multikey_sort_ignores_bounds_on_sibling_field(db):
     assert _ids(db.c.find({"a.d": 2}, sort=[("a.e", -1)])) == [1, 2]  # answers [2, 1]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: null on a positional path: the collection scan matches {a: [{d: 1}]} "
-                                       "for {'a.0.d': null}, an index on a.0.d (key 1) does not")
+@pytest.mark.xfail(strict=True, reason="bug: null on a positional path: the collection scan matches a subdocument "
+                                       "at that position lacking the numeric field ({'a.0.d': null} matches "
+                                       "{a: [{d: 1}]}), an index on the path holds only the positional key")
 def test_bug_positional_path_null_matches_element(db):
-    db.c.insert_one({"_id": 1, "a": [{"d": 1}]})
+    db.c.insert_many([{"_id": 1, "a": [{"d": 1}]}, {"_id": 2, "arr": [{"x": 1}]}])
     db.c.create_index("a.0.d")
-    for filt in [{"a.0.d": None}, {"a.0.d": {"$in": [None, 7]}}]:
+    db.c.create_index("arr.0")
+    for filt in [{"a.0.d": None}, {"a.0.d": {"$in": [None, 7]}}, {"arr.0": None}]:
         assert _ids(db.c.find(filt)) == _ids(db.c.find(filt, hint=NATURAL)), filt
+
+
+@pytest.mark.xfail(strict=True, reason="bug: $elemMatch on a path ending at a positional component gets index bounds "
+                                       "from its elements, but the index keys the array at that position whole")
+def test_bug_elem_match_on_positional_index_path(db):
+    # As MongoDB's own match_numeric_components.js: {arr: [["b"], ["c"]]} has one key ["b"] in
+    # an index on arr.0, so bounds ["b", "b"] from the $elemMatch miss it.
+    db.c.insert_one({"_id": 1, "arr": [["b"], ["c"]], "f": [[3, 5], [5, 7]]})
+    for filt in [{"arr.0": {"$elemMatch": {"$in": ["b"]}}}, {"f.0": {"$elemMatch": {"$eq": 5}}}]:
+        assert _ids(db.c.find(filt)) == [1], filt
+    db.c.create_index("arr.0")
+    db.c.create_index("f.0")
+    for filt in [{"arr.0": {"$elemMatch": {"$in": ["b"]}}}, {"f.0": {"$elemMatch": {"$eq": 5}}}]:
+        assert _ids(db.c.find(filt)) == [1], filt  # answers []
 
 
 @pytest.mark.xfail(strict=True, reason="bug (not the planner): numbers of different types compare through double, "
