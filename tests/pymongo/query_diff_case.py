@@ -381,16 +381,32 @@ class Case:
             filt = {"$and": [filt, {"a": {"$elemMatch": {"d": x}}}]}
             upd = {"$set": {"a.$.e": self.rng.choice(gen.NUMBERS[:12])}}
             op, args = "update_many", (filt, upd)
-        else:
+        elif r < 0.8:
             op, args, upd = "delete_many", (filt,), None
-        case = dict(filter=filt, update=upd, command=op, hint=hint)
+        else:
+            # findAndModify: the first document in a sort made total by _id.
+            sort = [(k, d) for k, d in (gen.gen_sort(self.rng, self.shape.fields) or []) if k != "_id"] + [("_id", 1)]
+            upd = gen.gen_update(self.rng) if r < 0.9 else None
+            op = "find_one_and_update" if upd else "find_one_and_delete"
+            args = (filt, upd) if upd else (filt,)
+            kw["sort"] = sort
+        case = dict(filter=filt, update=upd, command=op, hint=hint, sort=kw.get("sort"))
         if self.known_bug(self, filt, case):
             return
         self.checked += 1
-        got = attempt(lambda: getattr(self.c, op)(*args, **kw).raw_result)
-        ref = attempt(lambda: getattr(self.r, op)(*args).raw_result)
+
+        def run(coll, **kw):
+            res = getattr(coll, op)(*args, **kw)
+            return res.raw_result if hasattr(res, "raw_result") else (res and bson.encode(res))
+
+        got = attempt(lambda: run(self.c, **kw))
+        ref = attempt(lambda: run(self.r, **{k: v for k, v in kw.items() if k != "hint"}))
         if ref[0] != got[0] or (ref[0] == "err" and ref[1] != got[1]):
             self.fail("write error differs", "reference %s answer %s" % (ref[:2], got[:2]), **case)
+        elif ref[0] == "ok" and op.startswith("find_one"):
+            if ref[1] != got[1]:
+                self.fail("findAndModify differs", "reference %s answer %s" % (
+                    show_raw([ref[1]] if ref[1] else []), show_raw([got[1]] if got[1] else [])), **case)
         elif ref[0] == "ok" and (ref[1].get("n"), ref[1].get("nModified")) != (got[1].get("n"), got[1].get("nModified")):
             self.fail("write counts differ", "reference %s answer %s" % (ref[1], got[1]), **case)
         a = self.find(self.cr, {}, sort=[("_id", 1)], hint=NATURAL)

@@ -204,11 +204,19 @@ def _positional_elem_match(case, filt, fields):
     return "$elemMatch" in text and any(k.split(".")[0] + "." in text for k in _positional_fields(case))
 
 
+def _positional_sort(case, filt, fields):
+    # A sort on a positional path holding an array ("arr.0" of [[5, 0]]): the SORT stage sorts
+    # by its elements, an index on the path keys the array whole:
+    # test_bug_sort_on_positional_path_holding_array.
+    return any(any(p.isdigit() for p in k.split(".")) for k, _ in fields.get("sort") or [])
+
+
 KNOWN_BUGS = {
     "covered_projection_id": _covered_projection_id,
     "multikey_sort_sibling_bounds": _multikey_sort_with_sibling_bounds,
     "positional_path_missing": _positional_missing,
     "positional_elem_match": _positional_elem_match,
+    "positional_sort": _positional_sort,
     "sparse_null_bounds": _sparse_null_bounds,
     "sparse_multikey_sort": _sparse_multikey_sort,
 }
@@ -404,6 +412,17 @@ def test_bug_elem_match_on_positional_index_path(db):
     db.c.create_index("f.0")
     for filt in [{"arr.0": {"$elemMatch": {"$in": ["b"]}}}, {"f.0": {"$elemMatch": {"$eq": 5}}}]:
         assert _ids(db.c.find(filt)) == [1], filt  # answers []
+
+
+@pytest.mark.xfail(strict=True, reason="bug: sorting on a positional path holding an array ('arr.0' of [[5, 0]]) the "
+                                       "SORT stage uses its elements, an index on the path keys the array whole")
+def test_bug_sort_on_positional_path_holding_array(db):
+    # MongoDB builds sort keys as it builds index keys, so the index order is likely the right one.
+    db.c.insert_many([{"_id": 1, "arr": [{"x": 1}]}, {"_id": 2, "arr": [[None]]}, {"_id": 3, "arr": [[5, 0]]},
+                      {"_id": 4, "arr": [3]}])
+    blocking = _ids(db.c.find({}, sort=[("arr.0", 1)], hint=NATURAL))  # [2, 3, 4, 1]
+    db.c.create_index("arr.0")
+    assert _ids(db.c.find({}, sort=[("arr.0", 1)])) == blocking  # answers [4, 1, 2, 3]
 
 
 @pytest.mark.xfail(strict=True, reason="bug (not the planner): numbers of different types compare through double, "
