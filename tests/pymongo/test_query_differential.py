@@ -183,8 +183,17 @@ def _sparse_multikey_sort(case, filt, fields):
     return bool(ix and ix.get("isSparse") and ix.get("isMultiKey") and find_stage(plan, "SORT") is None)
 
 
-def _positional_fields(case):
-    return [k for keys, _ in case.shape.indexes for k, _ in keys if any(p.isdigit() for p in k.split("."))]
+def _positional_prefixes(case):
+    """Each index field's path up to its first numeric component ("a.0.d" -> "a.0")."""
+    out = []
+    for keys, _ in case.shape.indexes:
+        for k, _ in keys:
+            parts = k.split(".")
+            for i, p in enumerate(parts):
+                if p.isdigit():
+                    out.append(".".join(parts[:i + 1]))
+                    break
+    return out
 
 
 def _positional_missing(case, filt, fields):
@@ -192,7 +201,7 @@ def _positional_missing(case, filt, fields):
     # lacking that field, so {"a.0.d": null} matches {a: [{d: 1}]} on a collection scan
     # while an index on a.0.d holds 1: test_bug_positional_path_null_matches_element.
     text = dumps(filt)
-    return any(k.split(".")[0] + "." in text for k in _positional_fields(case)) and \
+    return any(p in text for p in _positional_prefixes(case)) and \
         any(w in text for w in ("null", "$exists", "$ne", "$nin", "$not", "$type"))
 
 
@@ -201,7 +210,7 @@ def _positional_elem_match(case, filt, fields):
     # whole, yet $elemMatch on that path gets bounds from its elements:
     # test_bug_elem_match_on_positional_index_path.
     text = dumps(filt)
-    return "$elemMatch" in text and any(k.split(".")[0] + "." in text for k in _positional_fields(case))
+    return "$elemMatch" in text and any(p in text for p in _positional_prefixes(case))
 
 
 def _positional_sort(case, filt, fields):
