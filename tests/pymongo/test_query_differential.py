@@ -50,8 +50,8 @@ FIXED_SEEDS = [1, 2, 3]
 FRESH_SEED = int(os.environ.get("QUERY_DIFF_SEED") or random.SystemRandom().randrange(1, 10 ** 9))
 SEEDS = [FRESH_SEED] if os.environ.get("QUERY_DIFF_ONLY_SEED") else FIXED_SEEDS + [FRESH_SEED]
 SCALE = float(os.environ.get("QUERY_DIFF_SCALE", "1"))
-QUERIES = 14          # random queries per shape and seed (times SCALE)
-WRITES = 3            # update/delete rounds per shape and seed (times SCALE)
+QUERIES = 10          # random queries per shape and seed (times SCALE)
+WRITES = 2            # write rounds (each followed by 2 queries) per shape and seed (times SCALE)
 DOCS = tuple(int(x) for x in os.environ.get("QUERY_DIFF_DOCS", "100,160").split(","))  # per collection
 DUMP = os.environ.get("QUERY_DIFF_DUMP")
 
