@@ -139,7 +139,8 @@ def draw(results, out):
 
     fig, axes = grid(results, FIGURES[2][1])
     for ax, r in zip(axes, results.values()):
-        bars(ax, r, lambda r, ph, c: get(cs(r, ph, c), "latency_pooled", "p50_us"), ylabel="µs (bar: p50)")
+        bars(ax, r, lambda r, ph, c: (get(cs(r, ph, c), "latency_pooled", "p50_us") or 0) / 1e3,
+             ylabel="ms (bar: p50)")
         cfgs, phs = configs_of(r), phases_of(r)
         w = 0.8 / max(1, len(cfgs))
         for i, cfg in enumerate(cfgs):
@@ -147,9 +148,9 @@ def draw(results, out):
                 lat = get(cs(r, ph, cfg), "latency_pooled") or {}
                 x = j - 0.4 + w * (i + 0.5)
                 if lat.get("p95_us"):
-                    ax.plot([x, x], [lat["p50_us"], lat["p99_us"]], color="black", linewidth=0.8)
-                    ax.plot([x], [lat["p95_us"]], "k_", markersize=6)
-                    ax.plot([x], [lat["p99_us"]], "kv", markersize=3)
+                    ax.plot([x, x], [lat["p50_us"] / 1e3, lat["p99_us"] / 1e3], color="black", linewidth=0.8)
+                    ax.plot([x], [lat["p95_us"] / 1e3], "k_", markersize=6)
+                    ax.plot([x], [lat["p99_us"] / 1e3], "kv", markersize=3)
     axes[0].legend(fontsize=8, title="line: p50 to p99, dash p95", title_fontsize=7)
     fig.tight_layout()
     fig.savefig(os.path.join(out, FIGURES[2][0]), dpi=110)
@@ -171,6 +172,15 @@ def fmt(x, d=0):
 
 def ratio(x):
     return f"{x:.3f}" if x is not None else "—"
+
+
+def summary_rows(r, phs, cfgs):
+    """(phase, config, its summary, ratios(kind) -> {rounds, median}) for every measured pair."""
+    for ph in phs:
+        for cfg in cfgs:
+            c = get(r, "summary", ph, "configs", cfg)
+            if c:
+                yield ph, cfg, c, lambda kind, ph=ph, cfg=cfg: get(r, "summary", ph, kind, cfg) or {}
 
 
 def dataset_section(r):
@@ -206,36 +216,27 @@ def dataset_section(r):
           "| phase | config | ops/s median | ops/s per round | ratio per round | ratio median | "
           "ops per CPU-s median | its ratio per round | its ratio median |",
           "|---|---|---:|---|---|---:|---:|---|---:|"]
-    for ph in phs:
-        for cfg in cfgs:
-            c = get(r, "summary", ph, "configs", cfg)
-            if not c:
-                continue
-            rr = get(r, "summary", ph, "ratio_per_round", cfg) or {}
-            nr = get(r, "summary", ph, "norm_ratio_per_round", cfg) or {}
-            L.append(f"| {ph} | {CONFIG_NAMES[cfg]} | {fmt(c['ops_per_s_median'], 1)} | "
-                     f"{', '.join(fmt(x, 1) for x in c['ops_per_s_rounds'])} | "
-                     f"{', '.join(ratio(x) for x in rr.get('rounds', [])) or '—'} | {ratio(rr.get('median'))} | "
-                     f"{fmt(c.get('ops_per_bench_cpu_s_median'), 1)} | "
-                     f"{', '.join(ratio(x) for x in nr.get('rounds', [])) or '—'} | {ratio(nr.get('median'))} |")
+    for ph, cfg, c, ratios in summary_rows(r, phs, cfgs):
+        rr, nr = ratios("ratio_per_round"), ratios("norm_ratio_per_round")
+        L.append(f"| {ph} | {CONFIG_NAMES[cfg]} | {fmt(c['ops_per_s_median'], 1)} | "
+                 f"{', '.join(fmt(x, 1) for x in c['ops_per_s_rounds'])} | "
+                 f"{', '.join(ratio(x) for x in rr.get('rounds', [])) or '—'} | {ratio(rr.get('median'))} | "
+                 f"{fmt(c.get('ops_per_bench_cpu_s_median'), 1)} | "
+                 f"{', '.join(ratio(x) for x in nr.get('rounds', [])) or '—'} | {ratio(nr.get('median'))} |")
     L += ["", "**Cost** (latency pooled over rounds; the rest median of rounds; cores = CPU seconds / wall "
           "seconds of the phase; other = the machine's busy cores less this server's and the clients'):", "",
           "| phase | config | p50 / p95 / p99 µs | server CPU µs/op | its ratio per round | its ratio median | "
           "server cores | client cores | other cores | max RSS MB |",
           "|---|---|---:|---:|---|---:|---:|---:|---:|---:|"]
-    for ph in phs:
-        for cfg in cfgs:
-            c = get(r, "summary", ph, "configs", cfg)
-            if not c:
-                continue
-            cr = get(r, "summary", ph, "cpu_ratio_per_round", cfg) or {}
-            lat = c["latency_pooled"]
-            L.append(f"| {ph} | {CONFIG_NAMES[cfg]} | "
-                     f"{fmt(lat.get('p50_us'))} / {fmt(lat.get('p95_us'))} / {fmt(lat.get('p99_us'))} | "
-                     f"{fmt(c['server_cpu_us_per_op_median'])} | "
-                     f"{', '.join(ratio(x) for x in cr.get('rounds', [])) or '—'} | {ratio(cr.get('median'))} | "
-                     f"{fmt(c['server_cpu_cores_median'], 2)} | {fmt(c['client_cpu_cores_median'], 2)} | "
-                     f"{fmt(c['other_busy_cores_median'], 2)} | {fmt(c['rss_bytes_max'] / 2**20, 0)} |")
+    for ph, cfg, c, ratios in summary_rows(r, phs, cfgs):
+        cr = ratios("cpu_ratio_per_round")
+        lat = c["latency_pooled"]
+        L.append(f"| {ph} | {CONFIG_NAMES[cfg]} | "
+                 f"{fmt(lat.get('p50_us'))} / {fmt(lat.get('p95_us'))} / {fmt(lat.get('p99_us'))} | "
+                 f"{fmt(c['server_cpu_us_per_op_median'])} | "
+                 f"{', '.join(ratio(x) for x in cr.get('rounds', [])) or '—'} | {ratio(cr.get('median'))} | "
+                 f"{fmt(c['server_cpu_cores_median'], 2)} | {fmt(c['client_cpu_cores_median'], 2)} | "
+                 f"{fmt(c['other_busy_cores_median'], 2)} | {fmt(c['rss_bytes_max'] / 2**20, 0)} |")
     L += ["", "**Targets:**", ""]
     for cfg, t in r["targets"].items():
         L.append(f"- {CONFIG_NAMES[cfg]}: covered reads, ops/s / snappy's: median of the rounds' ratios "
@@ -260,16 +261,45 @@ def dataset_section(r):
     return L
 
 
+def commands(results, out_rel):
+    """run_covered.py's options that reproduce the results (from the args each recorded): one
+    command per set of options, with the data sets that were run with it."""
+    groups = {}
+    for r in results.values():
+        key = command_args(dict(r["args"], out_rel=out_rel), datasets=False)
+        groups.setdefault(key, []).append(r["dataset"])
+    return [f"--datasets {','.join(ds)} {key}" for key, ds in groups.items()]
+
+
+def command_args(a, datasets=True):
+    """run_covered.py's options of one run (from the args recorded in its results)."""
+    secs = ",".join(f"{p}={v:g}" for p, v in a["phase_seconds"].items())
+    parts = ([f"--datasets {a['datasets']}"] if datasets else []) + [f"--configs {a['configs']}", f"--phases {a['phases']}",
+             f"--seconds {secs}", f"--rounds {a['rounds']}", f"--clients {a['clients']}", f"--seed {a['seed']}"]
+    if a.get("limit"):
+        parts.append(f"--limit {a['limit']}")
+    if a.get("out_rel"):
+        parts.append(f"--out {a['out_rel']}")
+    return " ".join(parts)
+
+
 def write_report(results, out, results_dir):
     r0 = next(iter(results.values()))
-    a = r0["args"]
+    a = dict(r0["args"])
+    repo = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+    rel = lambda p: os.path.relpath(os.path.abspath(p), repo) if os.path.abspath(p).startswith(repo + os.sep) \
+        else os.path.abspath(p)
+    a["out_rel"], a["report_rel"] = rel(results_dir), rel(out)
     m = r0["machine"]
     L = ["# Covered against fetched reads on deduplicated data (issue 19, item 8)", "",
-         "Generated by `covered_report.py` from `results/*.json`; the discussion at the end is "
-         "hand-written (`results/notes.md`).", "",
-         "## How to reproduce", "", "```sh", "PY=/opt/mongo-dedup-deps/tools-v1/venv/bin/python",
-         "$PY buildscripts/bench/covered_reads/run_covered.py        # about 15 minutes",
-         "$PY buildscripts/bench/covered_reads/covered_report.py     # figures and this file", "```", "",
+         f"Generated by `covered_report.py` from `{a['out_rel']}/*.json`; the discussion at the end is "
+         f"hand-written (`{a['out_rel']}/notes.md`).", "",
+         "## How to reproduce", "", "The run reported here:", "", "```sh", "PY=/opt/mongo-dedup-deps/tools-v1/venv/bin/python",
+         *[f"$PY buildscripts/bench/covered_reads/run_covered.py {c}" for c in commands(results, a["out_rel"])],
+         f"$PY buildscripts/bench/covered_reads/covered_report.py --results {a['out_rel']} --out {a['report_rel']}",
+         "```", "", "Without options `run_covered.py` runs the default (both data sets, three configurations, every "
+         "phase, 3 rounds, 4 clients: about 15 minutes) into `results/`, and `covered_report.py` draws from "
+         "there into this folder.", "",
          "`--quick` (200 records, one round, 1 s phases, about a minute) and `--smoke` (40 records of "
          "wiki-python, 0.5 s phases, seconds; checks that the script, the plans and the answers are right) "
          "write into a temporary directory and draw their own report there. `--help` lists the options "
@@ -325,6 +355,7 @@ def write_report(results, out, results_dir):
 
 
 def write_all(results_dir, out):
+    os.makedirs(out, exist_ok=True)
     results = load_results(results_dir)
     if not results:
         raise SystemExit(f"no results in {results_dir}")

@@ -383,10 +383,11 @@ def main(argv=None):
             with open(os.path.join(args.out, f"{ds}.json"), "w") as f:
                 json.dump(res, f, indent=1)
             for cfg, t in res["targets"].items():
-                log(f"{ds} {cfg}: covered ops/s vs plain {t['covered_ratio_median']:.3f} (target >= 0.95: "
+                f = lambda k: "—" if t.get(k) is None else f"{t[k]:.3f}"
+                log(f"{ds} {cfg}: covered ops/s vs plain {f('covered_ratio_median')} (target >= 0.95: "
                     f"{'met' if t['covered_at_least_0_95'] else 'NOT met'}), per bench CPU-second "
-                    f"{t['covered_norm_ratio_median']:.3f}, server CPU/op {t['covered_cpu_per_op_ratio_median']:.3f}; "
-                    f"covered/fetched ops/s {t['covered_over_fetched']:.2f}")
+                    f"{f('covered_norm_ratio_median')}, server CPU/op {f('covered_cpu_per_op_ratio_median')}; "
+                    f"covered/fetched ops/s {f('covered_over_fetched')}")
     finally:
         pool.close()
         shutil.rmtree(workroot, ignore_errors=True)
