@@ -15,7 +15,7 @@ def percentiles(samples_s):
     s = sorted(samples_s)
     n = len(s)
     pick = lambda p: s[max(0, min(n - 1, -(-p * n // 100) - 1))] * 1e6
-    return {"n": n, "p50_us": pick(50), "p90_us": pick(90), "p99_us": pick(99),
+    return {"n": n, "p50_us": pick(50), "p90_us": pick(90), "p95_us": pick(95), "p99_us": pick(99),
             "max_us": s[-1] * 1e6, "mean_us": sum(s) / n * 1e6}
 
 
