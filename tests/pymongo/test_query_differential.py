@@ -28,9 +28,8 @@ Seeds: FIXED_SEEDS plus one fresh seed per run (printed in failures). Environmen
   QUERY_DIFF_SCALE=x    multiplies the queries per shape and seed (default 1)
   QUERY_DIFF_ONLY_SEED=1  run only the fresh seed (with QUERY_DIFF_SEED: one failing case)
   QUERY_DIFF_DOCS=lo,hi documents per collection (default 100,160)
-  QUERY_DIFF_KNOWN=1    also generate the cases of known bugs (KNOWN_BUGS), excluded otherwise
   QUERY_DIFF_DUMP=file  append every mismatch as extended JSON lines to file (for reduction)
-Known bugs have their own minimal reproductions below, marked xfail(strict=True).
+The minimal reproductions of the bugs this test found are kept at the end as regression tests.
 The checks live in query_diff_case.py, the random documents and queries in query_diff_gen.py.
 """
 import collections
@@ -117,130 +116,8 @@ SHAPES = [
                    _ix(("arr", -1))], implying=[{"n": {"$lt": 3}}, {"n": 1}]),
 ]
 
-# Known bugs: name -> predicate over (Case, filter, case fields) that says whether a generated
-# case would hit it. Such cases are left out unless QUERY_DIFF_KNOWN=1; each bug has a minimal
-# reproduction marked xfail(strict=True) at the end of this file.
-def _covered_projection_id(case, filt, fields):
-    # A covered plan answers an inclusion projection that keeps _id ({b: 1}) without _id, and
-    # {_id: 0} alone (an exclusion: every field but _id) with the index keys only:
-    # test_bug_covered_projection_drops_id, test_bug_exclude_id_projection_answers_index_keys.
-    proj = fields.get("projection")
-    if not proj or fields.get("command"):
-        return False
-    if proj == {"_id": 0}:
-        return True
-    if proj.get("_id", 1) in (0, False):
-        return False
-    plan = winning_plan(case, filt, fields)
-    ix = plan and find_stage(plan, "IXSCAN")
-    return bool(ix and find_stage(plan, "FETCH") is None and "_id" not in ix.get("keyPattern", {}))
-
-
-def _multikey_sort_with_sibling_bounds(case, filt, fields):
-    # An index provides a sort on a field holding arrays although another key field sharing
-    # the array is bounded: a document is met at the keys of its elements within the bounds,
-    # not at its sort key: test_bug_multikey_sort_ignores_bounds_on_sibling_field.
-    if not fields.get("sort"):
-        return False
-    plan = winning_plan(case, filt, fields)
-    ix = plan and find_stage(plan, "IXSCAN")
-    if ix is None or find_stage(plan, "SORT") is not None or not ix.get("isMultiKey"):
-        return False
-    mk = ix.get("multiKeyPaths", {})
-    full = {k: all(b in ("[MinKey, MaxKey]", "[MaxKey, MinKey]") for b in v) for k, v in ix["indexBounds"].items()}
-    for s, _ in fields["sort"]:
-        for f, is_full in full.items():
-            if f != s and not is_full and set(mk.get(s, [])) & set(mk.get(f, [])):
-                return True
-    return False
-
-
-def _sparse_null_bounds(case, filt, fields):
-    # A sparse index, eligible through one predicate, takes its bounds from another that
-    # matches a missing field ({a.d: null}, $exists: false, $gte: null): documents matching it
-    # through an array element without the field have no null key in a sparse index:
-    # test_bug_sparse_index_bounds_from_predicate_matching_missing.
-    if not any(o.get("sparse") for _, o in case.shape.indexes):
-        return False
-    plan = winning_plan(case, filt, fields)
-    stack = [plan] if plan else []
-    while stack:
-        st = stack.pop()
-        if st.get("stage") == "IXSCAN" and st.get("isSparse") and "null" in json.dumps(st.get("indexBounds")):
-            return True
-        stack += [k for k in [st.get("inputStage")] + list(st.get("inputStages", [])) if k]
-    return False
-
-
-def _sparse_multikey_sort(case, filt, fields):
-    # A sparse index provides a sort on a field holding arrays: a document's sort key counts
-    # an element lacking the field as null, a sparse index has no key for that element:
-    # test_bug_sparse_multikey_index_provides_sort.
-    if not fields.get("sort") or not any(o.get("sparse") for _, o in case.shape.indexes):
-        return False
-    plan = winning_plan(case, filt, fields)
-    ix = plan and find_stage(plan, "IXSCAN")
-    return bool(ix and ix.get("isSparse") and ix.get("isMultiKey") and find_stage(plan, "SORT") is None)
-
-
-def _positional_prefixes(case):
-    """Each index field's path up to its first numeric component ("a.0.d" -> "a.0")."""
-    out = []
-    for keys, _ in case.shape.indexes:
-        for k, _ in keys:
-            parts = k.split(".")
-            for i, p in enumerate(parts):
-                if p.isdigit():
-                    out.append(".".join(parts[:i + 1]))
-                    break
-    return out
-
-
-def _positional_missing(case, filt, fields):
-    # The matcher also reads an element at a positional path component as a subdocument
-    # lacking that field, so {"a.0.d": null} matches {a: [{d: 1}]} on a collection scan
-    # while an index on a.0.d holds 1: test_bug_positional_path_null_matches_element.
-    text = dumps(filt)
-    return any(p in text for p in _positional_prefixes(case)) and \
-        any(w in text for w in ("null", "$exists", "$ne", "$nin", "$not", "$type"))
-
-
-def _positional_elem_match(case, filt, fields):
-    # An index on a path ending at a positional component ("arr.0") keys an array there as a
-    # whole, yet $elemMatch on that path gets bounds from its elements:
-    # test_bug_elem_match_on_positional_index_path.
-    text = dumps(filt)
-    return "$elemMatch" in text and any(p in text for p in _positional_prefixes(case))
-
-
-def _positional_sort(case, filt, fields):
-    # A sort on a positional path holding an array ("arr.0" of [[5, 0]]): the SORT stage sorts
-    # by its elements, an index on the path keys the array whole:
-    # test_bug_sort_on_positional_path_holding_array.
-    return any(any(p.isdigit() for p in k.split(".")) for k, _ in fields.get("sort") or [])
-
-
-KNOWN_BUGS = {
-    "covered_projection_id": _covered_projection_id,
-    "multikey_sort_sibling_bounds": _multikey_sort_with_sibling_bounds,
-    "positional_path_missing": _positional_missing,
-    "positional_elem_match": _positional_elem_match,
-    "positional_sort": _positional_sort,
-    "sparse_null_bounds": _sparse_null_bounds,
-    "sparse_multikey_sort": _sparse_multikey_sort,
-}
-INCLUDE_KNOWN = bool(os.environ.get("QUERY_DIFF_KNOWN"))
 # QUERY_DIFF_STATS=1: count the winning plans' stage shapes (printed with pytest -s).
 STATS = collections.Counter() if os.environ.get("QUERY_DIFF_STATS") else None
-
-
-def known_bug(case, filt, fields):
-    if INCLUDE_KNOWN:
-        return None
-    for name, hits in KNOWN_BUGS.items():
-        if hits(case, filt, fields):
-            return name
-    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,7 +128,7 @@ def test_index_never_changes_answers(db, shape):
     failures = []
     checked = 0
     for seed in SEEDS:
-        case = Case(db, shape, seed, DOCS, known_bug, STATS, DUMP)
+        case = Case(db, shape, seed, DOCS, None, STATS, DUMP)
         case.run(max(1, int(QUERIES * SCALE)), max(1, int(WRITES * SCALE)))
         checked += case.checked
         if case.failures:
@@ -363,45 +240,36 @@ def test_sort_with_sparse_index_returns_every_document(db):
 
 
 # ---------------------------------------------------------------------------------------------
-# Minimal reproductions of known bugs (xfail strict: they flip when fixed).
+# Minimal reproductions of the bugs the randomized test found (all fixed): regression tests.
 
 def _ids(cursor):
     return [d["_id"] for d in cursor]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a covered projection ignores _id: {b: 1} keeps _id, which the index on b "
-                                       "lacks (query_planner.cpp inclusionPaths)")
-def test_bug_covered_projection_drops_id(db):
+def test_regression_covered_projection_drops_id(db):
     db.c.insert_many([{"_id": 1, "b": 1, "x": 1}, {"_id": 2, "b": 2, "x": 2}])
     db.c.create_index("b")
     assert list(db.c.find({"b": 2}, {"b": 1}, hint=NATURAL)) == [{"_id": 2, "b": 2}]
-    assert list(db.c.find({"b": 2}, {"b": 1})) == [{"_id": 2, "b": 2}]  # answers [{"b": 2}]
+    assert list(db.c.find({"b": 2}, {"b": 1})) == [{"_id": 2, "b": 2}]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: {_id: 0} alone is planned as a covered projection (query_planner.cpp "
-                                       "inclusionPaths treats it as an inclusion of nothing)")
-def test_bug_exclude_id_projection_answers_index_keys(db):
+def test_regression_exclude_id_projection_answers_index_keys(db):
     db.c.insert_many([{"_id": 1, "b": 1, "x": 1}, {"_id": 2, "b": 2, "x": 2}])
     db.c.create_index("b")
     assert list(db.c.find({"b": 1}, {"_id": 0}, hint=NATURAL)) == [{"b": 1, "x": 1}]
-    assert list(db.c.find({"b": 1}, {"_id": 0})) == [{"b": 1, "x": 1}]  # answers [{"b": 1}]
+    assert list(db.c.find({"b": 1}, {"_id": 0})) == [{"b": 1, "x": 1}]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: an index provides a sort on a multikey field while a key field sharing "
-                                       "its array is bounded (query_planner.cpp providesSort)")
-def test_bug_multikey_sort_ignores_bounds_on_sibling_field(db):
+def test_regression_multikey_sort_ignores_bounds_on_sibling_field(db):
     # Sorting descending by a.e uses each document's largest a.e (5 for _id 1, 3 for _id 2);
     # the scan of {a.e: 1, a.d: 1} within a.d == 2 meets _id 1 only at its element {d: 2, e: 1}.
     db.c.insert_many([{"_id": 1, "a": [{"d": 1, "e": 5}, {"d": 2, "e": 1}]}, {"_id": 2, "a": [{"d": 2, "e": 3}]}])
     assert _ids(db.c.find({"a.d": 2}, sort=[("a.e", -1)], hint=NATURAL)) == [1, 2]
     db.c.create_index([("a.e", 1), ("a.d", 1)])
-    assert _ids(db.c.find({"a.d": 2}, sort=[("a.e", -1)])) == [1, 2]  # answers [2, 1]
+    assert _ids(db.c.find({"a.d": 2}, sort=[("a.e", -1)])) == [1, 2]
 
 
-@pytest.mark.xfail(strict=True, reason="bug: null on a positional path: the collection scan matches a subdocument "
-                                       "at that position lacking the numeric field ({'a.0.d': null} matches "
-                                       "{a: [{d: 1}]}), an index on the path holds only the positional key")
-def test_bug_positional_path_null_matches_element(db):
+def test_regression_positional_path_null_matches_element(db):
     db.c.insert_many([{"_id": 1, "a": [{"d": 1}]}, {"_id": 2, "arr": [{"x": 1}]}])
     db.c.create_index("a.0.d")
     db.c.create_index("arr.0")
@@ -409,9 +277,7 @@ def test_bug_positional_path_null_matches_element(db):
         assert _ids(db.c.find(filt)) == _ids(db.c.find(filt, hint=NATURAL)), filt
 
 
-@pytest.mark.xfail(strict=True, reason="bug: $elemMatch on a path ending at a positional component gets index bounds "
-                                       "from its elements, but the index keys the array at that position whole")
-def test_bug_elem_match_on_positional_index_path(db):
+def test_regression_elem_match_on_positional_index_path(db):
     # As MongoDB's own match_numeric_components.js: {arr: [["b"], ["c"]]} has one key ["b"] in
     # an index on arr.0, so bounds ["b", "b"] from the $elemMatch miss it.
     db.c.insert_one({"_id": 1, "arr": [["b"], ["c"]], "f": [[3, 5], [5, 7]]})
@@ -420,37 +286,31 @@ def test_bug_elem_match_on_positional_index_path(db):
     db.c.create_index("arr.0")
     db.c.create_index("f.0")
     for filt in [{"arr.0": {"$elemMatch": {"$in": ["b"]}}}, {"f.0": {"$elemMatch": {"$eq": 5}}}]:
-        assert _ids(db.c.find(filt)) == [1], filt  # answers []
+        assert _ids(db.c.find(filt)) == [1], filt
 
 
-@pytest.mark.xfail(strict=True, reason="bug: sorting on a positional path holding an array ('arr.0' of [[5, 0]]) the "
-                                       "SORT stage uses its elements, an index on the path keys the array whole")
-def test_bug_sort_on_positional_path_holding_array(db):
+def test_regression_sort_on_positional_path_holding_array(db):
     # MongoDB builds sort keys as it builds index keys, so the index order is likely the right one.
     db.c.insert_many([{"_id": 1, "arr": [{"x": 1}]}, {"_id": 2, "arr": [[None]]}, {"_id": 3, "arr": [[5, 0]]},
                       {"_id": 4, "arr": [3]}])
     blocking = _ids(db.c.find({}, sort=[("arr.0", 1)], hint=NATURAL))  # [2, 3, 4, 1]
     db.c.create_index("arr.0")
-    assert _ids(db.c.find({}, sort=[("arr.0", 1)])) == blocking  # answers [4, 1, 2, 3]
+    assert _ids(db.c.find({}, sort=[("arr.0", 1)])) == blocking
 
 
-@pytest.mark.xfail(strict=True, reason="bug (not the planner): numbers of different types compare through double, "
-                                       "so Int64 2**53 equals Decimal128 2**53+1 and Decimal128('1E+400') equals inf")
-def test_bug_mixed_numeric_types_compare_exactly(db):
+def test_regression_mixed_numeric_types_compare_exactly(db):
     # MongoDB compares int, long, double and decimal by their exact values.
     db.c.insert_many([{"_id": 1, "n": Int64(2 ** 53)}, {"_id": 2, "n": Decimal128(str(2 ** 53 + 1))},
                       {"_id": 3, "n": float("inf")}, {"_id": 4, "n": Decimal128("1E+400")},
                       {"_id": 5, "n": 0.1}, {"_id": 6, "n": Decimal128("0.1")}])
     assert _ids(db.c.find({"n": Int64(2 ** 53)})) == [1]
     assert _ids(db.c.find({"n": float("inf")})) == [3]
-    assert _ids(db.c.find({"n": {"$lt": float("inf"), "$gt": 10 ** 300}})) == [4]
+    assert _ids(db.c.find({"n": {"$lt": float("inf"), "$gt": 1e300}})) == [4]
     assert _ids(db.c.find({"n": 0.1})) == [5]
     assert len(db.c.distinct("n")) == 6
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a sparse index eligible through one predicate takes bounds from another "
-                                       "that matches a missing field (planner_ixselect.cpp assignPredicates)")
-def test_bug_sparse_index_bounds_from_predicate_matching_missing(db):
+def test_regression_sparse_index_bounds_from_predicate_matching_missing(db):
     # {$gte: null} matches _id 1 through the element without d, {$lt: 9} through d: 5; the
     # sparse index holds only the key 5 for it, and the scan reads [undefined, null].
     db.c.insert_one({"_id": 1, "a": [{"d": 5}, {"e": 1}]})
@@ -461,13 +321,10 @@ def test_bug_sparse_index_bounds_from_predicate_matching_missing(db):
         assert _ids(db.c.find(filt)) == [1], filt
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a sparse index provides a sort on a field holding arrays, but has no key "
-                                       "for elements lacking the field, which sort as null (query_planner.cpp "
-                                       "providesSort); MongoDB 7.0 may share this")
-def test_bug_sparse_multikey_index_provides_sort(db):
+def test_regression_sparse_multikey_index_provides_sort(db):
     # _id 1 sorts by min(5, null) = null: first. The sparse index holds only its key 5.
     db.c.insert_many([{"_id": 1, "a": [{"d": 5}, {"e": 1}]}, {"_id": 2, "a": [{"d": 3}]}])
     filt = {"a.d": {"$exists": True}}
     assert _ids(db.c.find(filt, sort=[("a.d", 1)], hint=NATURAL)) == [1, 2]
     db.c.create_index("a.d", sparse=True)
-    assert _ids(db.c.find(filt, sort=[("a.d", 1)])) == [1, 2]  # answers [2, 1]
+    assert _ids(db.c.find(filt, sort=[("a.d", 1)])) == [1, 2]

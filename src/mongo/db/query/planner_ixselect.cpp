@@ -70,6 +70,31 @@ struct Collector {
     }
 };
 
+bool hasNumericComponent(std::string_view path) {
+    DottedPath p(path);
+    for (size_t i = 0; i < p.size(); i++)
+        if (p.isNumeric(i)) return true;
+    return false;
+}
+
+// Can p's bounds stand for field i of idx at all?
+//   - A sparse index has no key for an array element lacking the field (nor for a document
+//     lacking it), so a predicate that a missing field satisfies ({$gte: null}, {$exists:
+//     false}) gives bounds the index cannot honour.
+//   - A positional path ("arr.0") is both an array index and a field name of subdocuments for
+//     the matcher, while the index holds only the positional value (an array there whole):
+//     predicates a missing field satisfies, and $elemMatch's element predicates, do not map
+//     onto its keys.
+bool usableForBounds(const IndexEntry& idx, size_t field, const PredicateRef& p) {
+    bool matchesMissing = p.expr->matchesSingleElement(BSONElement(), nullptr);
+    if (idx.sparse && matchesMissing) return false;
+    if (hasNumericComponent(idx.fields[field])) {
+        if (matchesMissing) return false;
+        if (!p.elemMatches.empty() && p.elemMatches.back()->matchType() == MatchType::kElemMatchValue) return false;
+    }
+    return true;
+}
+
 // p and q sit in one $elemMatch whose path has at least minDepth components.
 bool shareElemMatch(const PredicateRef& p, const PredicateRef& q, size_t minDepth) {
     for (size_t i = 0; i < p.elemMatches.size(); i++) {
@@ -156,7 +181,7 @@ IndexAssignment assignPredicates(const IndexEntry& idx, const std::vector<Predic
         OrderedIntervalList bounds = oil::fullRange();
         std::vector<LeafBounds> leafBounds;
         for (const PredicateRef& p : preds) {
-            if (p.path != idx.fields[i]) continue;
+            if (p.path != idx.fields[i] || !usableForBounds(idx, i, p)) continue;
             auto lb = translateLeaf(*p.expr, mk);
             if (!lb || oil::isFullRange(lb->oil)) continue;
             bool ok = true;

@@ -5,6 +5,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/query/expression_implication.h"
+#include "mongo/db/query/path_traversal.h"
 #include "mongo/db/query/projection.h"
 #include "mongo/db/query/sort_pattern.h"
 
@@ -25,6 +26,17 @@ namespace {
 bool isHintNatural(const BSONObj& hint) { return !hint["$natural"].eoo(); }
 
 bool directionOf(const BSONElement& e) { return !(e.isNumber() && e.numberDouble() < 0); }
+
+bool hasNumericComponent(std::string_view path) {
+    size_t start = 0;
+    while (true) {
+        size_t dot = path.find('.', start);
+        std::string_view part = path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+        if (isAllDigits(part)) return true;
+        if (dot == std::string_view::npos) return false;
+        start = dot + 1;
+    }
+}
 
 // ---- sort ----
 
@@ -50,20 +62,21 @@ bool providesSort(const IndexEntry& idx, const IndexBounds& bounds, const BSONOb
         else if (dir != d) return false;
         k++;
     }
-    bool anyMultikey = false, allFull = true;
+    bool anyMultikey = false;
     for (size_t f = 0; f < k; f++) {
         anyMultikey |= idx.fieldMultikey(f);
-        allFull &= oil::isFullRange(bounds.fields[f]);
+        // A positional path ("a.0") holding an array is indexed whole, while a sort orders by
+        // its elements.
+        if (hasNumericComponent(idx.fields[f])) return false;
     }
     if (anyMultikey) {
-        // Only the sorted fields' own arrays matter when everything before them is a point of
-        // a field without arrays.
-        for (BSONElement s : sort) {
-            int f = idx.fieldIndex(s.fieldNameStringData());
-            if (f >= 0 && idx.fieldMultikey(static_cast<size_t>(f)) && !allFull) return false;
-        }
-        for (size_t f = 0; f < k; f++)
-            if (idx.fieldMultikey(f) && !allFull) return false;
+        // A document is met at its first key within the bounds. That is the key it sorts by
+        // only if the bounds accept all of its keys alike: no bounded field may hold arrays
+        // (a field without arrays has one value for all of a document's keys). A sparse index
+        // lacks the keys of array elements without the field, which a sort counts as null.
+        if (idx.sparse) return false;
+        for (size_t f = 0; f < idx.fields.size(); f++)
+            if (idx.fieldMultikey(f) && !oil::isFullRange(bounds.fields[f])) return false;
     }
     *forward = dir >= 0;
     return true;
@@ -92,9 +105,11 @@ bool inclusionPaths(const BSONObj& proj, std::vector<std::string>* paths, bool* 
         paths->emplace_back(name);
         any = true;
     }
-    // _id is kept unless excluded: then it must come from the index as well.
-    if (*keepsId && std::find(paths->begin(), paths->end(), "_id") == paths->end()) paths->emplace_back("_id");
-    return any || !*keepsId;
+    // _id is kept unless excluded: then it must come from the index as well. {_id: 0} alone is
+    // an exclusion (everything but _id); {_id: 1} alone includes only _id.
+    bool idIncludedExplicitly = std::find(paths->begin(), paths->end(), "_id") != paths->end();
+    if (*keepsId && !idIncludedExplicitly) paths->emplace_back("_id");
+    return any || idIncludedExplicitly;
 }
 
 StageType projectionStageType(const BSONObj& proj) {
