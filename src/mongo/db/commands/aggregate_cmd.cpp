@@ -26,7 +26,7 @@ public:
         CatalogReadLock lock;
         auto source = std::make_unique<AggregateCursorSource>(opCtx, ar);
         if (ar.explain) {
-            source->appendExplain(result);
+            source->appendExplain(opCtx, "queryPlanner", result);  // explain: true is queryPlanner verbosity
             return;
         }
         auto cursor = std::make_unique<ClientCursor>();

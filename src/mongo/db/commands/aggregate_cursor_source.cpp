@@ -7,6 +7,7 @@
 #include "mongo/db/server_parameters.h"
 #include "mongo/db/service_context.h"
 
+#include <chrono>
 #include <unistd.h>
 
 namespace mongo {
@@ -84,6 +85,33 @@ BSONObj collStatsDocument(OperationContext* opCtx, const NamespaceString& nss, c
     }
     return b.obj();
 }
+
+// Does the pipeline need nothing of the documents its leading $match selects but their number?
+// ($skip/$limit, then $count or a $group by a constant whose accumulators are all {$sum: n}:
+// what drivers' countDocuments sends.) Then the plan may count keys (COUNT_SCAN) instead of
+// fetching documents, as MongoDB does.
+bool onlyCountsDocuments(const std::vector<BSONObj>& stages) {
+    if (stages.size() < 2 || stages[0].firstElementFieldName() != "$match" || stages[0].firstElement().type() != Object)
+        return false;
+    for (size_t i = 1; i < stages.size(); i++) {
+        std::string_view name = stages[i].firstElementFieldName();
+        if (name == "$skip" || name == "$limit") continue;
+        if (name == "$count") return true;
+        if (name != "$group" || stages[i].firstElement().type() != Object) return false;
+        for (BSONElement f : stages[i].firstElement().Obj()) {
+            if (f.fieldNameStringData() == "_id") {
+                bool fieldPath = f.type() == String && f.valueStringData().substr(0, 1) == "$";
+                if (fieldPath || f.type() == Object || f.type() == Array) return false;
+                continue;
+            }
+            if (f.type() != Object || f.Obj().nFields() != 1) return false;
+            BSONElement acc = f.Obj().firstElement();
+            if (acc.fieldNameStringData() != "$sum" || !acc.isNumber()) return false;
+        }
+        return true;
+    }
+    return false;
+}
 }  // namespace
 
 AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const AggregateRequest& ar)
@@ -113,6 +141,12 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
         collStats = collStatsDocument(opCtx, ar.nss, stages.front().firstElement());
         stages.erase(stages.begin());
     }
+    // countDocuments: the $match goes to the plan alone, which counts without fetching.
+    std::optional<BSONObj> countFilter;
+    if (!collStats && !ar.collectionless && onlyCountsDocuments(stages)) {
+        countFilter = stages.front().firstElement().Obj().getOwned();
+        stages.erase(stages.begin());
+    }
     _pipeline = std::make_unique<Pipeline>(stages, std::move(ctx));
     if (collStats) {
         auto doc = std::make_shared<std::optional<BSONObj>>(*collStats);
@@ -124,10 +158,13 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
     } else if (!ar.collectionless) {
         QueryRequest qr;
         // The leading $match also selects the index; its $expr must see the command's 'let'.
-        qr.filter = ar.let.bindInFilter(_pipeline->leadingMatchFilter()).getOwned();
+        qr.filter = ar.let.bindInFilter(countFilter ? *countFilter : _pipeline->leadingMatchFilter()).getOwned();
         qr.hint = ar.hint;
+        qr.allowDiskUse = ar.allowDiskUse;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, ar.nss);
-        _exec = std::make_unique<PlanExecutor>(_client, coll, ar.nss, qr);
+        _exec = std::make_unique<PlanExecutor>(_client, coll, ar.nss, qr,
+                                               countFilter ? PlanPurpose::kCount : PlanPurpose::kFind);
+        _matchPushedDown = true;
         PlanExecutor* exec = _exec.get();
         _pipeline->setSource([exec, this]() { return exec->getNext(_interruptCtx); });
     } else {
@@ -148,24 +185,49 @@ void AggregateCursorSource::restore() {
     if (_exec) _exec->restoreState(CollectionCatalog::get()->lookupCollection(_exec->storageContext(), _nss));
 }
 
-void AggregateCursorSource::appendExplain(BSONObjBuilder& result) const {
+void AggregateCursorSource::appendExplain(OperationContext* opCtx, const std::string& verbosity,
+                                          BSONObjBuilder& result) {
     result.append("explainVersion", "1");
+    bool execute = verbosity != "queryPlanner";
+    long long ms = 0;
+    if (execute) {
+        auto start = std::chrono::steady_clock::now();
+        while (next(opCtx)) {
+        }
+        ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    }
     BSONArrayBuilder stages;
     if (_exec) {
-        BSONObjBuilder qp;
+        BSONObjBuilder cursorStage;
+        BSONObjBuilder& inner = cursorStage.subobjStart("$cursor");
+        BSONObjBuilder& qp = inner.subobjStart("queryPlanner");
         qp.append("namespace", _nss.ns());
         qp.append("indexFilterSet", false);
-        qp.append("parsedQuery", _pipeline->leadingMatchFilter());
+        qp.append("parsedQuery", serializeMatchExpression(*_exec->query().matcher().root()));
         qp.append("winningPlan", _exec->winningPlan());
-        BSONArrayBuilder rejected;
-        qp.append("rejectedPlans", rejected.arr());
-        BSONObjBuilder cursorStage;
-        BSONObjBuilder inner;
-        inner.append("queryPlanner", qp.obj());
-        cursorStage.append("$cursor", inner.obj());
+        qp.append("rejectedPlans", _exec->rejectedPlans());
+        qp.doneFast();
+        if (execute) {
+            PlanStats st = _exec->stats();
+            BSONObjBuilder& es = inner.subobjStart("executionStats");
+            es.append("executionSuccess", true);
+            es.appendNumber("nReturned", st.nReturned);
+            es.appendNumber("executionTimeMillis", ms);
+            es.appendNumber("totalKeysExamined", st.keysExamined);
+            es.appendNumber("totalDocsExamined", st.docsExamined);
+            es.append("executionStages", _exec->executionStages());
+            if (verbosity == "allPlansExecution") es.append("allPlansExecution", _exec->allPlansExecution());
+            es.doneFast();
+        }
+        inner.doneFast();
         stages.append(cursorStage.obj());
     }
-    for (auto& s : _pipeline->serialize()) stages.append(s);
+    bool first = true;
+    for (auto& s : _pipeline->serialize()) {
+        bool absorbed = first && _matchPushedDown && s.firstElementFieldName() == "$match";
+        first = false;
+        if (!absorbed) stages.append(s);
+    }
     result.append("stages", stages.arr());
 }
 

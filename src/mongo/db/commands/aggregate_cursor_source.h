@@ -32,8 +32,11 @@ public:
     std::optional<BSONObj> next(const OperationContext* interruptCtx) override;
     void save() override;
     void restore() override;
-    // {explainVersion, stages: [{$cursor: {queryPlanner}}, ...]}
-    void appendExplain(BSONObjBuilder& result) const;
+    // {explainVersion, stages: [{$cursor: {queryPlanner[, executionStats]}}, ...]}: the leading
+    // $match belongs to the $cursor's plan. With executionStats (or allPlansExecution) the
+    // pipeline runs to its end first (a $out/$merge writes nothing: the caller never takes its
+    // pending output).
+    void appendExplain(OperationContext* opCtx, const std::string& verbosity, BSONObjBuilder& result);
 
     // What a final $out/$merge stage produced, once the pipeline has run to its end: written
     // by the command after it releases its read lock.
@@ -47,6 +50,7 @@ private:
     Client* _client;
     NamespaceString _nss;
     std::unique_ptr<PlanExecutor> _exec;  // null for collectionless pipelines
+    bool _matchPushedDown = false;        // the plan applies the leading $match too
     std::unique_ptr<Pipeline> _pipeline;
     const OperationContext* _interruptCtx = nullptr;
     std::optional<PendingOutput> _pendingOutput;

@@ -143,7 +143,7 @@ public:
             AggregateRequest ar = parseAggregateRequest(innerReq);
             CatalogReadLock lock;
             AggregateCursorSource src(opCtx, ar);
-            src.appendExplain(result);
+            src.appendExplain(opCtx, verbosity, result);
             result.append("command", inner.Obj());
             appendServerInfo(result);
             return;
