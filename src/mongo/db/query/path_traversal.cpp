@@ -145,34 +145,4 @@ bool walkPath(const BSONObj& doc, const DottedPath& path, const PathWalkOptions&
     return w.walkObject(doc, 0, nullptr);
 }
 
-KeyPathStep stepKeyPath(BSONElement e, const DottedPath& path, size_t* pos, BSONElement* value) {
-    size_t i = *pos;
-    while (true) {
-        if (e.eoo()) {
-            *value = nullKeyElement();
-            return KeyPathStep::kValue;
-        }
-        bool last = i + 1 == path.size();
-        if (e.type() == Array) {
-            if (!last && path.isNumeric(i + 1)) {
-                // A positional component picks the element instead of expanding the array.
-                e = e.Obj().getField(path.part(++i));
-                continue;
-            }
-            *pos = i;
-            *value = e;
-            return KeyPathStep::kArray;
-        }
-        if (last) {
-            *value = e;
-            return KeyPathStep::kValue;
-        }
-        if (e.type() != Object) {
-            *value = nullKeyElement();
-            return KeyPathStep::kValue;
-        }
-        e = e.Obj().getField(path.part(++i));
-    }
-}
-
 }  // namespace mongo

@@ -149,14 +149,6 @@ inline bool visitMatchValues(const BSONObj& doc, const DottedPath& path, bool ex
     return walkPath(doc, path, PathWalkOptions::forMatching(expandLeafArrays), visitor);
 }
 
-// One step of a walk in PathWalkOptions::forKeys() mode, for key generators that expand arrays
-// themselves (compound keys correlate fields that go through the same array): from the
-// value 'e' of path part 'pos', follows embedded documents and positional components until
-//   - kValue: the value at the end of the path (or the null of a missing one) in *value;
-//   - kArray: an array to expand in *value, *pos being its part (the rest of the path starts
-//     at *pos + 1, nothing when *pos is the last part).
-enum class KeyPathStep { kValue, kArray };
-KeyPathStep stepKeyPath(BSONElement e, const DottedPath& path, size_t* pos, BSONElement* value);
 // The static null and undefined elements key walks use.
 const BSONElement& nullKeyElement();
 const BSONElement& undefinedKeyElement();

@@ -120,23 +120,5 @@ TEST(WalkPath, VisitorCanStopTheWalk) {
     EXPECT_EQ(seen, 2);
 }
 
-TEST(StepKeyPath, StopsAtArraysToExpandAndFollowsPositions) {
-    BSONObj d = q("{a: {b: [{c: 1}]}, x: [[5, 6]]}");
-    DottedPath p("a.b.c");
-    size_t pos = 0;
-    BSONElement v;
-    EXPECT_EQ(stepKeyPath(d.getField("a"), p, &pos, &v), KeyPathStep::kArray);
-    EXPECT_EQ(pos, 1u);
-    EXPECT_EQ(v.fieldNameStringData(), "b");
-    DottedPath px("x.0.1");
-    pos = 0;
-    EXPECT_EQ(stepKeyPath(d.getField("x"), px, &pos, &v), KeyPathStep::kValue);
-    EXPECT_EQ(v.numberInt(), 6);
-    DottedPath missing("a.z.q");
-    pos = 0;
-    EXPECT_EQ(stepKeyPath(d.getField("a"), missing, &pos, &v), KeyPathStep::kValue);
-    EXPECT_TRUE(v.isNull());
-}
-
 }  // namespace
 }  // namespace mongo

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/catalog/index_key_generator.h"
 #include "mongo/db/query/path_traversal.h"
 
 namespace mongo {
@@ -18,10 +19,11 @@ public:
     // errors (16410 for "$a", 40352 ...), 17312 for other expressions. {$meta: ...} is rejected
     // (no text/search metadata here). An empty spec compares every document equal. "$natural"
     // is not a path: callers handle {$natural: 1} themselves before building a SortPattern.
-    // Sort keys follow the index key rules: each field's values are collected through arrays
-    // (an empty array gives undefined, which sorts before null), the document's key is the
-    // smallest combination under the pattern, and fields through two different arrays throw
-    // BadValue "cannot sort with keys that are parallel arrays".
+    // Sort keys are index keys: the keys an index over the pattern would hold for the document
+    // (index_key_generator.h: arrays expanded, an empty array gives undefined, which sorts before
+    // null; a positional path's array taken whole), of which the smallest under the pattern is
+    // the document's; fields through two different arrays throw BadValue "cannot sort with
+    // keys that are parallel arrays".
     explicit SortPattern(const BSONObj& spec);
     // <0, 0, >0. Extracts both keys on each call: for large sorts, extract keys once
     // (extractKey) and use compareKeys.
@@ -38,13 +40,14 @@ public:
     const std::vector<Part>& parts() const { return _parts; }
 
 private:
-    // The sort key of doc as elements (pointing into doc or into static null/undefined).
-    std::vector<BSONElement> keyElements(const BSONObj& doc) const;
-    int compareElements(const std::vector<BSONElement>& a, const std::vector<BSONElement>& b) const;
+    // The key when no sort path meets an array (elements point into doc); false otherwise.
+    bool fastKey(const BSONObj& doc, std::vector<BSONElement>* key) const;
+    BSONObj keyOf(const BSONObj& doc) const;
 
     BSONObj _spec;
     std::vector<Part> _parts;
     std::vector<DottedPath> _pathParts;  // _parts[i].path split at dots
+    std::shared_ptr<const IndexKeyGenerator> _keyGen;  // keys of the pattern, for arrays
 };
 
 }  // namespace mongo
