@@ -68,9 +68,9 @@ try {
   assert.commandWorked(t.runCommand({insert: 'c', documents: docs}));
   assert.commandWorked(t.runCommand({createIndexes: 'c', indexes: [{key: {d: 1}, name: 'd_ttl', expireAfterSeconds: 60}]}));
   // A partial TTL index only expires the documents it holds.
-  assert.commandWorked(t.runCommand({insert: 'p', documents: [{_id: 1, d: old, keep: true}, {_id: 2, d: old}]}));
+  assert.commandWorked(t.runCommand({insert: 'p', documents: [{_id: 1, d: old, keep: true}, {_id: 2, d: old, keep: false}]}));
   assert.commandWorked(t.runCommand({createIndexes: 'p', indexes: [{key: {d: 1}, name: 'd_ttl', expireAfterSeconds: 0,
-                                                                     partialFilterExpression: {keep: {$exists: false}}}]}));
+                                                                     partialFilterExpression: {keep: false}}]}));
   // A hidden TTL index still expires documents (MongoDB maintains hidden indexes).
   assert.commandWorked(t.runCommand({insert: 'h', documents: [{_id: 1, d: old}, {_id: 2, d: future}]}));
   assert.commandWorked(t.runCommand({createIndexes: 'h', indexes: [{key: {d: 1}, name: 'd_ttl', expireAfterSeconds: 0,

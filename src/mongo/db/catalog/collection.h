@@ -66,6 +66,9 @@ struct IndexDescriptor {
     bool unique = false;
     bool sparse = false;
     bool partial = false;  // has a partialFilterExpression
+    // The index's table: unique over the server's life, so a plan can tell an index that was
+    // dropped and recreated (perhaps at the same address) from the one it planned with.
+    std::string ident;
     bool hidden = false;   // {hidden: true} in the spec (collMod): the planner must not use it
     bool isIdIndex() const { return name == "_id_"; }
 };

@@ -4,6 +4,7 @@
 #include "mongo/db/catalog/collection_impl.h"
 #include "mongo/db/catalog/index_spec.h"
 #include "mongo/db/query/index_entry.h"
+#include "mongo/db/query/match_expression.h"
 #include "mongo/db/storage/duplicate_key_error.h"
 #include "mongo/util/log.h"
 
@@ -30,6 +31,27 @@ private:
     std::unique_ptr<SortedDataInterface::Cursor> _cursor;
 };
 
+// MongoDB 7.0 accepts in a partialFilterExpression only equality, $exists: true, $gt/$gte/$lt/
+// $lte, $type, $in, $and and $or; the first node that is anything else, or null.
+const MatchExpression* unsupportedInPartialFilter(const MatchExpression* e) {
+    switch (e->matchType()) {
+        case MatchType::kAnd:
+        case MatchType::kOr:
+            for (size_t i = 0; i < e->numChildren(); i++)
+                if (const MatchExpression* bad = unsupportedInPartialFilter(e->getChild(i))) return bad;
+            return nullptr;
+        case MatchType::kEq:
+        case MatchType::kLt:
+        case MatchType::kLte:
+        case MatchType::kGt:
+        case MatchType::kGte:
+        case MatchType::kExists:
+        case MatchType::kType:
+        case MatchType::kIn: return nullptr;
+        default: return e;
+    }
+}
+
 }  // namespace
 
 std::unique_ptr<IndexCatalogImpl::Entry> IndexCatalogImpl::makeEntry(const IndexMetaData& md) const {
@@ -41,6 +63,7 @@ std::unique_ptr<IndexCatalogImpl::Entry> IndexCatalogImpl::makeEntry(const Index
     e->desc.sparse = md.spec["sparse"].trueValue();
     e->desc.hidden = md.spec["hidden"].trueValue();
     e->ident = md.ident;
+    e->desc.ident = md.ident;
     e->mkCommitted = md.multikeyPaths;
     e->mkCommitted.resize(static_cast<size_t>(e->desc.keyPattern.nFields()));
     e->mkVisible = e->mkCommitted;
@@ -109,7 +132,13 @@ bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSp
                   "An equivalent index already exists with a different name and options. Requested index: " +
                       specForMessage(spec) + ", existing index: " + specForMessage(e->desc.infoObj));
     }
-    if (BSONElement pfe = spec["partialFilterExpression"]; pfe.type() == Object) Matcher check(pfe.Obj());
+    if (BSONElement pfe = spec["partialFilterExpression"]; pfe.type() == Object) {
+        Matcher check(pfe.Obj());
+        if (const MatchExpression* bad = unsupportedInPartialFilter(check.root()))
+            uasserted(ErrorCodes::CannotCreateIndex, "Error in specification " + specForMessage(spec) +
+                                                         " :: caused by :: Expression not supported in partial index: " +
+                                                         serializeMatchExpression(*bad).toString());
+    }
     // MongoDB's limit of 64 indexes per collection, the _id index included: every index is
     // maintained on every write, so an unbounded number is a cost no client should be able to impose.
     constexpr size_t kMaxIndexes = 64;

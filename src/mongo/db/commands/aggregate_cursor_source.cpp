@@ -163,7 +163,7 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
         qr.allowDiskUse = ar.allowDiskUse;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, ar.nss);
         _exec = std::make_unique<PlanExecutor>(_client, coll, ar.nss, qr,
-                                               countFilter ? PlanPurpose::kCount : PlanPurpose::kFind);
+                                               countFilter ? PlanPurpose::kCount : PlanPurpose::kFind, "", opCtx);
         _matchPushedDown = true;
         PlanExecutor* exec = _exec.get();
         _pipeline->setSource([exec, this]() { return exec->getNext(_interruptCtx); });

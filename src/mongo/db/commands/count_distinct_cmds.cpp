@@ -48,7 +48,7 @@ public:
             // limit apply to the count.
             long long skip = qr.skip, limit = qr.limit;
             qr.skip = qr.limit = 0;
-            PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kCount);
+            PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kCount, "", opCtx);
             long long stopAt = 0;
             if (limit > 0 && __builtin_add_overflow(skip, limit, &stopAt)) stopAt = 0;
             while ((stopAt == 0 || n < stopAt) && exec.getNext(opCtx)) n++;
@@ -86,7 +86,7 @@ public:
         CatalogReadLock lock;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
         std::string path = key.str();
-        PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kDistinct, path);
+        PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kDistinct, path, opCtx);
         std::set<BSONObj, BSONObjCmp> values;
         while (auto d = exec.getNext(opCtx)) collectValues(*d, path, values);
         BSONArrayBuilder arr;

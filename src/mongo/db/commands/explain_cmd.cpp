@@ -3,6 +3,7 @@
 // is the stage tree, with COUNT / DELETE / UPDATE on top for those commands; executionStats
 // repeats it with each stage's counters. Writes are never performed.
 #include <chrono>
+#include <limits>
 #include <unistd.h>
 
 #include "mongo/db/catalog/catalog_lock.h"
@@ -54,7 +55,12 @@ ExplainedQuery queryOf(const std::string& name, const BSONObj& cmd) {
         qr.filter = parseObjectArg(cmd["query"], name.c_str());
         qr.hint = parseHint(cmd["hint"]);
         if (!cmd["skip"].eoo()) qr.skip = parseIntegerArg(cmd["skip"], "count");
-        if (!cmd["limit"].eoo()) qr.limit = std::abs(parseIntegerArg(cmd["limit"], "count"));
+        if (!cmd["limit"].eoo()) {
+            // As the count command: a negative limit counts like a positive one; -2^63 has no
+            // positive counterpart and means no limit.
+            long long l = parseIntegerArg(cmd["limit"], "count");
+            qr.limit = l >= 0 ? l : l == std::numeric_limits<long long>::min() ? 0 : -l;
+        }
         x.purpose = PlanPurpose::kCount;
         x.top = ExplainedQuery::Top::kCount;
     } else if (name == "distinct") {
@@ -106,6 +112,35 @@ ExplainedQuery queryOf(const std::string& name, const BSONObj& cmd) {
         uasserted(ErrorCodes::CommandNotFound, "Explain failed due to unknown command: " + name);
     }
     return x;
+}
+
+// explain's queryHash: 8 hex digits of a hash of the query's shape (the filter with its
+// values replaced by their types, the sort, the projection), so that queries differing only
+// in their constants share it, as MongoDB's do.
+void appendShape(const BSONObj& o, std::string* out) {
+    for (BSONElement e : o) {
+        out->append(e.fieldNameStringData());
+        out->push_back(':');
+        if (e.type() == Object || e.type() == Array) {
+            out->push_back(e.type() == Object ? '{' : '[');
+            appendShape(e.Obj(), out);
+            out->push_back(e.type() == Object ? '}' : ']');
+        } else {
+            out->append(std::to_string(e.canonicalType()));
+        }
+        out->push_back(',');
+    }
+}
+
+std::string queryShapeHash(const CanonicalQuery& cq) {
+    std::string shape;
+    appendShape(serializeMatchExpression(*cq.matcher().root()), &shape);
+    shape += "|" + cq.request().sort.toString() + "|" + cq.request().projection.toString();
+    uint32_t h = 2166136261u;  // FNV-1a
+    for (unsigned char c : shape) h = (h ^ c) * 16777619u;
+    char buf[9];
+    std::snprintf(buf, sizeof buf, "%08X", h);
+    return buf;
 }
 
 BSONObj stageOver(const char* stage, const BSONObj& input, const std::function<void(BSONObjBuilder&)>& fill = nullptr) {
@@ -171,7 +206,7 @@ public:
             countLimit = planned.limit;
             planned.skip = planned.limit = 0;
         }
-        PlanExecutor exec(opCtx->getClient(), coll, nss, planned, x.purpose, x.distinctKey);
+        PlanExecutor exec(opCtx->getClient(), coll, nss, planned, x.purpose, x.distinctKey, opCtx);
 
         auto wrap = [&](const BSONObj& plan, const std::function<void(BSONObjBuilder&)>& stats) -> BSONObj {
             switch (x.top) {
@@ -190,7 +225,7 @@ public:
         qp.append("namespace", nss.ns());
         qp.append("indexFilterSet", false);
         qp.append("parsedQuery", serializeMatchExpression(*exec.query().matcher().root()));
-        qp.append("queryHash", "00000000");
+        qp.append("queryHash", queryShapeHash(exec.query()));
         qp.append("maxIndexedOrSolutionsReached", false);
         qp.append("maxIndexedAndSolutionsReached", false);
         qp.append("maxScansToExplodeReached", false);
@@ -206,7 +241,8 @@ public:
             long long n = 0, wouldModify = 0;
             RecordId id;
             BSONObj raw;
-            long long stopAt = countLimit > 0 ? countSkip + countLimit : 0;
+            long long stopAt = 0;
+            if (countLimit > 0 && __builtin_add_overflow(countSkip, countLimit, &stopAt)) stopAt = 0;
             while ((stopAt == 0 || n < stopAt) && exec.getNext(opCtx, &id, &raw)) {
                 n++;
                 if (x.top == ExplainedQuery::Top::kUpdate && updateWouldModify(x.update, raw)) wouldModify++;

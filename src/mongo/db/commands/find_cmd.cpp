@@ -26,7 +26,7 @@ public:
         cursor->lsid = opCtx->lsid;
         cursor->noTimeout = fr.noCursorTimeout;
         cursor->source = std::make_unique<FindCursorSource>(
-            std::make_unique<PlanExecutor>(opCtx->getClient(), coll, nss, fr.qr));
+            std::make_unique<PlanExecutor>(opCtx->getClient(), coll, nss, fr.qr, PlanPurpose::kFind, "", opCtx));
         BSONArrayBuilder docs;
         bool exhausted = fillBatch(opCtx, *cursor, fr.batchSize, docs);
         long long id = 0;

@@ -232,7 +232,7 @@ std::vector<RecordId> findMatching(OperationContext* opCtx, const Collection* co
     qr.hint = hint;
     qr.sort = sort;
     qr.limit = limit;
-    PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kWrite);
+    PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kWrite, "", opCtx);
     std::vector<RecordId> ids;
     RecordId id;
     while (exec.getNext(opCtx, &id)) ids.push_back(id);

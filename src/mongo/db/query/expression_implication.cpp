@@ -14,7 +14,9 @@ bool samePath(const MatchExpression& a, const MatchExpression& b) {
 
 // Does a document satisfying q (one conjunct) satisfy f (one leaf of the filter)?
 bool leafImplies(const MatchExpression& q, const MatchExpression& f) {
-    if (serializeMatchExpression(q).binaryEqual(serializeMatchExpression(f))) return true;
+    if (q.matchType() == f.matchType() && (!isPathLeaf(q) || samePath(q, f)) &&
+        serializeMatchExpression(q).binaryEqual(serializeMatchExpression(f)))
+        return true;
     if (!isPathLeaf(q) || !isPathLeaf(f) || !samePath(q, f)) return false;
     switch (f.matchType()) {
         case MatchType::kExists:
@@ -33,9 +35,20 @@ bool leafImplies(const MatchExpression& q, const MatchExpression& f) {
             return fb && qb && fb->exact && qb->exact && oil::isSubset(qb->oil, fb->oil);
         }
         case MatchType::kType: {
+            // Equality proves the type only where no other type compares equal to the value
+            // (1 also matches 1.0 and NumberLong(1); "x" matches a Symbol; null matches a missing
+            // field): objects, booleans, dates, ObjectIds, timestamps, binary data.
             if (q.matchType() != MatchType::kEq) return false;
             BSONElement v = static_cast<const ComparisonMatchExpression&>(q).rhs();
-            return v.type() != Array && f.matchesSingleElement(v, nullptr);
+            switch (v.type()) {
+                case Object:
+                case Bool:
+                case Date:
+                case jstOID:
+                case bsonTimestamp:
+                case BinData: return f.matchesSingleElement(v, nullptr);
+                default: return false;
+            }
         }
         default: return false;
     }

@@ -43,8 +43,14 @@ TEST(ExpressionImplication, ExistsAndConjunctions) {
 }
 
 TEST(ExpressionImplication, TypeFilters) {
-    EXPECT_TRUE(implies("{a: 'x'}", "{a: {%type: 'string'}}"));
+    EXPECT_TRUE(implies("{a: true}", "{a: {%type: 'bool'}}"));
+    EXPECT_TRUE(implies("{a: {b: 1}}", "{a: {%type: 'object'}}"));
     EXPECT_FALSE(implies("{a: 5}", "{a: {%type: 'string'}}"));
+    // Equality also matches other types that compare equal: 5.0, NumberLong(5), a Symbol,
+    // a missing field for null.
+    EXPECT_FALSE(implies("{a: 5}", "{a: {%type: 'int'}}"));
+    EXPECT_FALSE(implies("{a: 'x'}", "{a: {%type: 'string'}}"));
+    EXPECT_FALSE(implies("{a: null}", "{a: {%type: 'null'}}"));
 }
 
 }  // namespace

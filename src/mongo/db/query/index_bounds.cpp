@@ -146,18 +146,24 @@ OrderedIntervalList normalize(OrderedIntervalList in) {
     return out;
 }
 
-OrderedIntervalList intersect(const OrderedIntervalList& a, const OrderedIntervalList& b) {
+OrderedIntervalList intersect(const OrderedIntervalList& a0, const OrderedIntervalList& b0) {
+    // Both lists sorted and disjoint: one merge pass, advancing whichever interval ends first.
+    OrderedIntervalList a = normalize(a0), b = normalize(b0);
     OrderedIntervalList out;
-    for (const auto& x : a)
-        for (const auto& y : b) {
-            int cl = x.lo().woCompare(y.lo());
-            const Interval& lo = cl > 0 || (cl == 0 && !x.loInclusive) ? x : y;
-            int ch = x.hi().woCompare(y.hi());
-            const Interval& hi = ch < 0 || (ch == 0 && !x.hiInclusive) ? x : y;
-            Interval r = Interval::make(lo.lo(), lo.loInclusive, hi.hi(), hi.hiInclusive);
-            if (!r.isEmpty()) out.push_back(std::move(r));
-        }
-    return normalize(std::move(out));
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const Interval& x = a[i];
+        const Interval& y = b[j];
+        int cl = x.lo().woCompare(y.lo());
+        const Interval& lo = cl > 0 || (cl == 0 && !x.loInclusive) ? x : y;
+        int ch = x.hi().woCompare(y.hi());
+        const Interval& hi = ch < 0 || (ch == 0 && !x.hiInclusive) ? x : y;
+        Interval r = Interval::make(lo.lo(), lo.loInclusive, hi.hi(), hi.hiInclusive);
+        if (!r.isEmpty()) out.push_back(std::move(r));
+        if (&hi == &x) i++;
+        else j++;
+    }
+    return out;
 }
 
 OrderedIntervalList unite(const OrderedIntervalList& a, const OrderedIntervalList& b) {

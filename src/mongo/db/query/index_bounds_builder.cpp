@@ -188,16 +188,20 @@ std::optional<LeafBounds> translateLeaf(const MatchExpression& leaf, bool multik
             return rangeBounds(leaf.matchType(), static_cast<const ComparisonMatchExpression&>(leaf).rhs(), multikey);
         case MatchType::kIn: {
             const auto& in = static_cast<const InMatchExpression&>(leaf);
+            // Every value's intervals, sorted and merged once (a list of thousands of values
+            // must not cost a merge per value).
             LeafBounds out{{}, true};
             for (const BSONElement& v : in.equalities()) {
                 LeafBounds one = equalityBounds(v, multikey);
-                out.oil = oil::unite(out.oil, one.oil);
+                out.oil.insert(out.oil.end(), one.oil.begin(), one.oil.end());
                 out.exact = out.exact && one.exact;
             }
             for (const auto& re : in.regexes()) {
-                out.oil = oil::unite(out.oil, regexBounds(*re));
+                OrderedIntervalList r = regexBounds(*re);
+                out.oil.insert(out.oil.end(), r.begin(), r.end());
                 out.exact = false;
             }
+            out.oil = oil::normalize(std::move(out.oil));
             return out;
         }
         case MatchType::kRegex:

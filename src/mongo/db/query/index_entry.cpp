@@ -50,6 +50,7 @@ IndexEntry IndexEntry::make(OperationContext* opCtx, const Collection* coll, con
     IndexCatalog* ic = coll->getIndexCatalog();
     e.desc = desc;
     e.name = desc->name;
+    e.ident = desc->ident;
     e.keyPattern = desc->keyPattern;
     for (BSONElement f : desc->keyPattern) {
         e.fields.emplace_back(f.fieldNameStringData());

@@ -16,6 +16,7 @@ class MatchExpression;
 struct IndexEntry {
     const IndexDescriptor* desc = nullptr;
     std::string name;
+    std::string ident;  // the index's table (IndexDescriptor::ident)
     BSONObj keyPattern;
     std::vector<std::string> fields;  // key-pattern paths, in order
     std::vector<int> directions;      // 1 / -1 per field

@@ -1,5 +1,7 @@
 #include "mongo/db/query/index_scan_stage.h"
 
+#include <algorithm>
+
 #include "mongo/db/query/index_entry.h"
 
 namespace mongo {
@@ -117,23 +119,22 @@ IndexScanStage::Check IndexScanStage::checkKey(const BSONObj& key, Seek* seek) c
         const OrderedIntervalList& l = _node->bounds.fields[i];
         bool up = effectiveDirection(i) > 0;
         // The next interval of field i, in scan order, that the value has not passed.
+        // Along the (sorted, disjoint) intervals the value's position runs 1, ..., 1 (after
+        // them), then at most one 0 (inside), then -1, ..., -1 (before them): binary searches.
         long j = -1;
         int pos = 1;
+        const BSONElement& v = vals[i];
         if (up) {
-            for (size_t k = 0; k < l.size(); k++) {
-                pos = l[k].position(vals[i]);
-                if (pos <= 0) {
-                    j = static_cast<long>(k);
-                    break;
-                }
+            auto it = std::partition_point(l.begin(), l.end(), [&](const Interval& iv) { return iv.position(v) > 0; });
+            if (it != l.end()) {
+                j = it - l.begin();
+                pos = it->position(v);
             }
         } else {
-            for (size_t k = l.size(); k-- > 0;) {
-                pos = -l[k].position(vals[i]);
-                if (pos <= 0) {
-                    j = static_cast<long>(k);
-                    break;
-                }
+            auto it = std::partition_point(l.begin(), l.end(), [&](const Interval& iv) { return iv.position(v) >= 0; });
+            if (it != l.begin()) {
+                j = (it - l.begin()) - 1;
+                pos = -l[static_cast<size_t>(j)].position(v);
             }
         }
         if (j < 0) {
@@ -213,9 +214,19 @@ std::optional<WorkingMember> IndexScanStage::doNext() {
                 continue;
             }
         }
-        if (!_node->filter.empty() && !matchesAll(_node->filter, keyToDocument(_index, e->key))) {
+        if (_keyFilterValid && !_node->filter.empty() && !matchesAll(_node->filter, keyToDocument(_index, e->key))) {
             _stats.needTime++;
             continue;
+        }
+        std::optional<BSONObj> doc;
+        if (_fetchDocuments) {
+            _ctx->spendWork();
+            doc = _ctx->coll->findDoc(_ctx->opCtx, e->loc);
+            if (doc) _stats.docsExamined++;
+            if (!doc || !matchesAll(_node->fullFilter, *doc)) {
+                _stats.needTime++;
+                continue;
+            }
         }
         if (_mode == Mode::kDistinct) {
             BSONElement v = e->key.firstElement();
@@ -233,8 +244,16 @@ std::optional<WorkingMember> IndexScanStage::doNext() {
         m.id = e->loc;
         m.key = e->key.getOwned();
         m.keyIndex = &_index;
+        m.doc = std::move(doc);
         return m;
     }
+}
+
+void IndexScanStage::adaptToMultikey(bool planFetches) {
+    PlanStage::adaptToMultikey(planFetches);
+    _dedup = true;
+    _keyFilterValid = false;
+    _fetchDocuments = !planFetches && _mode == Mode::kScan;
 }
 
 void IndexScanStage::save() {

@@ -20,8 +20,10 @@ public:
     IndexScanStage(const SolutionNode* node, StageContext* ctx, Mode mode);
     void save() override;
     void restore() override;
-    // The multikey state the plan saw changed since: deduplicate from now on.
-    void forceDedup() { _dedup = true; }
+    // Deduplicate from now on; the key filter (planned for fields without arrays) no longer
+    // applies: without a FETCH above, the scan fetches each document itself and checks the
+    // whole filter on it.
+    void adaptToMultikey(bool planFetches) override;
 
 protected:
     std::optional<WorkingMember> doNext() override;
@@ -50,6 +52,8 @@ private:
     bool _eof = false;
     std::optional<Seek> _pendingSeek;
     bool _dedup;
+    bool _keyFilterValid = true;
+    bool _fetchDocuments = false;
     std::set<int64_t> _seen;
     // Single-range scans: [start, end] in scan order.
     bool _range = false;

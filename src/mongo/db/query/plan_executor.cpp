@@ -13,31 +13,17 @@ void collectIndexNodes(const SolutionNode* n, std::vector<const SolutionNode*>* 
     for (const auto& c : n->children) collectIndexNodes(c.get(), out);
 }
 
-// Does the plan read values out of index keys (covered output, key filters, count or
-// distinct over keys) rather than only locating documents?
-bool readsKeyValues(const SolutionNode* n) {
-    switch (n->type) {
-        case StageType::kProjectionCovered:
-        case StageType::kReturnKey:
-        case StageType::kCountScan:
-        case StageType::kDistinctScan: return true;
-        case StageType::kIxScan: return !n->filter.empty();
-        default: break;
-    }
+const SolutionNode* findNode(const SolutionNode* n, StageType t) {
+    if (n->type == t) return n;
     for (const auto& c : n->children)
-        if (readsKeyValues(c.get())) return true;
-    return false;
-}
-
-void forceDedup(PlanStage* s) {
-    if (auto* ix = dynamic_cast<IndexScanStage*>(s)) ix->forceDedup();
-    for (auto& c : s->children()) forceDedup(c.get());
+        if (const SolutionNode* f = findNode(c.get(), t)) return f;
+    return nullptr;
 }
 
 }  // namespace
 
 PlanExecutor::PlanExecutor(Client* client, const Collection* coll, const NamespaceString& nss, QueryRequest qr,
-                           PlanPurpose purpose, std::string distinctKey)
+                           PlanPurpose purpose, std::string distinctKey, const OperationContext* interruptCtx)
     : _opCtx(makeOperationContext(client)), _nss(nss) {
     _cq = std::make_unique<CanonicalQuery>(std::move(qr), purpose, std::move(distinctKey));
     if (coll) _collUuid = coll->uuid();
@@ -52,7 +38,9 @@ PlanExecutor::PlanExecutor(Client* client, const Collection* coll, const Namespa
     size_t winner = 0;
     if (candidates.size() > 1) {
         std::vector<TrialResult> trials;
-        winner = pickBestPlan(candidates, _ctx, coll->numRecords(_opCtx.get()), &trials);
+        StageContext trialCtx = _ctx;
+        trialCtx.interrupt = interruptCtx;
+        winner = pickBestPlan(candidates, trialCtx, coll->numRecords(_opCtx.get()), &trials);
         _trials.push_back(trials[winner]);
         for (size_t i = 0; i < trials.size(); i++)
             if (i != winner) _trials.push_back(trials[i]);
@@ -107,28 +95,38 @@ void PlanExecutor::restoreState(const Collection* coll) {
     collectIndexNodes(_solution.get(), &indexNodes);
     bool multikeyChanged = false;
     for (const SolutionNode* n : indexNodes) {
-        // The index may have been dropped since saveState(): the descriptor then dangles, and
-        // the catalog no longer knows it. Look it up by name and require the very same one, as
-        // MongoDB kills a plan whose index went away.
+        // The index may have been dropped since saveState() (and even recreated, perhaps at the
+        // same address): require the very table the plan read, as MongoDB kills a plan whose
+        // index went away.
         const IndexDescriptor* now = coll->getIndexCatalog()->findIndexByName(n->index.name);
-        if (now != n->index.desc || now->infoObj.woCompare(n->index.desc->infoObj) != 0) {
+        if (!now || now->ident != n->index.ident) {
             _eof = true;
             uasserted(ErrorCodes::QueryPlanKilled,
                       "index '" + n->index.name + "' dropped between getMore calls: " + _nss.ns());
         }
-        if (coll->getIndexCatalog()->getMultikeyPaths(_opCtx.get(), now) != n->index.multikeyPaths)
-            multikeyChanged = true;
-    }
-    if (multikeyChanged) {
-        // Locating documents stays correct once scans deduplicate; reading values out of keys
-        // planned as holding no arrays does not.
-        if (readsKeyValues(_solution.get())) {
-            _eof = true;
-            uasserted(ErrorCodes::QueryPlanKilled,
-                      "an index of the plan became multikey between getMore calls: " + _nss.ns());
+        MultikeyPaths paths = coll->getIndexCatalog()->getMultikeyPaths(_opCtx.get(), now);
+        if (paths != n->index.multikeyPaths) multikeyChanged = true;
+        // An index scan in sort order stays one only if the order still holds with the arrays.
+        if (_cq->hasSort() && !findNode(_solution.get(), StageType::kSort) && n->type == StageType::kIxScan) {
+            IndexEntry updated = n->index;
+            updated.multikeyPaths = paths;
+            updated.multikey = anyMultikey(paths);
+            if (!indexScanProvidesSort(updated, n->bounds, _cq->request().sort, n->forward)) {
+                _eof = true;
+                uasserted(ErrorCodes::QueryPlanKilled, "index '" + n->index.name +
+                                                           "' became multikey between getMore calls and no longer "
+                                                           "gives the sort order: " + _nss.ns());
+            }
         }
-        forceDedup(_root.get());
     }
+    // An index of the plan became multikey since it was planned: bounds may have been
+    // compounded or intersected, and clauses dropped as answered by them, on the premise that
+    // its fields held no arrays. Documents written since may then be missed (as any concurrent
+    // write may be), but nothing may be returned that does not match: scans deduplicate,
+    // every document is fetched and checked against the whole filter, covered output comes
+    // from the document.
+    if (multikeyChanged)
+        _root->adaptToMultikey(findNode(_solution.get(), StageType::kFetch) != nullptr);
     _ctx.coll = coll;
     _root->restore();
 }

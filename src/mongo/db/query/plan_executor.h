@@ -27,8 +27,11 @@ public:
     // storage context. purpose: what the caller does with the results (query_planner.h);
     // distinctKey: the field of a distinct.
     // REQUIRES: the caller holds at least a shared catalog lock.
+    // interruptCtx: the running command, whose maxTimeMS and kill also stop the planner's trial
+    // run (may be null).
     PlanExecutor(Client* client, const Collection* coll, const NamespaceString& nss, QueryRequest qr,
-                 PlanPurpose purpose = PlanPurpose::kFind, std::string distinctKey = "");
+                 PlanPurpose purpose = PlanPurpose::kFind, std::string distinctKey = "",
+                 const OperationContext* interruptCtx = nullptr);
     ~PlanExecutor();
 
     // The next result (projected; for count/distinct plans, possibly an index key document),

@@ -73,6 +73,9 @@ public:
     // Between batches: release cursors' positions / snapshot-bound state, and take them back.
     virtual void save();
     virtual void restore();
+    // An index the plan reads became multikey since planning (plan_executor.cpp says what each
+    // stage then does). planFetches: the plan has a FETCH above its index scans.
+    virtual void adaptToMultikey(bool planFetches);
 
     const SolutionNode* node() const { return _node; }
     const StageStats& stats() const { return _stats; }

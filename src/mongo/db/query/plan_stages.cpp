@@ -40,6 +40,10 @@ void PlanStage::restore() {
     for (auto& c : _children) c->restore();
 }
 
+void PlanStage::adaptToMultikey(bool planFetches) {
+    for (auto& c : _children) c->adaptToMultikey(planFetches);
+}
+
 long long PlanStage::totalKeysExamined() const {
     long long n = _stats.keysExamined;
     for (const auto& c : _children) n += c->totalKeysExamined();
@@ -56,10 +60,13 @@ BSONObj PlanStage::statsToBSON() const {
     BSONObjBuilder b;
     // The plan's own description (without its inputs), then the counters, then the inputs.
     BSONObj desc = _node->toBSON();
+    // MongoDB's order: stage, filter, the counters, the stage's own fields, its inputs.
+    b.append(desc["stage"]);
+    if (desc.hasField("filter")) b.append(desc["filter"]);
     for (BSONElement e : desc) {
         std::string_view n = e.fieldNameStringData();
-        if (n == "inputStage" || n == "inputStages") continue;
-        b.append(e);
+        if (n == "inputStage" || n == "inputStages" || n == "filter") continue;
+        if (n != "stage") b.append(e);
         if (n == "stage") {
             b.appendNumber("nReturned", _stats.advanced);
             b.append("executionTimeMillisEstimate", 0);
@@ -164,6 +171,11 @@ private:
 class FetchStage : public PlanStage {
 public:
     using PlanStage::PlanStage;
+    // Clauses the planner dropped as answered by the bounds are checked again.
+    void adaptToMultikey(bool planFetches) override {
+        PlanStage::adaptToMultikey(planFetches);
+        _fullFilter = true;
+    }
 
 protected:
     std::optional<WorkingMember> doNext() override {
@@ -183,7 +195,7 @@ protected:
             } else {
                 _alreadyHasObj++;
             }
-            if (!matchesAll(_node->filter, *m->doc)) {
+            if (!matchesAll(_fullFilter ? _node->fullFilter : _node->filter, *m->doc)) {
                 _stats.needTime++;
                 continue;
             }
@@ -197,6 +209,7 @@ protected:
 
 private:
     long long _alreadyHasObj = 0;
+    bool _fullFilter = false;
 };
 
 class OrStage : public PlanStage {
@@ -339,7 +352,8 @@ protected:
         auto m = _children[0]->next();
         if (!m) return std::nullopt;
         if (_node->type == StageType::kProjectionCovered) {
-            m->doc = _projection.apply(keyToDocument(*m->keyIndex, m->key));
+            // The document itself once the scan had to fetch it (its index became multikey).
+            m->doc = _projection.apply(m->doc ? *m->doc : keyToDocument(*m->keyIndex, m->key));
             return m;
         }
         if (_projection.requiresMatchDetails()) {

@@ -90,7 +90,11 @@ bool usableForBounds(const IndexEntry& idx, size_t field, const PredicateRef& p)
     if (idx.sparse && matchesMissing) return false;
     if (hasNumericComponent(idx.fields[field])) {
         if (matchesMissing) return false;
-        if (!p.elemMatches.empty() && p.elemMatches.back()->matchType() == MatchType::kElemMatchValue) return false;
+        // Inside $elemMatch a numeric component is relative to each element ("0" of {a:
+        // {$elemMatch: {"0": 7}}} is element 0 of every element of a), not a position of the
+        // index's path; and $elemMatch's element predicates see the elements of an array the
+        // positional index keys whole.
+        if (!p.elemMatches.empty()) return false;
     }
     return true;
 }

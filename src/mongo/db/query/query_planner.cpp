@@ -261,10 +261,13 @@ std::unique_ptr<SolutionNode> collScanPlan(const CanonicalQuery& cq, bool forwar
 }
 
 std::unique_ptr<SolutionNode> indexPlan(const Candidate& c, const CanonicalQuery& cq) {
-    if (c.covered) return finish(indexScanNode(c, true), cq, c.sorts);
+    auto ix = indexScanNode(c, true);
+    ix->fullFilter = cq.conjuncts();
+    if (c.covered) return finish(std::move(ix), cq, c.sorts);
     auto fetch = node(StageType::kFetch);
     fetch->filter = c.fetchFilter;
-    fetch = withChild(std::move(fetch), indexScanNode(c, true));
+    fetch->fullFilter = cq.conjuncts();
+    fetch = withChild(std::move(fetch), std::move(ix));
     return finish(std::move(fetch), cq, c.sorts);
 }
 
@@ -327,6 +330,7 @@ std::unique_ptr<SolutionNode> minMaxPlan(const IndexEntry& idx, const CanonicalQ
     ix->bounds.fields.assign(idx.fields.size(), oil::fullRange());
     auto fetch = node(StageType::kFetch);
     fetch->filter = cq.conjuncts();
+    fetch->fullFilter = cq.conjuncts();
     return finish(withChild(std::move(fetch), std::move(ix)), cq, false);
 }
 
@@ -356,16 +360,20 @@ std::unique_ptr<SolutionNode> orPlan(const std::vector<IndexEntry>& entries, con
         else others.push_back(m);
     }
     if (!orNode || orNode->numChildren() == 0) return nullptr;
+    // Partial indexes the rest of the query already restricts to (checked once, not per
+    // branch: a branch then only needs its own clauses to imply the filter).
+    std::vector<bool> impliedByOthers;
+    for (const IndexEntry& e : entries) impliedByOthers.push_back(e.partialFilter && queryImplies(others, *e.partialFilter));
     auto orStage = node(StageType::kOr);
     for (size_t i = 0; i < orNode->numChildren(); i++) {
         std::vector<const MatchExpression*> branch;
         collectConjuncts(orNode->getChild(i), &branch);
         std::vector<PredicateRef> preds = collectPredicates(branch);
-        std::vector<const MatchExpression*> implied = others;
-        implied.insert(implied.end(), branch.begin(), branch.end());
         std::optional<Candidate> best;
-        for (const IndexEntry& e : entries) {
-            if (!indexEligible(e, cq, implied, preds)) continue;
+        for (size_t k = 0; k < entries.size(); k++) {
+            const IndexEntry& e = entries[k];
+            if (e.hidden || (e.sparse && !sparseIndexEligible(e, preds))) continue;
+            if (e.partialFilter && !impliedByOthers[k] && !queryImplies(branch, *e.partialFilter)) continue;
             Candidate c;
             c.idx = &e;
             c.a = assignPredicates(e, preds);
@@ -381,6 +389,7 @@ std::unique_ptr<SolutionNode> orPlan(const std::vector<IndexEntry>& entries, con
     }
     auto fetch = node(StageType::kFetch);
     fetch->filter = cq.conjuncts();
+    fetch->fullFilter = cq.conjuncts();
     return finish(withChild(std::move(fetch), std::move(orStage)), cq, false);
 }
 
@@ -456,6 +465,11 @@ std::unique_ptr<SolutionNode> candidatePlan(const Candidate& c, const CanonicalQ
 }
 
 }  // namespace
+
+bool indexScanProvidesSort(const IndexEntry& idx, const IndexBounds& bounds, const BSONObj& sort, bool forward) {
+    bool fwd = true;
+    return providesSort(idx, bounds, sort, &fwd) && fwd == forward;
+}
 
 std::unique_ptr<SolutionNode> planQuery(OperationContext* opCtx, const Collection* coll, const CanonicalQuery& cq) {
     return std::move(planQueryCandidates(opCtx, coll, cq).front());

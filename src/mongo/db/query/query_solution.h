@@ -47,6 +47,9 @@ struct SolutionNode {
 
     // COLLSCAN, FETCH, IXSCAN (key filter, evaluated on the rebuilt key document).
     std::vector<const MatchExpression*> filter;
+    // FETCH, IXSCAN: every clause of the query, for when an index became multikey after planning
+    // and what the bounds answered must be checked again (PlanStage::adaptToMultikey).
+    std::vector<const MatchExpression*> fullFilter;
 
     // IXSCAN, COUNT_SCAN, DISTINCT_SCAN, IDHACK, PROJECTION_COVERED, RETURN_KEY.
     IndexEntry index;
