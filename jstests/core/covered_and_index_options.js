@@ -40,10 +40,22 @@ e = explain({find: 'people', filter: {ln: /^x1/}});
 assert.eq(e.executionStats.nReturned, e.executionStats.totalDocsExamined);
 const ixscan = e.queryPlanner.winningPlan.inputStage;
 assert.eq('IXSCAN', ixscan.stage);
-// A projected field that may be missing is not covered (the key null would invent it).
+// Index keys tell a missing field from a null one: covered answers are the documents' own,
+// also without a filter, with $nin, $exists and $type (as MongoDB covers them).
 c.createIndex({age: 1});
-e = explain({find: 'people', filter: {age: {$gte: null}}, projection: {age: 1, _id: 0}});
-assert.contains('FETCH', stageNames(e.queryPlanner.winningPlan));
+assert.commandWorked(c.insertMany([{_id: 200, ln: 'doe'}, {_id: 201, ln: 'doe', age: null}]));
+for (const [filter, hint] of [[{}, {age: 1}], [{age: {$nin: [5, 8]}}, {age: 1}], [{age: {$exists: true}}, {age: 1}],
+                              [{age: {$exists: false}}, {age: 1}], [{age: {$type: 'null'}}, {age: 1}],
+                              [{age: null}, {age: 1}]]) {
+  e = explain({find: 'people', filter: filter, projection: {age: 1, _id: 0}, hint: hint});
+  assert.eq(['PROJECTION_COVERED', 'IXSCAN'], stageNames(e.queryPlanner.winningPlan), tojson(filter));
+  assert.eq(0, e.executionStats.totalDocsExamined, tojson(filter));
+  const covered = c.find(filter, {age: 1, _id: 0}).hint(hint).toArray();
+  const scanned = c.find(filter, {age: 1, _id: 0}).hint({$natural: 1}).toArray();
+  assert.sameMembers(scanned, covered, tojson(filter));
+}
+assert.eq(1, c.find({age: {$exists: false}}, {age: 1, _id: 0}).hint({age: 1}).toArray().filter((d) => !('age' in d)).length);
+assert.commandWorked(c.deleteMany({_id: {$in: [200, 201]}}));
 
 // Compound, sorted by the index, covered.
 c.createIndex({ln: 1, age: -1});

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/storage/key_string.h"
 
 namespace mongo {
 namespace {
@@ -58,7 +59,7 @@ IndexKeyGenerator::IndexKeyGenerator(const BSONObj& keyPattern, bool sparse)
     : _keyPattern(keyPattern.getOwned()), _sparse(sparse) {
     for (auto e : _keyPattern) _fieldNames.emplace_back(e.fieldNameStringData());
     BSONObjBuilder n, u;
-    n.appendNull("");
+    n.appendNull(key_string::kMissingFieldName);  // a missing field: null, marked (key_string.h)
     u.appendUndefined("");
     _nullObj = n.obj();
     _undefinedObj = u.obj();
@@ -135,7 +136,7 @@ void IndexKeyGenerator::getKeys(const BSONObj& doc, KeyStringSet* keys, Multikey
             if (arrElt.eoo()) {
                 if (self->_sparse && numNotFound == n) return;
                 BSONObjBuilder b;
-                for (auto& f : fixed) b.appendAs(f, "");
+                for (auto& f : fixed) b.appendAs(f, key_string::isMissingKeyValue(f) ? key_string::kMissingFieldName : "");
                 keys->insert(b.obj());
                 return;
             }

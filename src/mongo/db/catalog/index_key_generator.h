@@ -1,14 +1,15 @@
 #pragma once
 // IndexKeyGenerator: the index keys of a document for a btree key pattern, as MongoDB's
 // BtreeKeyGenerator produces them:
-//   - one value per key-pattern field, found by its dotted path; a missing field gives null
-//     (sparse indexes skip a document whose fields are all missing);
+//   - one value per key-pattern field, found by its dotted path; a missing field gives null,
+//     named key_string::kMissingFieldName so the key still tells it from a null value (sparse
+//     indexes skip a document whose fields are all missing);
 //   - an array along a path produces one key per element (the index becomes multikey); an
 //     empty array gives undefined (or null if the path continues past it); nested arrays at
 //     the end of a path are indexed whole; two fields whose paths cross different arrays
 //     fail with CannotIndexParallelArrays (171);
 //   - numeric path components ("a.0.b") index into arrays positionally.
-// Keys are BSONObjs with empty field names, deduplicated (by woCompare).
+// Keys are BSONObjs with empty field names (but for missing fields), deduplicated by value.
 // Thread safety: immutable after construction; getKeys may be called concurrently.
 #include <set>
 #include <string>

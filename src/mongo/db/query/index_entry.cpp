@@ -4,6 +4,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/query/matcher.h"
+#include "mongo/db/storage/key_string.h"
 
 namespace mongo {
 
@@ -105,6 +106,10 @@ BSONObj keyToDocument(const IndexEntry& entry, const BSONObj& key) {
     size_t i = 0;
     for (BSONElement v : key) {
         if (i >= entry.fields.size()) break;
+        if (key_string::isMissingKeyValue(v)) {  // the document has no value there
+            i++;
+            continue;
+        }
         Node* n = &root;
         std::string_view path = entry.fields[i];
         size_t start = 0;

@@ -40,7 +40,8 @@ struct IndexEntry {
 // The entries of every index of coll (hidden ones included; the planner skips them).
 std::vector<IndexEntry> indexEntriesOf(OperationContext* opCtx, const Collection* coll);
 
-// The document a key stands for: {a: {b: v1}, c: v2} for key pattern {"a.b": 1, c: 1}.
+// The document a key stands for: {a: {b: v1}, c: v2} for key pattern {"a.b": 1, c: 1}; a
+// field the document lacks (key_string::isMissingKeyValue) is left out, as in the document.
 // REQUIRES: entry.keyFieldsIndependent().
 BSONObj keyToDocument(const IndexEntry& entry, const BSONObj& key);
 // The key with field names: {"a.b": v1, c: v2} (returnKey's output).

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "mongo/db/query/index_entry.h"
+#include "mongo/db/storage/key_string.h"
 
 namespace mongo {
 namespace {
@@ -162,13 +163,6 @@ IndexScanStage::Check IndexScanStage::checkKey(const BSONObj& key, Seek* seek) c
     return Check::kIn;
 }
 
-bool IndexScanStage::nullValuePresent(const BSONObj& key, RecordId id) {
-    auto doc = _ctx->coll->findDoc(_ctx->opCtx, id);
-    if (!doc) return false;
-    _stats.docsExamined++;
-    return !doc->getFieldDotted(_index.fields[static_cast<size_t>(_node->distinctField)]).eoo();
-}
-
 std::optional<WorkingMember> IndexScanStage::doNext() {
     if (_eof) return std::nullopt;
     if (!_cursor) _cursor = _ctx->coll->getIndexCatalog()->newCursor(_ctx->opCtx, _index.desc, _node->forward);
@@ -229,8 +223,9 @@ std::optional<WorkingMember> IndexScanStage::doNext() {
             }
         }
         if (_mode == Mode::kDistinct) {
+            // A document without the field adds nothing to distinct (its key is a marked null).
             BSONElement v = e->key.firstElement();
-            if (v.type() == jstNULL && !nullValuePresent(e->key, e->loc)) {
+            if (key_string::isMissingKeyValue(v)) {
                 _stats.needTime++;
                 continue;
             }

@@ -42,8 +42,6 @@ private:
     void appendLast(BSONObjBuilder& b, size_t f) const;
     int effectiveDirection(size_t f) const;
     bool pastEnd(const BSONObj& key) const;
-    // DISTINCT_SCAN: is there a document whose key is null and that really holds null?
-    bool nullValuePresent(const BSONObj& key, RecordId firstId);
 
     Mode _mode;
     const IndexEntry& _index;

@@ -144,13 +144,15 @@ bool allowedOnKey(const IndexEntry& idx, const MatchExpression& node) {
         case MatchType::kIn:
         case MatchType::kRegex:
         case MatchType::kMod:
-        case MatchType::kBits: {
+        case MatchType::kBits:
+        case MatchType::kExists:  // keys mark missing fields: exact on fields without arrays
+        case MatchType::kType: {
             const DottedPath* p = node.path();
             if (!p) return false;
             int f = idx.fieldIndex(p->dotted());
             return f >= 0 && !idx.fieldMultikey(static_cast<size_t>(f));
         }
-        default: return false;  // $exists, $type, $size, $elemMatch, $expr, ...
+        default: return false;  // $size, $elemMatch, $expr, ...
     }
 }
 
@@ -220,12 +222,6 @@ IndexAssignment assignPredicates(const IndexEntry& idx, const std::vector<Predic
 bool sparseIndexEligible(const IndexEntry& idx, const std::vector<PredicateRef>& preds) {
     for (const PredicateRef& p : preds)
         if (idx.fieldIndex(p.path) >= 0 && !p.expr->matchesSingleElement(BSONElement(), nullptr)) return true;
-    return false;
-}
-
-bool presenceGuaranteed(const std::vector<PredicateRef>& preds, const std::string& path) {
-    for (const PredicateRef& p : preds)
-        if (p.topLevel() && p.path == path && !p.expr->matchesSingleElement(BSONElement(), nullptr)) return true;
     return false;
 }
 

@@ -56,12 +56,9 @@ IndexAssignment assignPredicates(const IndexEntry& index, const std::vector<Pred
 // only if some predicate on a key field fails for a missing field.
 bool sparseIndexEligible(const IndexEntry& index, const std::vector<PredicateRef>& preds);
 
-// Some top-level predicate on 'path' fails for documents lacking it.
-bool presenceGuaranteed(const std::vector<PredicateRef>& preds, const std::string& path);
-
 // The conjunct can be evaluated on a document rebuilt from this index's key: it reads only key
-// fields that hold no arrays, and nothing that tells a missing field from null ($exists,
-// $type, ...). REQUIRES: index.keyFieldsIndependent().
+// fields that hold no arrays (keys keep values' exact types and mark missing fields, so
+// $exists and $type answer as on the document). REQUIRES: index.keyFieldsIndependent().
 bool coverableByKey(const IndexEntry& index, const MatchExpression& conjunct);
 
 }  // namespace mongo

@@ -158,18 +158,17 @@ bool coverable(const Candidate& c, const CanonicalQuery& cq) {
     switch (cq.purpose()) {
         case PlanPurpose::kWrite: return false;
         case PlanPurpose::kCount: return true;
-        case PlanPurpose::kDistinct:
-            return fieldUsable(cq.distinctKey()) && presenceGuaranteed(cq.predicates(), cq.distinctKey());
+        case PlanPurpose::kDistinct: return fieldUsable(cq.distinctKey());
         case PlanPurpose::kFind: {
             if (qr.returnKey) return true;
             if (qr.projection.isEmpty()) return false;
             std::vector<std::string> paths;
             bool keepsId;
             if (!inclusionPaths(qr.projection, &paths, &keepsId)) return false;
-            // A key of null may stand for a missing field: each projected field must be proven
-            // present by the filter, or the output would differ from the document's.
+            // Keys tell a missing field from a null one (key_string::kMissingFieldName), so the
+            // document rebuilt from a key projects like the document itself.
             for (const std::string& p : paths)
-                if (!fieldUsable(p) || !presenceGuaranteed(cq.predicates(), p)) return false;
+                if (!fieldUsable(p)) return false;
             return true;
         }
     }

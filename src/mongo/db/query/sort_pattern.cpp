@@ -75,7 +75,10 @@ BSONObj SortPattern::keyOf(const BSONObj& doc) const {
     const BSONObj* best = nullptr;
     for (const BSONObj& k : keys)
         if (!best || compareKeys(k, *best) < 0) best = &k;
-    return best ? *best : b.obj();
+    if (!best) return b.obj();
+    // A sort key is values only: a missing field sorts as null (the key's marker name goes).
+    for (BSONElement e : *best) b.appendAs(e, "");
+    return b.obj();
 }
 
 int SortPattern::compare(const BSONObj& a, const BSONObj& b) const {

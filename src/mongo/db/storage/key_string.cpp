@@ -53,6 +53,7 @@ enum TypeBit : uint8_t {
     kTBDecimal = 4,  // followed by the 16 bytes of the decimal
     kTBNegZero = 5,
     kTBSymbol = 6,
+    kTBMissing = 7,  // a top-level null that stands for a missing field (kMissingFieldName)
 };
 
 }  // namespace
@@ -290,6 +291,12 @@ private:
 Builder& Builder::appendElement(const BSONElement& e) {
     size_t start = _buf.size();
     ValueEncoder(this).value(e);
+    if (e.type() == jstNULL) {
+        // Every key value that is null carries a type-bit code: null itself, or a missing field.
+        bool missing = e.fieldNameStringData() == kMissingFieldName;
+        _typeBits.push_back(char(missing ? kTBMissing : kInferred));
+        if (missing) _typeBitsUsed = _typeBits.size();
+    }
     if (_ord.descending(_field))
         for (size_t i = start; i < _buf.size(); ++i) _buf[i] = char(~uint8_t(_buf[i]));
     ++_field;
@@ -322,6 +329,17 @@ public:
 
     bool atEnd() const { return _pos >= _in.size(); }
     void setInverted(bool inv) { _inv = inv; }
+
+    // One value of a key: as value(), except that a null says (in its type bits) whether it
+    // stands for a missing field.
+    void keyValue(BSONObjBuilder& b) {
+        if (peek() == kNull) {
+            byte();
+            b.appendNull(typeBit() == kTBMissing ? kMissingFieldName : "");
+            return;
+        }
+        value(b, "", false);
+    }
 
     void value(BSONObjBuilder& b, std::string_view name, bool readName) {
         uint8_t ct = byte();
@@ -579,7 +597,7 @@ BSONObj decode(std::string_view bytes, Ordering ord, std::string_view typeBits) 
     BSONObjBuilder b;
     for (int field = 0; !d.atEnd(); ++field) {
         d.setInverted(ord.descending(field));
-        d.value(b, "", false);
+        d.keyValue(b);
     }
     return b.obj();
 }

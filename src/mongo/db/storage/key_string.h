@@ -69,6 +69,15 @@ private:
     size_t _typeBitsUsed = 0;  // typeBits without its trailing default entries
 };
 
+// A key value that is null because the key's field is missing from the document (not null in
+// it) is appended under this name instead of "": it orders as null (MongoDB indexes a missing
+// field as null), and the type bits keep the difference so that a key can tell what a covered
+// query must answer ({} for a missing field, {a: null} for a null one).
+inline constexpr const char* kMissingFieldName = "$missing";
+inline bool isMissingKeyValue(const BSONElement& e) {
+    return e.type() == jstNULL && e.fieldNameStringData() == kMissingFieldName;
+}
+
 // Encodes key values (no RecordId). typeBits may be null.
 std::string encode(const BSONObj& key, Ordering ord, std::string* typeBits = nullptr);
 

@@ -199,6 +199,29 @@ TEST(KeyStringTest, DecodeRestoresNumberTypes) {
     EXPECT_TRUE(back.binaryEqual(key)) << back.toString() << " vs " << key.toString();
 }
 
+TEST(KeyStringTest, MissingFieldsOrderAsNullAndDecodeMarked) {
+    // {"": null, "$missing": null, "": 3} for every direction: same bytes as with a plain null,
+    // and decoding gives back which null stood for a missing field.
+    BSONObjBuilder b, plain;
+    b.appendNull("");
+    b.appendNull(key_string::kMissingFieldName);
+    b.appendInt("", 3);
+    plain.appendNull("");
+    plain.appendNull("");
+    plain.appendInt("", 3);
+    BSONObj key = b.obj(), plainKey = plain.obj();
+    for (uint32_t bits : {0u, 1u, 2u, 7u}) {
+        Ordering ord = Ordering::fromBits(bits);
+        std::string tb, plainTb;
+        std::string ks = key_string::encode(key, ord, &tb);
+        EXPECT_EQ(ks, key_string::encode(plainKey, ord, &plainTb));
+        EXPECT_TRUE(plainTb.empty());
+        BSONObj back = key_string::decode(ks, ord, tb);
+        EXPECT_TRUE(back.binaryEqual(key)) << back.toString();
+        EXPECT_TRUE(key_string::isMissingKeyValue(BSONObjIterator(back).next()) == false);
+    }
+}
+
 TEST(KeyStringTest, CommonKeysNeedNoTypeBits) {
     BSONObjBuilder b;
     b.appendInt("", 5);
