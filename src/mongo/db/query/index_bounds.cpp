@@ -220,9 +220,10 @@ OrderedIntervalList fullRange() { return {Interval::allValues()}; }
 
 }  // namespace oil
 
-bool typeBracket(const BSONElement& v, BSONObj* loHi, bool* hiInclusive) {
+bool typeBracket(const BSONElement& v, BSONObj* loHi, bool* hiInclusive, bool* exact) {
     BSONObjBuilder b;
     *hiInclusive = true;
+    if (exact) *exact = true;
     if (v.isNumber()) {
         b.append("", -std::numeric_limits<double>::infinity());
         b.append("", std::numeric_limits<double>::infinity());
@@ -248,6 +249,16 @@ bool typeBracket(const BSONElement& v, BSONObj* loHi, bool* hiInclusive) {
     } else if (v.type() == bsonTimestamp) {
         b.append("", Timestamp{0, 0});
         b.append("", Timestamp{std::numeric_limits<uint32_t>::max(), std::numeric_limits<uint32_t>::max()});
+    } else if (v.type() == BinData) {
+        b.appendBinData("", 0, 0, "");  // binary data order by length first: this is the least
+        b.append("", OID());              // the least ObjectId: first value past every BinData
+        *hiInclusive = false;
+    } else if (v.type() == Code || v.type() == CodeWScope) {
+        // From the least code to the end: code with scope and MaxKey are inside too, so the
+        // bracket is only a superset.
+        b.appendCode("", "");
+        b.appendMaxKey("");
+        if (exact) *exact = false;
     } else {
         return false;
     }

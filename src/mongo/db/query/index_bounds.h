@@ -63,8 +63,8 @@ std::string boundValueToString(const BSONElement& e);
 // The lowest and highest values of v's type class, for type-bracketed ranges ({$gt: 5} only
 // matches numbers). Returns false for types whose class has no bracket here.
 // *hiInclusive says whether 'hi' itself belongs to the class (an empty object, which ends the
-// string class, does not).
-bool typeBracket(const BSONElement& v, BSONObj* loHi, bool* hiInclusive);
+// string class, does not); *exact (when given) whether the bracket holds that class only.
+bool typeBracket(const BSONElement& v, BSONObj* loHi, bool* hiInclusive, bool* exact = nullptr);
 
 struct IndexBounds {
     std::vector<OrderedIntervalList> fields;  // one per key-pattern field

@@ -74,12 +74,12 @@ std::optional<LeafBounds> rangeBounds(MatchType op, const BSONElement& v, bool m
         return LeafBounds{oil::fullRange(), false};
     }
     BSONObj bracket;
-    bool hiInc;
-    if (!typeBracket(v, &bracket, &hiInc)) return std::nullopt;
+    bool hiInc, exact;
+    if (!typeBracket(v, &bracket, &hiInc, &exact)) return std::nullopt;
     BSONObjIterator it(bracket);
     BSONElement lo = it.next(), hi = it.next();
     OIL out = lt ? OIL{Interval::make(lo, true, v, inclusive)} : OIL{Interval::make(v, inclusive, hi, hiInc)};
-    return LeafBounds{oil::normalize(out), true};
+    return LeafBounds{oil::normalize(out), exact};
 }
 
 OIL regexBounds(const MatcherRegex& re) {
@@ -133,6 +133,7 @@ std::optional<LeafBounds> typeBounds(const TypeMatchExpression& t) {
             case Object: sample.append("", BSONObj()); break;
             case jstOID: sample.append("", OID()); break;
             case Bool: sample.append("", false); break;
+            case BinData: sample.appendBinData("", 0, 0, ""); break;
             case Date: sample.appendDate("", Date_t()); break;
             case bsonTimestamp: sample.append("", Timestamp{}); break;
             default: return std::nullopt;  // arrays, binData, ...: no bracket
