@@ -107,3 +107,16 @@ def test_long_in_lists(db):
     assert db.c.count_documents({"a": {"$in": values}}) == 1000
     assert len(list(db.c.find({"a": {"$in": values, "$nin": values[:100]}}))) == 900
     assert len(list(db.c.find({"$and": [{"a": {"$in": values}}, {"a": {"$in": values[::3]}}]}))) == 334
+
+
+def test_update_keeps_the_key_a_null_and_a_missing_field_share(db):
+    # The elements {d: null} and {} give the keys (null, 1) and (missing, 1): one index entry.
+    # Updating the document to keep only {} must leave that entry in place.
+    db.c.create_index([("a.d", 1), ("b", 1)])
+    db.c.insert_one({"_id": 1, "a": [{"d": None}, {}], "b": 1})
+    db.c.update_one({"_id": 1}, {"$set": {"a": [{}]}})
+    assert db.c.count_documents({}, hint="a.d_1_b_1") == 1
+    assert ids(db.c.find({"a.d": None}, hint="a.d_1_b_1")) == [1]
+    db.c.update_one({"_id": 1}, {"$set": {"a": [{"d": None}, {}]}})
+    db.c.update_one({"_id": 1}, {"$set": {"a": [{"d": None}]}})
+    assert ids(db.c.find({"a.d": None}, hint="a.d_1_b_1")) == [1]

@@ -20,7 +20,12 @@
 
 namespace mongo {
 
-using KeyStringSet = std::set<BSONObj, BSONObjCmp>;
+// Keys compared by their values only: a missing field's marked null and a null value are one
+// key (they are the same index entry, whose type bits say which it holds).
+struct KeyValueCmp {
+    bool operator()(const BSONObj& a, const BSONObj& b) const { return a.woCompare(b, false) < 0; }
+};
+using KeyStringSet = std::set<BSONObj, KeyValueCmp>;
 
 class IndexKeyGenerator {
 public:
