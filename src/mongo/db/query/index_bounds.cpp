@@ -124,11 +124,20 @@ std::string boundValueToString(const BSONElement& e) {
             return "Timestamp(" + std::to_string(e.timestamp().secs) + ", " + std::to_string(e.timestamp().inc) + ")";
         case RegEx: return "/" + std::string(e.regex()) + "/" + e.regexFlags();
         case Object:
-            if (e.Obj().isEmpty()) return "{}";
-            return e.toString(false);
-        case Array:
-            if (e.Obj().isEmpty()) return "[]";
-            return e.toString(false);
+        case Array: {
+            // MongoDB's shell-like form: { a: 1, b: "x" }, [ 1, 2 ].
+            bool isArray = e.type() == Array;
+            if (e.Obj().isEmpty()) return isArray ? "[]" : "{}";
+            std::string out = isArray ? "[ " : "{ ";
+            bool first = true;
+            for (BSONElement c : e.Obj()) {
+                if (!first) out += ", ";
+                first = false;
+                if (!isArray) out += std::string(c.fieldNameStringData()) + ": ";
+                out += boundValueToString(c);
+            }
+            return out + (isArray ? " ]" : " }");
+        }
         default: return e.toString(false);
     }
 }
