@@ -531,6 +531,7 @@ def run_pymongo(ctx, suite="pymongo", mongod_args=()):
         xml_path = os.path.join(log_dir, "pytest.xml")
         env = ctx.base_env()
         env["MONGODB_URI"] = fixture.uri
+        env["RESMOKE_SUITE"] = suite
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         # -o timeout: a per-test limit when pytest-timeout is installed (setup.sh installs it);
         # without the plugin pytest only warns about the unknown option.

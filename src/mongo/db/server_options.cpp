@@ -97,6 +97,12 @@ const OptionSpec kOptions[] = {
      "skip documents below the database's 40th-percentile size (true/false) - false"},
     {"storage.dedup.chainScheme", "dedupChainScheme", OptType::kString,
      "how versions are chained [hop|bounded-hop|backward|version-jumping] - hop"},
+    {"storage.dedup.backlogMB", "dedupBacklogMB", OptType::kInt,
+     "bytes of committed inserts that may wait for the dedup encoder, MB (1..4096) - 16"},
+    {"storage.dedup.backlogPolicy", "dedupBacklogPolicy", OptType::kString,
+     "when the dedup backlog is full [storeRaw|throttle]: store the insert whole, or make the writer wait - storeRaw"},
+    {"storage.dedup.autoCompact", "dedupAutoCompact", OptType::kOptBool,
+     "return free space in data files to the file system in the background (true/false) - true"},
     {"systemLog.path", "logpath", OptType::kString, "log file to send write to instead of stdout"},
     {"systemLog.destination", nullptr, OptType::kString, nullptr},
     {"systemLog.logAppend", "logappend", OptType::kSwitch, "append to logpath instead of over-writing"},
@@ -509,6 +515,15 @@ Status applyOptions(const BSONObj& flat, ServerGlobalParams* p) {
             if (!dedup::parseChainScheme(e.str().c_str(), &ignored))
                 s = badOption("Bad value for storage.dedup.chainScheme: '" + e.str() +
                               "' (must be one of hop, bounded-hop, backward, version-jumping)");
+        } else if (k == "storage.dedup.backlogMB") {
+            s = intIn(1, 4096, &p->dedup.backlogMB);
+        } else if (k == "storage.dedup.backlogPolicy") {
+            p->dedup.backlogPolicy = e.str();
+            if (e.str() != "storeRaw" && e.str() != "throttle")
+                s = badOption("Bad value for storage.dedup.backlogPolicy: '" + e.str() +
+                              "' (must be one of storeRaw, throttle)");
+        } else if (k == "storage.dedup.autoCompact") {
+            p->dedup.autoCompact = e.boolean();
         } else if (k == "systemLog.path") {
             p->logPath = e.str();
         } else if (k == "systemLog.destination") {

@@ -32,6 +32,15 @@ struct DedupOptions {
     long long governorWindow = 100000;  // --dedupGovernorWindow: >= 1
     bool sizeFilter = false;            // --dedupSizeFilter
     std::string chainScheme = "hop";    // --dedupChainScheme: hop, bounded-hop, backward, version-jumping
+    // The encoder's backlog: committed inserts not yet deduplicated, at most this many bytes
+    // (a fraction of a second to a few seconds of encoding). When it is full, backlogPolicy
+    // says what happens to the next insert: "storeRaw" stores it whole (counted in
+    // serverStatus().dedup.backlog.storedRaw), "throttle" makes the writer wait for room.
+    int backlogMB = 16;                     // --dedupBacklogMB: 1..4096
+    std::string backlogPolicy = "storeRaw";  // --dedupBacklogPolicy: storeRaw, throttle
+    // WiredTiger's background compaction returns the space write-backs free to the file
+    // system (MongoDB's autoCompact, on by default under --dedup; the command turns it off).
+    bool autoCompact = true;  // --dedupAutoCompact
 };
 
 struct ServerGlobalParams {

@@ -129,9 +129,19 @@ int runMongod() {
     setFsyncHandler([eng] { eng->flushAllFiles(true); });
     // Installed whether or not --dedup is given: collections created under --dedup stay in
     // the dedup format and must be readable and writable by every later run.
-    DedupStorage* dedupStorage = DedupStorage::install(eng, dedupEngineOptions(params.dedup));
+    DedupStorage* dedupStorage = DedupStorage::install(eng, dedupEngineOptions(params.dedup), dedupServiceOptions(params.dedup));
     openCollectionCatalog(eng);
     dedupStorage->start();
+    if (params.dedup.enabled && params.dedup.autoCompact) {
+        // Write-backs free space inside the files as they replace raw records with deltas;
+        // later inserts reuse it, and background compaction gives back what is left.
+        try {
+            eng->kvEngine()->configureAutoCompact(AutoCompactOptions{true, false, 0});
+        } catch (const DBException& e) {
+            LOGV2_WARNING(8704101, Storage, "Could not start background compaction",
+                          logv2::attrs("error", e.toStatus().toString()));
+        }
+    }
     registerServerStatusSections(eng);
     registerServerStatusSection("dedup", [dedupStorage](OperationContext*) { return dedupStorage->serverStatusSection(); });
 

@@ -82,6 +82,7 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     add("listIndexes", A::strict("listIndexes", {"cursor", "includeBuildUUIDs", "includeIndexBuildInfo"}));
     add("dropIndexes", A::strict("dropIndexes", {"index"}));
     add("compact", A::strict("compact", {"force", "freeSpaceTargetMB"}));
+    add("autoCompact", A::strict("autoCompact", {"freeSpaceTargetMB", "runOnce"}));
     // background: the result is the same as a foreground validation's (which this is);
     // checkBSONConformance: every record's BSON is checked anyway.
     add("validate", A::strict("validate", {"full", "background", "checkBSONConformance", "repair", "metadata"}));

@@ -9,6 +9,7 @@
 
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_catalog_impl.h"
 #include "mongo/db/catalog/collection_impl.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
@@ -95,6 +96,48 @@ public:
     }
 };
 CompactCmd compactCmd;
+
+// autoCompact (MongoDB 8.0): WiredTiger's background compaction, which compacts in turn every
+// table whose file holds at least freeSpaceTargetMB of free space while reads and writes go
+// on. On by default under --dedup (--dedupAutoCompact): write-backs free space inside the
+// files that later inserts reuse, and what is left after a load goes back to the file system.
+//   {autoCompact: <bool>, freeSpaceTargetMB: <int>, runOnce: <bool>}  ->  {ok: 1}
+class AutoCompactCmd : public Command {
+public:
+    AutoCompactCmd() : Command("autoCompact") {}
+    bool adminOnly() const override { return true; }
+    std::string help() const override {
+        return "{ autoCompact: <bool>, [freeSpaceTargetMB: <int>], [runOnce: <bool>] }\n"
+               "  starts or stops compaction in the background of every collection and index whose file\n"
+               "  holds at least freeSpaceTargetMB (20) of free space; stop it before changing its options";
+    }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        BSONElement on = req.body.firstElement();
+        if (on.type() != Bool)
+            uasserted(ErrorCodes::TypeMismatch, "BSON field 'autoCompact.autoCompact' is the wrong type '" +
+                                                     typeName(on.type()) + "', expected type 'bool'");
+        AutoCompactOptions options;
+        options.enable = on.boolean();
+        if (BSONElement t = req.body["freeSpaceTargetMB"]; !t.eoo()) {
+            long long mb = parseIntegerArg(t, "autoCompact");
+            if (mb < 1)
+                uasserted(ErrorCodes::BadValue, "BSON field 'freeSpaceTargetMB' value must be >= 1, actual value '" +
+                                                    std::to_string(mb) + "'");
+            options.freeSpaceTargetMB = mb;
+        }
+        if (BSONElement r = req.body["runOnce"]; !r.eoo()) {
+            if (r.type() != Bool)
+                uasserted(ErrorCodes::TypeMismatch, "BSON field 'autoCompact.runOnce' is the wrong type '" +
+                                                         typeName(r.type()) + "', expected type 'bool'");
+            options.runOnce = r.boolean();
+        }
+        auto* catalog = dynamic_cast<CollectionCatalogImpl*>(CollectionCatalog::get());
+        if (!catalog)
+            uasserted(ErrorCodes::CommandNotSupported, "this storage engine does not support background compaction");
+        catalog->engine()->kvEngine()->configureAutoCompact(options);
+    }
+};
+AutoCompactCmd autoCompactCmd;
 
 }  // namespace
 }  // namespace mongo

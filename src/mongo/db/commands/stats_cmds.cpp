@@ -3,6 +3,7 @@
 
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/collection_impl.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/server_options.h"
@@ -22,6 +23,22 @@ long long scaleArg(const OpMsgRequest& req) {
     return v;
 }
 
+// Bytes free for reuse inside the collection's file and its indexes' files (WiredTiger's
+// block manager: space freed by deletes, updates and dedup write-backs, which later writes
+// fill before the file grows).
+struct FreeStorage {
+    long long collection = 0, indexes = 0;
+};
+FreeStorage freeStorage(Collection* coll) {
+    FreeStorage f;
+    auto* impl = dynamic_cast<CollectionImpl*>(coll);
+    if (!impl) return f;
+    KVEngine* kv = impl->engine()->kvEngine();
+    f.collection = kv->identFreeBytes(impl->metaData().ident);
+    for (const std::string& ident : impl->indexCatalogImpl()->idents()) f.indexes += kv->identFreeBytes(ident);
+    return f;
+}
+
 }  // namespace
 
 void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString& nss, long long scale,
@@ -33,7 +50,7 @@ void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString
     result.append("count", count);
     if (count) result.append("avgObjSize", size / count);
     result.append("storageSize", storage / scale);
-    result.append("freeStorageSize", 0);
+    result.append("freeStorageSize", freeStorage(coll).collection / scale);
     result.append("capped", coll->options().capped);
     IndexCatalog* ic = coll->getIndexCatalog();
     auto idx = ic->getAllIndexes();
@@ -80,14 +97,14 @@ public:
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         std::string db = req.db();
         long long scale = scaleArg(req);
-        // freeStorage: 1 asks for the free space inside the data files, which this server does
-        // not measure per database.
-        if (BSONElement fs = req.body["freeStorage"]; !fs.eoo() && parseBoolArg(fs, "dbStats"))
-            uasserted(ErrorCodes::InvalidOptions, "BSON field 'dbStats.freeStorage' is not supported by this server");
+        // freeStorage: 1 adds the free space inside the data files (it opens every table's
+        // statistics, so MongoDB leaves it out unless asked).
+        bool withFree = false;
+        if (BSONElement fs = req.body["freeStorage"]; !fs.eoo()) withFree = parseBoolArg(fs, "dbStats");
         CatalogReadLock lock;
         auto* cat = CollectionCatalog::get();
         long long objects = 0, dataSize = 0, storageSize = 0, indexes = 0, indexSize = 0;
-        long long dedupLogical = 0, dedupStored = 0, dedupCollections = 0;
+        long long dedupLogical = 0, dedupStored = 0, dedupCollections = 0, freeColl = 0, freeIndex = 0;
         auto colls = cat->listCollections(opCtx, db);
         for (auto& nss : colls) {
             Collection* c = cat->lookupCollection(opCtx, nss);
@@ -95,6 +112,11 @@ public:
             objects += c->numRecords(opCtx);
             dataSize += c->dataSize(opCtx);
             storageSize += c->storageSize(opCtx);
+            if (withFree) {
+                FreeStorage f = freeStorage(c);
+                freeColl += f.collection;
+                freeIndex += f.indexes;
+            }
             BSONObj layer = c->storageLayerStats(opCtx);
             if (!layer.isEmpty()) {
                 dedupCollections++;
@@ -113,9 +135,12 @@ public:
         result.append("avgObjSize", objects ? static_cast<double>(dataSize) / objects : 0.0);
         result.append("dataSize", static_cast<double>(dataSize / scale));
         result.append("storageSize", static_cast<double>(storageSize / scale));
+        if (withFree) result.append("freeStorageSize", static_cast<double>(freeColl / scale));
         result.append("indexes", indexes);
         result.append("indexSize", static_cast<double>(indexSize / scale));
+        if (withFree) result.append("indexFreeStorageSize", static_cast<double>(freeIndex / scale));
         result.append("totalSize", static_cast<double>((storageSize + indexSize) / scale));
+        if (withFree) result.append("totalFreeStorageSize", static_cast<double>((freeColl + freeIndex) / scale));
         result.append("scaleFactor", scale);
         if (dedupCollections) {
             BSONObjBuilder d;

@@ -8,6 +8,7 @@
 #include "mongo/db/query/matcher.h"
 #include "mongo/db/query/plan_executor.h"
 #include "mongo/db/storage/duplicate_key_error.h"
+#include "mongo/db/storage/write_admission.h"
 #include "mongo/db/update/element_format.h"
 #include "mongo/db/update/storage_validation.h"
 #include "mongo/db/update/update_driver.h"
@@ -38,6 +39,7 @@ Collection* getOrCreateCollectionForWrite(OperationContext* opCtx, const Namespa
                                           std::unique_ptr<CollectionWriteLock>* lock) {
     uassertStatusOK(NamespaceString::validateCollectionName(nss.coll()));
     while (true) {
+        admitWrite(opCtx);
         *lock = std::make_unique<CollectionWriteLock>();
         if (Collection* c = CollectionCatalog::get()->lookupCollection(opCtx, nss)) return c;
         lock->reset();
@@ -257,6 +259,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
     if (stmt.upsert) {
         coll = getOrCreateCollectionForWrite(opCtx, nss, &lock);
     } else {
+        admitWrite(opCtx);
         lock = std::make_unique<CollectionWriteLock>();
         coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
     }
@@ -335,6 +338,7 @@ namespace {
 long long deleteMatching(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q, long long limit,
                          const BSONObj& hint, const BSONObj& sort, BSONObj* deletedDoc) {
     Matcher matcher(q);
+    admitWrite(opCtx);
     CollectionWriteLock lock;
     Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
     if (!coll) return 0;

@@ -30,6 +30,13 @@ struct CompactIdentOptions {
     long long freeSpaceTargetMB = 0;
 };
 
+// Background compaction (the autoCompact command, WiredTiger's compaction server).
+struct AutoCompactOptions {
+    bool enable = false;
+    bool runOnce = false;             // one pass over every table, then stop
+    long long freeSpaceTargetMB = 0;  // 0 = the engine's default (WiredTiger: 20 MB)
+};
+
 struct SortedDataOptions {
     key_string::Ordering ordering;
     bool unique = false;  // informational; uniqueness is enforced through insert(dupsAllowed)
@@ -70,6 +77,19 @@ public:
                                    const CompactIdentOptions& options = CompactIdentOptions()) {
         uasserted(ErrorCodes::CommandNotSupported, "this storage engine does not support compact");
     }
+
+    // Bytes inside the ident's file that are free for reuse by later writes (collStats
+    // freeStorageSize); 0 if unknown.
+    virtual long long identFreeBytes(const std::string& ident) { return 0; }
+
+    // Starts or stops compaction in the background: tables whose files hold at least
+    // freeSpaceTargetMB of free space are compacted in turn, while reads and writes go on.
+    // Starting it while it runs fails with ObjectIsBusy (stop it first), as autoCompact does.
+    // Throws DBException; this default throws CommandNotSupported.
+    virtual void configureAutoCompact(const AutoCompactOptions& options) {
+        uasserted(ErrorCodes::CommandNotSupported, "this storage engine does not support background compaction");
+    }
+    virtual bool autoCompactEnabled() const { return false; }
 
     // Makes everything committed so far durable: a checkpoint, then (sync) the files flushed.
     // The fsync command and shutdown call this.

@@ -7,6 +7,7 @@
 #include "mongo/db/server_options.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/dedup/dedup_record_store.h"
+#include "mongo/db/storage/write_admission.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -15,15 +16,19 @@ namespace {
 std::unique_ptr<DedupStorage> gDedup;
 thread_local OperationContext* tlsOpCtx = nullptr;
 
-// Background work (encoding inserts, applying write-backs) waits for client writes to pause
-// this long, so it does not compete with them for the CPU and the write lock ...
+// Client writes count as paused after this long without one: the moment for the work that
+// walks the engine's whole state (serverStatus' chain figures).
 constexpr auto kIdleBeforeBackgroundWork = std::chrono::milliseconds(20);
 constexpr auto kBackgroundPoll = std::chrono::milliseconds(5);
-// ... unless it falls this far behind: inserts of this many bytes wait for the encoder, which
-// then runs alongside the clients. Past kMaxQueueBytes the inserting threads help.
-constexpr size_t kEncodeBehindBytes = 128u << 20;
-constexpr size_t kMaxQueueBytes = 512u << 20;
-constexpr size_t kWriteBacksPerBatch = 64;
+// An encoder batch: at most this many records or this long, then the locks are let go so
+// DDL and the write-back thread are not held up.
+constexpr int kEncodeBatchRecords = 64;
+constexpr auto kEncodeBatchTime = std::chrono::milliseconds(20);
+// Write-backs go in batches this large: each holds the write lock for about as long as a
+// client's insert_many of a few documents.
+constexpr size_t kWriteBacksPerBatch = 32;
+// A writer lets a waiting write-back batch take the write lock first, for at most this long.
+constexpr auto kYieldToWriteBacks = std::chrono::milliseconds(20);
 
 long long nowNanos() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -53,14 +58,22 @@ DedupOpCtxScope::DedupOpCtxScope(OperationContext* opCtx) : _prev(tlsOpCtx) { tl
 DedupOpCtxScope::~DedupOpCtxScope() { tlsOpCtx = _prev; }
 OperationContext* DedupOpCtxScope::current() { return tlsOpCtx; }
 
-DedupStorage::DedupStorage(StorageEngine* engine, const dedup::Options& options)
-    : _storageEngine(engine), _engine(std::make_unique<dedup::Engine>(options, this)) {}
+DedupServiceOptions dedupServiceOptions(const DedupOptions& o) {
+    DedupServiceOptions s;
+    s.backlogBytes = static_cast<size_t>(o.backlogMB) << 20;
+    s.throttleWhenFull = o.backlogPolicy == "throttle";
+    return s;
+}
+
+DedupStorage::DedupStorage(StorageEngine* engine, const dedup::Options& options, const DedupServiceOptions& service)
+    : _storageEngine(engine), _service(service), _engine(std::make_unique<dedup::Engine>(options, this)) {}
 
 DedupStorage::~DedupStorage() { shutdown(); }
 
-DedupStorage* DedupStorage::install(StorageEngine* engine, const dedup::Options& options) {
+DedupStorage* DedupStorage::install(StorageEngine* engine, const dedup::Options& options,
+                                   const DedupServiceOptions& service) {
     invariant(!gDedup);
-    gDedup.reset(new DedupStorage(engine, options));
+    gDedup.reset(new DedupStorage(engine, options, service));
     DedupStorage* svc = gDedup.get();
     SizeStorer* sizes = engine->kvEngine()->sizeStorer();
     engine->setRecordStoreWrapper(
@@ -69,6 +82,7 @@ DedupStorage* DedupStorage::install(StorageEngine* engine, const dedup::Options&
             std::string db = info.ns.substr(0, info.ns.find('.'));
             return std::make_unique<DedupRecordStore>(std::move(base), db + "." + info.ident, sizes, svc);
         });
+    setWriteAdmissionHook([svc](OperationContext* opCtx) { svc->admitClientWrite(opCtx); });
     return svc;
 }
 
@@ -133,6 +147,7 @@ void DedupStorage::shutdown() {
         std::lock_guard<std::mutex> lk(_insertMu);
     }
     _insertCv.notify_all();
+    _roomCv.notify_all();
     if (_encoder.joinable()) _encoder.join();
     if (_writeBack.joinable()) _writeBack.join();
     std::lock_guard<std::mutex> lk(_insertMu);
@@ -148,18 +163,45 @@ void DedupStorage::shutdown() {
 
 void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size) {
     std::unique_lock<std::mutex> lk(_insertMu);
-    if (_queueBytes + size > kMaxQueueBytes) {
-        // The encoder is far behind: this record stays stored whole (it runs in a commit
-        // handler, which must not do the encoder's work or fail).
-        _insertsDropped.fetch_add(1, std::memory_order_relaxed);
-        _insertCv.notify_one();
+    // Under the throttle policy admitClientWrite keeps the backlog near its bound; a writer
+    // admitted just before it filled may still overshoot by one batch, up to four times the
+    // bound. Past that (and past the bound under storeRaw) the record stays stored whole:
+    // this runs in a commit handler, which must not wait or fail.
+    const size_t cap = _service.throttleWhenFull ? 4 * _service.backlogBytes : _service.backlogBytes;
+    if (!_queue.empty() && _queueBytes + size > cap) {
+        _backlogStoredRaw.fetch_add(1, std::memory_order_relaxed);
         return;
     }
+    const bool wasEmpty = _queue.empty();
     _queueBytes += size;
-    _queue.push_back(PendingInsert{ns, id, size});
-    const bool wake = _queueBytes >= kEncodeBehindBytes;
+    _queue.push_back(PendingInsert{ns, id, size, nowNanos()});
     lk.unlock();
-    if (wake) _insertCv.notify_one();
+    if (wasEmpty) _insertCv.notify_one();
+}
+
+void DedupStorage::admitClientWrite(OperationContext* opCtx) {
+    // A write-back batch waiting for the write lock goes first: under a steady stream of
+    // writers it would otherwise wait behind all of them, and the raw bytes it replaces would
+    // reach the disk.
+    if (_writeBackWaiting.load(std::memory_order_relaxed) > 0) {
+        const auto until = std::chrono::steady_clock::now() + kYieldToWriteBacks;
+        while (_writeBackWaiting.load(std::memory_order_relaxed) > 0 && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    if (!_service.throttleWhenFull) return;
+    std::unique_lock<std::mutex> lk(_insertMu);
+    if (_queueBytes < _service.backlogBytes || _stopping) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    _throttledWrites.fetch_add(1, std::memory_order_relaxed);
+    while (_queueBytes >= _service.backlogBytes && !_stopping) {
+        _roomCv.wait_for(lk, std::chrono::milliseconds(50));
+        lk.unlock();
+        opCtx->checkForInterrupt();
+        lk.lock();
+    }
+    _throttledMicros.fetch_add(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - t0).count(),
+        std::memory_order_relaxed);
 }
 
 bool DedupStorage::clientWritesPaused() const {
@@ -210,23 +252,26 @@ void DedupStorage::encoderLoop() {
     while (true) {
         {
             std::unique_lock<std::mutex> lk(_insertMu);
-            _insertCv.wait_for(lk, kBackgroundPoll, [&] { return _queueBytes >= kEncodeBehindBytes || _stopping; });
+            _insertCv.wait_for(lk, kBackgroundPoll * 20, [&] { return !_queue.empty() || _stopping; });
             if (_stopping) return;
-            // Encoding runs when clients pause, or alongside them once the backlog is large.
-            if (_queue.empty() || (_queueBytes < kEncodeBehindBytes && !clientWritesPaused())) continue;
+            if (_queue.empty()) continue;
         }
         // Lock order: the catalog lock (keeps collections from being dropped under the
         // engine's reads) before _insertMu.
         CatalogReadLock catalog;
         std::unique_lock<std::mutex> lk(_insertMu);
-        for (int i = 0; i < 64 && !_queue.empty() && !_stopping; ++i) {
+        const auto until = std::chrono::steady_clock::now() + kEncodeBatchTime;
+        for (int i = 0; i < kEncodeBatchRecords && !_queue.empty() && !_stopping; ++i) {
             PendingInsert p = std::move(_queue.front());
             _queue.pop_front();
             _queueBytes -= p.size;
             processInsertLocked(opCtx.get(), p);
+            if (std::chrono::steady_clock::now() > until) break;
         }
         if (_queue.empty()) _changedWhileQueued.clear();
         opCtx->recoveryUnit()->abandonSnapshot();
+        lk.unlock();
+        _roomCv.notify_all();
     }
 }
 
@@ -302,7 +347,9 @@ void DedupStorage::retryUnsynced() {
 void DedupStorage::noteClientWrite() { _lastClientWriteNanos.store(nowNanos(), std::memory_order_relaxed); }
 
 void DedupStorage::applyWriteBacks(size_t maxEntries) {
+    _writeBackWaiting.fetch_add(1);
     CollectionWriteLock lock;
+    _writeBackWaiting.fetch_sub(1);
     auto opCtx = makeOperationContext(internalClient());
     DedupOpCtxScope scope(opCtx.get());
     try {
@@ -354,19 +401,19 @@ void DedupStorage::collectGarbage() {
 
 void DedupStorage::writeBackLoop() {
     logv2::setThreadName("DedupWriteBack");
-    auto lastGc = std::chrono::steady_clock::now();
+    auto lastGc = std::chrono::steady_clock::now(), lastWalk = lastGc;
     while (true) {
+        dedup::WriteBackBacklog b = _engine->writeBackBacklog();
+        // Write-backs follow the inserts closely, a batch at a time, whether or not clients
+        // pause: the bytes they free are reused by the next checkpoint.
+        if (b.entries > 0 && !_stopping) {
+            applyWriteBacks(kWriteBacksPerBatch);
+            if (b.entries > kWriteBacksPerBatch) continue;
+        }
         {
             std::unique_lock<std::mutex> lk(_threadMu);
             _threadCv.wait_for(lk, kBackgroundPoll, [&] { return _stopping.load(); });
             if (_stopping) return;
-        }
-        dedup::WriteBackBacklog b = _engine->writeBackBacklog();
-        const bool idle = clientWritesPaused();
-        const bool pressed = b.bytes * 4 > b.capacityBytes * 3;
-        if (b.entries > 0 && (idle || pressed)) {
-            applyWriteBacks(kWriteBacksPerBatch);
-            continue;
         }
         auto now = std::chrono::steady_clock::now();
         bool readRequests;
@@ -375,12 +422,15 @@ void DedupStorage::writeBackLoop() {
             readRequests = !_retainedRead.empty();
         }
         const auto gcEvery = readRequests ? std::chrono::milliseconds(200) : std::chrono::milliseconds(2000);
-        if (idle && b.entries == 0 && now - lastGc > gcEvery) {
+        if (now - lastGc > gcEvery) {
             lastGc = now;
             collectGarbage();
             retryUnsynced();
-            // serverStatus shows these as of the last idle moment: walking every
-            // record under the engine's lock on each serverStatus would stall writers.
+        }
+        // serverStatus shows these as of the last walk: walking every record under the
+        // engine's lock on each serverStatus would stall writers.
+        if (now - lastWalk > std::chrono::seconds(2) && (clientWritesPaused() || now - lastWalk > std::chrono::seconds(30))) {
+            lastWalk = now;
             dedup::Stats walked = _engine->stats(true);
             _longestChain.store(static_cast<long long>(walked.longestChain));
             _retainedRecords.store(static_cast<long long>(walked.retainedRecords));
@@ -503,6 +553,16 @@ BSONObj DedupStorage::serverStatusSection() const {
     {
         std::lock_guard<std::mutex> lk(const_cast<std::mutex&>(_insertMu));
         b.append("pendingInserts", static_cast<long long>(_queue.size()));
+        BSONObjBuilder& q = b.subobjStart("backlog");
+        q.append("policy", _service.throttleWhenFull ? "throttle" : "storeRaw");
+        q.append("maxBytes", static_cast<long long>(_service.backlogBytes));
+        q.append("inserts", static_cast<long long>(_queue.size()));
+        q.append("bytes", static_cast<long long>(_queueBytes));
+        q.append("oldestAgeMillis", _queue.empty() ? 0LL : (nowNanos() - _queue.front().enqueuedNanos) / 1000000);
+        q.append("storedRaw", _backlogStoredRaw.load());
+        q.append("throttledWrites", _throttledWrites.load());
+        q.append("throttledMillis", _throttledMicros.load() / 1000);
+        q.doneFast();
     }
     b.append("insertsNotTracked", _insertsDropped.load());
     b.append("decodeFailures", _decodeFailures.load());

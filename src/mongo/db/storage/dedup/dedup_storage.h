@@ -2,13 +2,18 @@
 // DedupStorage: the storage layer's dbDedup service, one per process. It owns the engine
 // (db/dedup: feature index, caches, governor — in-process singletons), knows every open
 // DedupRecordStore by the engine's namespace for it ("<db>.<ident>"), and runs the work that
-// is kept off the client's path:
+// is kept off the client's path, continuously, beside the clients:
 //   * the encoder thread feeds committed inserts to the engine (Engine::onInsert), which
-//     picks a source, delta-encodes and queues the source's backward delta, when client
-//     writes pause (20 ms) or more than 128 MB of inserts wait;
-//   * the write-back thread applies queued write-backs when client writes pause or the lossy
-//     cache is three quarters full, under the write lock, and periodically re-queues the
-//     rewrites that free retained records (garbage collection).
+//     picks a source, delta-encodes and queues the source's backward delta. Its backlog is
+//     bounded (--dedupBacklogMB); when it is full the next insert is stored whole (counted) or
+//     its writer waits (--dedupBacklogPolicy throttle, in admitWrite, before the write lock);
+//   * the write-back thread applies queued write-backs in small batches under the write lock,
+//     going ahead of waiting writers, and periodically re-queues the rewrites that free
+//     retained records (garbage collection).
+// Encoding right behind the inserts is what keeps the raw forms off the disk: a record's page
+// is written at the next checkpoint or eviction, by which time its write-back has usually
+// replaced the raw bytes with a delta (the paper's order: delta at insert, write-back soon
+// after, the newest version raw).
 // Nothing of the engine is persisted: rebuild() derives its state from the stored records at
 // start-up, and resync(ns) does so for one collection after a unit of work that changed the
 // engine's bookkeeping rolled back.
@@ -37,6 +42,13 @@ namespace mongo {
 struct DedupOptions;
 class DedupRecordStore;
 
+// What the service does beyond the engine's own options.
+struct DedupServiceOptions {
+    size_t backlogBytes = 16u << 20;  // --dedupBacklogMB
+    bool throttleWhenFull = false;    // --dedupBacklogPolicy throttle (else storeRaw)
+};
+DedupServiceOptions dedupServiceOptions(const DedupOptions& o);
+
 // The engine's options for mongod's --dedup* settings.
 dedup::Options dedupEngineOptions(const DedupOptions& o);
 
@@ -45,7 +57,8 @@ public:
     // Creates the service and installs the record-store wrapper that stores collections
     // created with dedup in the catalog through DedupRecordStore. Call once, before the
     // catalog opens.
-    static DedupStorage* install(StorageEngine* engine, const dedup::Options& options);
+    static DedupStorage* install(StorageEngine* engine, const dedup::Options& options,
+                                 const DedupServiceOptions& service = {});
     static DedupStorage* get();  // null before install()
 
     // After the catalog opened: rebuilds the engine's state from every dedup collection and
@@ -69,6 +82,10 @@ public:
     void resync(const std::string& ns);
 
     void noteClientWrite();
+    // admitWrite's hook (write_admission.h): before a client write takes the write lock,
+    // lets a waiting write-back batch go first and, under the throttle policy, waits while
+    // the encoder's backlog is full.
+    void admitClientWrite(OperationContext* opCtx);
     // Before a client updates or deletes record (ns, id): throws ObjectIsBusy while the
     // collection's dedup state is being rebuilt, and keeps the encoder from learning bytes
     // of a queued record that are about to change. Returns what the engine knows of it
@@ -93,8 +110,9 @@ private:
         std::string ns;
         int64_t id;
         size_t size;
+        long long enqueuedNanos;
     };
-    DedupStorage(StorageEngine* engine, const dedup::Options& options);
+    DedupStorage(StorageEngine* engine, const dedup::Options& options, const DedupServiceOptions& service);
 public:
     ~DedupStorage() override;  // stops the threads if shutdown() was not called
 private:
@@ -112,13 +130,15 @@ private:
     void retryUnsynced();
 
     StorageEngine* const _storageEngine;
+    const DedupServiceOptions _service;
     std::unique_ptr<dedup::Engine> _engine;
 
     mutable std::mutex _storesMu;
     std::map<std::string, DedupRecordStore*, std::less<>> _stores;
 
     std::mutex _insertMu;  // the queue, and feeding the engine inserts
-    std::condition_variable _insertCv;
+    std::condition_variable _insertCv;  // the encoder waits for work
+    std::condition_variable _roomCv;    // throttled writers wait for room in the backlog
     std::deque<PendingInsert> _queue;
     size_t _queueBytes = 0;
     std::set<std::pair<std::string, int64_t>> _changedWhileQueued;  // see prepareClientChange
@@ -135,6 +155,8 @@ private:
     std::thread _encoder, _writeBack;
 
     std::atomic<long long> _lastClientWriteNanos{0};
+    std::atomic<int> _writeBackWaiting{0};  // the write-back thread wants the write lock
+    std::atomic<long long> _backlogStoredRaw{0}, _throttledWrites{0}, _throttledMicros{0};
     std::atomic<long long> _decodeFailures{0}, _resyncs{0}, _writeBackRejected{0}, _writeBackFailed{0},
         _retainedRemoved{0}, _applyBatches{0}, _insertsDropped{0}, _readPathCollections{0};
     long long _restoreRecords = 0, _restoreMillis = 0;

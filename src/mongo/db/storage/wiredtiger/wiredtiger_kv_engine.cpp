@@ -275,6 +275,41 @@ long long WiredTigerKVEngine::compactIdent(OperationContext* opCtx, const std::s
     return before - identSize(ident);
 }
 
+long long WiredTigerKVEngine::identFreeBytes(const std::string& ident) {
+    if (!_conn) return 0;
+    auto session = _sessionCache->getSession();
+    long long n = reusableBytes(session->get(), uriFor(ident));
+    _sessionCache->releaseSession(std::move(session));
+    return n;
+}
+
+void WiredTigerKVEngine::configureAutoCompact(const AutoCompactOptions& options) {
+    uassert(ErrorCodes::BadValue, "freeSpaceTargetMB must be at least 1", options.freeSpaceTargetMB >= 0);
+    uassert(ErrorCodes::ShutdownInProgress, "The storage engine is shut down", _conn != nullptr);
+    std::lock_guard<std::mutex> lk(_autoCompactMutex);
+    if (options.enable && _autoCompact.load())
+        uasserted(ErrorCodes::ObjectIsBusy,
+                  "Background compaction is already enabled; stop it with {autoCompact: false} before starting it "
+                  "again with other options");
+    std::string config = "background=false";
+    if (options.enable) {
+        const long long target = options.freeSpaceTargetMB > 0 ? options.freeSpaceTargetMB : kDefaultFreeSpaceTargetMB;
+        config = "background=true,free_space_target=" + std::to_string(target) + "MB";
+        if (options.runOnce) config += ",run_once=true";
+    }
+    // Compact must not run on a session with a transaction: a session of its own.
+    WT_SESSION* s = nullptr;
+    wtCheck(_conn->open_session(_conn, nullptr, nullptr, &s), "open_session for autoCompact");
+    int ret = s->compact(s, nullptr, config.c_str());
+    s->close(s, nullptr);
+    if (ret == EBUSY)
+        uasserted(ErrorCodes::ObjectIsBusy, "Background compaction is busy; retry");
+    wtCheck(ret, "background compaction (" + config + ")");
+    _autoCompact.store(options.enable && !options.runOnce);
+    LOGV2(8704100, Storage, options.enable ? "Background compaction enabled" : "Background compaction disabled",
+          logv2::attrs("config", config));
+}
+
 long long WiredTigerKVEngine::reusableBytes(WT_SESSION* s, const std::string& uri) {
     WT_CURSOR* c = nullptr;
     if (s->open_cursor(s, ("statistics:" + uri).c_str(), nullptr, "statistics=(fast)", &c) != 0) return 0;

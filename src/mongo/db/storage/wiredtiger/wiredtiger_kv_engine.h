@@ -53,6 +53,10 @@ public:
     // table, which compact cannot shrink), two forced checkpoints truncate it.
     long long compactIdent(OperationContext* opCtx, const std::string& ident,
                            const CompactIdentOptions& options) override;
+    long long identFreeBytes(const std::string& ident) override;
+    // WT_SESSION::compact(nullptr, "background=true|false,...") on a session of its own.
+    void configureAutoCompact(const AutoCompactOptions& options) override;
+    bool autoCompactEnabled() const override { return _autoCompact.load(); }
     void flushAllFiles(bool sync) override;
     void waitUntilDurable() override;
     void cleanShutdown() override;
@@ -77,6 +81,8 @@ private:
     std::string extensionsConfig() const;
 
     StorageEngineOptions _options;
+    std::mutex _autoCompactMutex;
+    std::atomic<bool> _autoCompact{false};
     WT_CONNECTION* _conn = nullptr;
     std::unique_ptr<WiredTigerSessionCache> _sessionCache;
     std::unique_ptr<WiredTigerSizeStorer> _sizeStorer;

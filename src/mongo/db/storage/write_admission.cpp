@@ -1,0 +1,14 @@
+#include "mongo/db/storage/write_admission.h"
+
+namespace mongo {
+namespace {
+WriteAdmissionHook gHook;
+}  // namespace
+
+void setWriteAdmissionHook(WriteAdmissionHook hook) { gHook = std::move(hook); }
+
+void admitWrite(OperationContext* opCtx) {
+    if (gHook) gHook(opCtx);
+}
+
+}  // namespace mongo

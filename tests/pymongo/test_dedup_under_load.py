@@ -1,0 +1,206 @@
+"""mongod --dedup under sustained concurrent load: several clients insert versioned documents
+as fast as they can (insert_many, no pauses). The encoder keeps pace beside them, so the
+collection's file stays near the deduplicated size while they load, with no compact; the
+space that write-backs free inside the file is reported (collStats/dbStats freeStorageSize)
+and reused; a full backlog is handled as --dedupBacklogPolicy says; every document reads back
+as written.
+
+These tests start servers of their own, so they run in the pymongo suite only.
+"""
+import os
+import random
+import subprocess
+import threading
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(os.environ.get("RESMOKE_SUITE") == "pymongo_dedup",
+                                reason="starts its own --dedup servers; run once, in the pymongo suite")
+
+ARTICLES = 16
+ARTICLE_BYTES = 6000
+
+
+def words(rng, n):
+    return " ".join("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9)))
+                    for _ in range(n))
+
+
+def history(article, versions, seed):
+    """Versions of one article, each a few words different from the one before."""
+    rng = random.Random(seed * 1000 + article)
+    text = words(rng, ARTICLE_BYTES // 6).split(" ")
+    out = []
+    for v in range(versions):
+        for _ in range(3):
+            text[rng.randrange(len(text))] = words(rng, 1)
+        out.append({"_id": "a%d-v%d" % (article, v), "article": article, "version": v, "body": " ".join(text)})
+    return out
+
+
+def load(client, dbname, per_client, clients, versions, seed=1, batch=20):
+    """`clients` threads, each inserting the histories of its own articles, interleaved,
+    insert_many(batch) after insert_many with no pause. Returns every inserted document."""
+    docs_of = []
+    for c in range(clients):
+        mine = [history(a, versions, seed) for a in range(c, ARTICLES * clients, clients)][:per_client]
+        interleaved = [h[v] for v in range(versions) for h in mine]
+        docs_of.append(interleaved)
+    errors = []
+
+    def run(docs):
+        try:
+            coll = client[dbname].c
+            for i in range(0, len(docs), batch):
+                coll.insert_many(docs[i:i + batch])
+        except Exception as e:  # reported by the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(d,)) for d in docs_of]
+    for t in threads:
+        t.start()
+    return threads, errors, [d for docs in docs_of for d in docs]
+
+
+def settled(client):
+    s = client.admin.command("serverStatus")["dedup"]
+    return s["backlog"]["inserts"] == 0 and s["writeBacks"]["pending"] == 0, s
+
+
+def wait_settled(client, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        ok, s = settled(client)
+        if ok:
+            return s
+        time.sleep(0.2)
+    raise AssertionError("dedup work still queued after %ds: %r" % (timeout, settled(client)[1]))
+
+
+def test_concurrent_loaders_keep_files_near_dedup_size(mongod_factory):
+    # Checkpoints every 2 s (MongoDB's default is 60): the file is written, and its free space
+    # reused, many times during the load.
+    m = mongod_factory(["--dedup", "--wiredTigerCollectionBlockCompressor", "zstd", "--syncdelay", "2"])
+    client = m.client()
+    client.ld.create_collection("c")
+    threads, errors, docs = load(client, "ld", per_client=4, clients=4, versions=60)
+    peak_storage = 0
+    peak_backlog = 0
+    while any(t.is_alive() for t in threads):
+        stats = client.ld.command("collStats", "c")
+        peak_storage = max(peak_storage, stats["storageSize"])
+        peak_backlog = max(peak_backlog, client.admin.command("serverStatus")["dedup"]["backlog"]["bytes"])
+        time.sleep(0.1)
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    logical = sum(len(d["body"]) for d in docs)
+    status = wait_settled(client)
+    assert status["backlog"]["storedRaw"] == 0, status["backlog"]
+    assert status["recordsEncoded"] > len(docs) // 2, status
+    assert peak_backlog <= status["backlog"]["maxBytes"], (peak_backlog, status["backlog"])
+    # Two checkpoints after the last write-back: the file holds what the engine stores.
+    time.sleep(5)
+    stats = client.ld.command("collStats", "c")
+    print("logical %d B, engine stored %d B, file %d B (peak during load %d B), free %d B" %
+          (logical, status["storedBytes"], stats["storageSize"], peak_storage, stats["freeStorageSize"]))
+    assert stats["storageSize"] < logical / 5, stats
+    assert peak_storage < logical / 2, (peak_storage, logical)
+    assert stats["storageSize"] <= 2 * status["storedBytes"] + (1 << 20), (stats, status["storedBytes"])
+    # Every document reads back as written.
+    got = {d["_id"]: d for d in client.ld.c.find()}
+    assert len(got) == len(docs)
+    for d in docs:
+        assert got[d["_id"]] == d
+
+
+def test_write_backs_free_space_that_is_reported_and_reused(mongod_factory):
+    m = mongod_factory(["--dedup", "--syncdelay", "0", "--dedupAutoCompact=false"])
+    client = m.client()
+    coll = client.fs.c
+    rounds = 8
+    hist = [history(a, rounds, seed=7) for a in range(200)]
+    # Round by round, each article's newest version reaches the disk raw (a checkpoint); the
+    # next round's write-backs store it as a delta, freeing its raw bytes inside the file.
+    sizes = []
+    for r in range(rounds):
+        coll.insert_many([h[r] for h in hist])
+        wait_settled(client)
+        client.admin.command("fsync")
+        client.admin.command("fsync")
+        stats = client.fs.command("collStats", "c")
+        sizes.append((stats["storageSize"], stats["freeStorageSize"]))
+        if r == 1:
+            db_stats = client.fs.command("dbStats", freeStorage=1)
+            assert db_stats["freeStorageSize"] == stats["freeStorageSize"], db_stats
+            assert db_stats["totalFreeStorageSize"] >= db_stats["freeStorageSize"], db_stats
+            assert "freeStorageSize" not in client.fs.command("dbStats")
+    print("file and free bytes after each round: %r" % sizes)
+    raw_round = sum(len(h[0]["body"]) for h in hist)
+    # The write-backs freed space, and collStats says so.
+    assert max(free for _, free in sizes[1:]) > raw_round // 4, sizes
+    # Later rounds fill the freed space: the free space does not pile up round after round,
+    # and the file grows by much less than a raw round per round.
+    assert sizes[-1][1] < 2 * max(free for _, free in sizes[1:3]), sizes
+    assert sizes[-1][0] - sizes[1][0] < (rounds - 2) * raw_round // 3, sizes
+    assert coll.count_documents({}) == 200 * rounds
+
+
+@pytest.mark.parametrize("policy", ["throttle", "storeRaw"])
+def test_full_backlog_follows_the_policy(mongod_factory, policy):
+    m = mongod_factory(["--dedup", "--dedupBacklogMB", "1", "--dedupBacklogPolicy", policy])
+    client = m.client()
+    threads, errors, docs = load(client, "bp", per_client=4, clients=6, versions=25)
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    status = wait_settled(client)
+    backlog = status["backlog"]
+    assert backlog["policy"] == policy and backlog["maxBytes"] == 1 << 20, backlog
+    if policy == "throttle":
+        # Writers waited for room rather than have a record skip deduplication.
+        assert backlog["storedRaw"] == 0, backlog
+    else:
+        assert backlog["throttledWrites"] == 0, backlog
+    # Whatever the policy did, every document is there and reads back as written.
+    got = {d["_id"]: d for d in client.bp.c.find()}
+    assert len(got) == len(docs)
+    for d in docs:
+        assert got[d["_id"]] == d
+    assert client.bp.command("validate", "c", full=True)["valid"]
+
+
+@pytest.mark.parametrize("args", [["--dedupBacklogPolicy", "drop"], ["--dedupBacklogMB", "0"],
+                                  ["--dedupBacklogMB", "5000"]])
+def test_backlog_options_are_validated(tmp_path, args):
+    binary = os.environ.get("MONGOD_BIN")
+    if not binary:
+        pytest.skip("MONGOD_BIN is not set (run through buildscripts/resmoke.py)")
+    r = subprocess.run([binary, "--dedup", "--dbpath", str(tmp_path), "--port", "1"] + args,
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 2, (r.returncode, r.stdout[-2000:], r.stderr[-2000:])
+
+
+def test_auto_compact_command(mongod_factory):
+    m = mongod_factory(["--dedup"])
+    admin = m.client().admin
+    # On by default under --dedup: starting it again is refused until it is stopped.
+    with pytest.raises(Exception) as e:
+        admin.command("autoCompact", True)
+    assert e.value.code == 314, e.value.details
+    assert admin.command("autoCompact", False)["ok"] == 1
+    assert admin.command("autoCompact", False)["ok"] == 1
+    assert admin.command({"autoCompact": True, "freeSpaceTargetMB": 1, "runOnce": False})["ok"] == 1
+    with pytest.raises(Exception) as e:
+        admin.command("autoCompact", 1)
+    assert e.value.code == 14
+    with pytest.raises(Exception) as e:
+        admin.command({"autoCompact": False, "freeSpaceTargetMB": 0})
+    assert e.value.code == 2
+    with pytest.raises(Exception) as e:
+        admin.command({"autoCompact": False, "bogus": 1})
+    assert e.value.code == 40415
+    with pytest.raises(Exception) as e:
+        m.client().other.command("autoCompact", False)
+    assert e.value.code == 13
