@@ -250,9 +250,18 @@ public:
     // base). Any order; finishRestore(ns) then links, chains and indexes them.
     Status restoreRecord(std::string_view ns, int64_t id, std::string_view bytes, int64_t baseId,
                          size_t storedSize, bool retained);
+    // The same without the record's bytes, for a start-up that does not wait for them: the
+    // stored form's header gives the logical size. finishRestore links and chains the record;
+    // it is found as a source only once indexRestored has reported its bytes.
+    Status restoreLink(std::string_view ns, int64_t id, size_t logicalSize, int64_t baseId, size_t storedSize,
+                       bool retained);
     // Links bases, forms chains (records sharing a raw head, oldest first) and indexes the
     // features in id order, so the newest records win the per-feature candidate slots.
     void finishRestore(std::string_view ns);
+    // Indexes the features of a record restored by restoreLink, after finishRestore, while
+    // the engine serves. Skipped (OK) if the record is no longer tracked, is deleted, or is
+    // indexed already (it was updated meanwhile). The sketch is computed outside the lock.
+    Status indexRestored(std::string_view ns, int64_t id, std::string_view bytes);
 
     // Garbage collection pass: removes retained records nothing decodes through any more
     // (RecordStore::removeRetained; the caller provides the unit of work) and re-queues the

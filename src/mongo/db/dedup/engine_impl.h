@@ -41,7 +41,10 @@ public:
     void forgetNamespace(std::string_view ns);
     Status restoreRecord(std::string_view ns, int64_t id, std::string_view bytes, int64_t baseId,
                          size_t storedSize, bool retained);
+    Status restoreLink(std::string_view ns, int64_t id, size_t logicalSize, int64_t baseId, size_t storedSize,
+                       bool retained);
     void finishRestore(std::string_view ns);
+    Status indexRestored(std::string_view ns, int64_t id, std::string_view bytes);
     size_t collectGarbage(size_t maxRecords);
     size_t collectRetained(std::string_view ns, int64_t id);
 
@@ -90,6 +93,9 @@ private:
                         bool structural, int64_t extraValue = 0);
     // Changes the applied base of rec, keeping dependents and heights right.
     void relink(Partition& p, uint32_t rec, uint32_t base);
+    // restoreRecord / restoreLink: one record into _restoring (sketch may be empty).
+    Status addRestored(uint32_t nsIdx, int64_t id, size_t logicalSize, const Sketch& sketch, int64_t baseId,
+                       size_t storedSize, bool retained);
     uint32_t decodeCap(const Partition& p) const;
     bool tracksHeights() const;
     uint32_t depthOf(const Partition& p, uint32_t ptr, uint32_t limit) const;

@@ -16,6 +16,13 @@ Status Engine::restoreRecord(std::string_view ns, int64_t id, std::string_view b
                              int64_t baseId, size_t storedSize, bool retained) {
     return _impl->restoreRecord(ns, id, bytes, baseId, storedSize, retained);
 }
+Status Engine::restoreLink(std::string_view ns, int64_t id, size_t logicalSize, int64_t baseId,
+                           size_t storedSize, bool retained) {
+    return _impl->restoreLink(ns, id, logicalSize, baseId, storedSize, retained);
+}
+Status Engine::indexRestored(std::string_view ns, int64_t id, std::string_view bytes) {
+    return _impl->indexRestored(ns, id, bytes);
+}
 void Engine::finishRestore(std::string_view ns) { _impl->finishRestore(ns); }
 size_t Engine::collectGarbage(size_t maxRecords) { return _impl->collectGarbage(maxRecords); }
 WriteBackBacklog Engine::writeBackBacklog() const { return _impl->writeBackBacklog(); }
@@ -56,13 +63,25 @@ Status Engine::Impl::restoreRecord(std::string_view ns, int64_t id, std::string_
     Sketch sketch;
     if (wantFeatures)
         sketch = _fx.sketch(bytes.data(), bytes.size());
+    return addRestored(nsIdx, id, bytes.size(), sketch, baseId, storedSize, retained);
+}
+
+Status Engine::Impl::restoreLink(std::string_view ns, int64_t id, size_t logicalSize, int64_t baseId,
+                                 size_t storedSize, bool retained) {
+    if (logicalSize > kMaxDeltaTarget)
+        return Status(ErrorCodes::BadValue, "dedup: record too large");
+    return addRestored(internNs(ns), id, logicalSize, Sketch(), baseId, storedSize, retained);
+}
+
+Status Engine::Impl::addRestored(uint32_t nsIdx, int64_t id, size_t logicalSize, const Sketch& sketch,
+                                 int64_t baseId, size_t storedSize, bool retained) {
     std::lock_guard<std::mutex> lk(_mu);
     Partition& p = partitionOfNs(nsIdx);
     if (p.table.find(nsIdx, id) != kNoRecord)
         return Status(ErrorCodes::DuplicateKey, "dedup: record already tracked");
     uint32_t ptr = p.table.add(nsIdx, id, sketch, 0);  // seq is assigned in finishRestore
     RecordMeta& m = p.table.at(ptr);
-    m.logicalSize = static_cast<uint32_t>(bytes.size());
+    m.logicalSize = static_cast<uint32_t>(logicalSize);
     m.storedSize = static_cast<uint32_t>(storedSize);
     m.deleted = retained;
     if (!retained)
@@ -70,6 +89,35 @@ Status Engine::Impl::restoreRecord(std::string_view ns, int64_t id, std::string_
     p.storedBytes += m.storedSize;
     _restoring[nsIdx].push_back(Restored{ptr, baseId});
     ++_counters.restoredRecords;
+    return Status::OK();
+}
+
+Status Engine::Impl::indexRestored(std::string_view ns, int64_t id, std::string_view bytes) {
+    uint32_t nsIdx;
+    if (!findNs(ns, &nsIdx))
+        return Status::OK();
+    {
+        std::lock_guard<std::mutex> lk(_mu);
+        Partition& p = partitionOfNs(nsIdx);
+        uint32_t ptr = p.table.find(nsIdx, id);
+        if (!p.index || ptr == kNoRecord || p.table.at(ptr).deleted || p.table.at(ptr).indexed ||
+            !p.gov.passesSizeFilter(bytes.size()))
+            return Status::OK();
+    }
+    Sketch sketch = _fx.sketch(bytes.data(), bytes.size());
+    std::lock_guard<std::mutex> lk(_mu);
+    Partition& p = partitionOfNs(nsIdx);
+    uint32_t ptr = p.table.find(nsIdx, id);
+    // Looked up again: the record may have changed while the sketch was computed.
+    if (!p.index || ptr == kNoRecord || p.table.at(ptr).deleted || p.table.at(ptr).indexed)
+        return Status::OK();
+    p.table.setSketch(ptr, sketch);
+    std::vector<uint32_t> ignored;
+    for (Feature f : p.table.sketchOf(ptr)) {
+        ignored.clear();
+        p.index->lookupAndInsert(f, ptr, &ignored);
+    }
+    p.table.at(ptr).indexed = true;
     return Status::OK();
 }
 

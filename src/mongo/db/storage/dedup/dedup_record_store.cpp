@@ -186,7 +186,7 @@ void DedupRecordStore::doUpdateRecord(OperationContext* opCtx, RecordId id, cons
     std::vector<std::pair<int64_t, std::string>> rewritten;
     if (DedupStorage* svc = _service.load()) {
         svc->noteClientWrite();
-        const dedup::RecordInfo info = svc->prepareClientChange(_engineNs, id.repr());
+        const dedup::RecordInfo info = svc->prepareClientChange(opCtx, _engineNs, id.repr());
         DedupOpCtxScope scope(opCtx);
         // Others decode through the old bytes: they stay, as a retained record of their own,
         // until write-backs have moved those records onto the new bytes (the paper's rule; the
@@ -232,7 +232,7 @@ void DedupRecordStore::doDeleteRecord(OperationContext* opCtx, RecordId id) {
     bool retain = false;
     if (DedupStorage* svc = _service.load()) {
         svc->noteClientWrite();
-        svc->prepareClientChange(_engineNs, id.repr());
+        svc->prepareClientChange(opCtx, _engineNs, id.repr());
         DedupOpCtxScope scope(opCtx);
         dedup::DeletePlan plan = uassertStatusOK(svc->engine().onDelete(_engineNs, id.repr()));
         opCtx->recoveryUnit()->onRollback([svc, ns = _engineNs] { svc->resync(ns); });
@@ -346,6 +346,39 @@ long long DedupRecordStore::restoreInto(OperationContext* opCtx) const {
     return n;
 }
 
+long long DedupRecordStore::restoreLinksInto(OperationContext* opCtx, std::vector<int64_t>* rawIds,
+                                            const std::atomic<bool>& stop) const {
+    DedupStorage* svc = _service.load();
+    if (!svc) return 0;
+    dedup::Engine& engine = svc->engine();
+    engine.forgetNamespace(_engineNs);
+    long long n = 0;
+    auto lastLog = std::chrono::steady_clock::now();
+    auto cursor = _base->getCursor(opCtx, true);
+    while (auto e = cursor->next()) {
+        if ((n & 1023) == 0 && stop.load()) return -1;
+        const int64_t id = e->id.repr();
+        dedup::StoredView v;
+        StatusWith<size_t> len = logicalLength(id, e->data.view());
+        if (!len.isOK() || !dedup::parseStored(id, e->data.view(), &v).isOK()) {
+            // Left untracked: validate reports it; the engine must not build on it.
+            LOGV2_WARNING(7700010, Dedup, "Record cannot be decoded while rebuilding dedup state",
+                          logv2::attrs("ns", _engineNs, "recordId", id, "error", len.getStatus().toString()));
+            continue;
+        }
+        engine.restoreLink(_engineNs, id, len.getValue(), v.isDelta ? v.baseId : 0, e->data.size(), v.retained);
+        if (!v.isDelta && !v.retained) rawIds->push_back(id);
+        ++n;
+        auto now = std::chrono::steady_clock::now();
+        if (now - lastLog > std::chrono::seconds(5)) {
+            lastLog = now;
+            LOGV2(7700011, Dedup, "Rebuilding dedup state", logv2::attrs("ns", _engineNs, "recordsDone", n));
+        }
+    }
+    engine.finishRestore(_engineNs);
+    return n;
+}
+
 BSONObj DedupRecordStore::layerStats(OperationContext* opCtx) const {
     long long logical = dataSize(opCtx), stored = _base->dataSize(opCtx);
     BSONObjBuilder b;
@@ -393,6 +426,7 @@ void DedupRecordStore::validateLayer(OperationContext* opCtx, bool full, std::ve
             errors->push_back(std::to_string(n) + " record(s) are deltas against missing record " + std::to_string(base));
     // Reference counts: what the stored forms say against what the engine will protect.
     DedupStorage* svc = _service.load();
+    if (svc) svc->waitForLinks(opCtx);  // the engine's counts are complete once it knows the links
     long long mismatches = 0, retainedCount = 0;
     for (const auto& [id, isRetained] : retained) {
         auto it = refs.find(id);

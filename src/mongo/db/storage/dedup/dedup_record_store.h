@@ -79,6 +79,12 @@ public:
     Status removeRetained(OperationContext* opCtx, int64_t id);
     // Reports every stored record to the engine (start-up, resync). Returns records reported.
     long long restoreInto(OperationContext* opCtx) const;
+    // Start-up's first step: reports every stored record's links to the engine from the
+    // stored forms' headers alone (Engine::restoreLink, no decoding, no features), then
+    // finishRestore. Appends the ids of the live records stored whole to rawIds, for
+    // DedupStorage to index in the background. Stops early (returning -1) once stop is set.
+    long long restoreLinksInto(OperationContext* opCtx, std::vector<int64_t>* rawIds,
+                               const std::atomic<bool>& stop) const;
     // Stops talking to the engine (the collection is gone or the catalog is closing).
     void detach();
 

@@ -109,32 +109,108 @@ DedupRecordStore* DedupStorage::storeFor(std::string_view ns) {
 // Start-up and shutdown.
 
 void DedupStorage::start() {
-    auto t0 = std::chrono::steady_clock::now();
-    std::vector<DedupRecordStore*> stores;
-    {
-        std::lock_guard<std::mutex> lk(_storesMu);
-        for (auto& [ns, rs] : _stores) stores.push_back(rs);
-    }
-    if (!stores.empty()) {
-        LOGV2(7700012, Dedup, "Rebuilding dedup state from the stored records",
-              logv2::attrs("collections", static_cast<long long>(stores.size())));
-        auto opCtx = makeOperationContext(internalClient());
-        DedupOpCtxScope scope(opCtx.get());
-        for (DedupRecordStore* rs : stores) {
-            try {
-                _restoreRecords += rs->restoreInto(opCtx.get());
-            } catch (const DBException& e) {
-                markUnsynced(rs->engineNs(), e.toStatus());
-            }
-            opCtx->recoveryUnit()->abandonSnapshot();
-        }
-        _restoreMillis =
-            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
-        LOGV2(7700013, Dedup, "Rebuilt dedup state",
-              logv2::attrs("records", _restoreRecords, "durationMillis", _restoreMillis));
-    }
+    _rebuild = std::thread([this] { rebuildLoop(); });
     _encoder = std::thread([this] { encoderLoop(); });
     _writeBack = std::thread([this] { writeBackLoop(); });
+}
+
+void DedupStorage::rebuildLoop() {
+    logv2::setThreadName("DedupRebuild");
+    const auto t0 = std::chrono::steady_clock::now();
+    auto millisSince = [](std::chrono::steady_clock::time_point t) {
+        return static_cast<long long>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t).count());
+    };
+    std::vector<std::string> names;
+    {
+        std::lock_guard<std::mutex> lk(_storesMu);
+        for (auto& [ns, rs] : _stores) names.push_back(ns);
+    }
+    _rebuildState = 1;
+    if (!names.empty())
+        LOGV2(7700012, Dedup, "Rebuilding dedup state from the stored records in the background",
+              logv2::attrs("collections", static_cast<long long>(names.size())));
+    auto opCtx = makeOperationContext(internalClient());
+    DedupOpCtxScope scope(opCtx.get());
+    // Step 1: links, collection by collection. The catalog lock keeps each collection from
+    // being dropped while it is read; updates and deletes wait for this step (they must know
+    // who decodes through the record they change), reads and inserts do not.
+    std::vector<std::pair<std::string, std::vector<int64_t>>> raw;
+    for (const std::string& ns : names) {
+        if (_stopping) return;
+        CatalogReadLock catalog;
+        DedupRecordStore* rs = storeFor(ns);
+        if (!rs) continue;  // dropped meanwhile
+        raw.emplace_back(ns, std::vector<int64_t>());
+        try {
+            long long n = rs->restoreLinksInto(opCtx.get(), &raw.back().second, _stopping);
+            if (n < 0) return;  // shutting down
+            _restoreRecords.fetch_add(n);
+            _rebuildToIndex.fetch_add(static_cast<long long>(raw.back().second.size()));
+        } catch (const DBException& e) {
+            markUnsynced(ns, e.toStatus());
+        }
+        opCtx->recoveryUnit()->abandonSnapshot();
+    }
+    _rebuildLinksMillis = millisSince(t0);
+    {
+        std::lock_guard<std::mutex> lk(_threadMu);
+        _linksReady = true;
+        _rebuildState = 2;
+    }
+    _readyCv.notify_all();
+    if (!names.empty())
+        LOGV2(7700021, Dedup, "Dedup links rebuilt; updates and deletes proceed, features are being indexed",
+              logv2::attrs("records", _restoreRecords.load(), "durationMillis", _rebuildLinksMillis.load(),
+                           "recordsToIndex", _rebuildToIndex.load()));
+    // Step 2: the features of the records stored whole, which new versions are encoded
+    // against. Until a record is indexed, an insert similar to it is stored whole.
+    for (auto& [ns, ids] : raw) {
+        if (_stopping) return;
+        indexRawRecords(opCtx.get(), ns, ids);
+        std::vector<int64_t>().swap(ids);
+    }
+    _restoreMillis = millisSince(t0);
+    _rebuildState = 3;
+    if (!names.empty())
+        LOGV2(7700013, Dedup, "Rebuilt dedup state",
+              logv2::attrs("records", _restoreRecords.load(), "recordsIndexed", _rebuildIndexed.load(),
+                           "durationMillis", _restoreMillis.load()));
+}
+
+void DedupStorage::indexRawRecords(OperationContext* opCtx, const std::string& ns, const std::vector<int64_t>& ids) {
+    // Batches under the catalog lock, let go in between so DDL is not held up for long.
+    constexpr size_t kBatch = 256;
+    auto lastLog = std::chrono::steady_clock::now();
+    std::string stored;
+    for (size_t i = 0; i < ids.size() && !_stopping;) {
+        CatalogReadLock catalog;
+        DedupRecordStore* rs = storeFor(ns);
+        if (!rs) return;  // dropped meanwhile
+        try {
+            for (size_t end = std::min(ids.size(), i + kBatch); i < end; ++i) {
+                dedup::StoredView v;
+                if (!rs->readStored(opCtx, ids[i], &stored).isOK() || !dedup::parseStored(ids[i], stored, &v).isOK() ||
+                    v.isDelta || v.retained)
+                    continue;  // changed since step 1: what the engine learned then stands
+                _engine->indexRestored(ns, ids[i], v.payload);
+                _rebuildIndexed.fetch_add(1, std::memory_order_relaxed);
+            }
+        } catch (const DBException& e) {
+            // Only compression is lost: the rest of the collection stays unindexed.
+            LOGV2_WARNING(7700022, Dedup, "Could not index a collection's records after start-up",
+                          logv2::attrs("ns", ns, "error", e.toStatus().toString()));
+            return;
+        }
+        opCtx->recoveryUnit()->abandonSnapshot();
+        auto now = std::chrono::steady_clock::now();
+        if (now - lastLog > std::chrono::seconds(5)) {
+            lastLog = now;
+            LOGV2(7700023, Dedup, "Indexing dedup features",
+                  logv2::attrs("ns", ns, "recordsIndexed", _rebuildIndexed.load(), "recordsToIndex",
+                               _rebuildToIndex.load()));
+        }
+    }
 }
 
 void DedupStorage::shutdown() {
@@ -148,6 +224,8 @@ void DedupStorage::shutdown() {
     }
     _insertCv.notify_all();
     _roomCv.notify_all();
+    _readyCv.notify_all();
+    if (_rebuild.joinable()) _rebuild.join();
     if (_encoder.joinable()) _encoder.join();
     if (_writeBack.joinable()) _writeBack.join();
     std::lock_guard<std::mutex> lk(_insertMu);
@@ -235,7 +313,19 @@ void DedupStorage::processInsertLocked(OperationContext* opCtx, const PendingIns
     }
 }
 
-dedup::RecordInfo DedupStorage::prepareClientChange(const std::string& ns, int64_t id) {
+void DedupStorage::waitForLinks(OperationContext* opCtx) {
+    if (_linksReady.load()) return;
+    std::unique_lock<std::mutex> lk(_threadMu);
+    while (!_linksReady.load() && !_stopping) {
+        _readyCv.wait_for(lk, std::chrono::milliseconds(50));
+        lk.unlock();
+        opCtx->checkForInterrupt();
+        lk.lock();
+    }
+}
+
+dedup::RecordInfo DedupStorage::prepareClientChange(OperationContext* opCtx, const std::string& ns, int64_t id) {
+    waitForLinks(opCtx);
     uassert(ErrorCodes::ObjectIsBusy,
             "the deduplication state of this collection is being rebuilt after a storage error; retry the write",
             !isUnsynced(ns));
@@ -254,7 +344,8 @@ void DedupStorage::encoderLoop() {
             std::unique_lock<std::mutex> lk(_insertMu);
             _insertCv.wait_for(lk, kBackgroundPoll * 20, [&] { return !_queue.empty() || _stopping; });
             if (_stopping) return;
-            if (_queue.empty()) continue;
+            // Until the start-up rebuild has learned the links, inserts wait in the backlog.
+            if (_queue.empty() || !_linksReady.load()) continue;
         }
         // Lock order: the catalog lock (keeps collections from being dropped under the
         // engine's reads) before _insertMu.
@@ -403,6 +494,12 @@ void DedupStorage::writeBackLoop() {
     logv2::setThreadName("DedupWriteBack");
     auto lastGc = std::chrono::steady_clock::now(), lastWalk = lastGc;
     while (true) {
+        if (!_linksReady.load()) {
+            std::unique_lock<std::mutex> lk(_threadMu);
+            _readyCv.wait_for(lk, kBackgroundPoll * 20, [&] { return _linksReady.load() || _stopping.load(); });
+            if (_stopping) return;
+            continue;
+        }
         dedup::WriteBackBacklog b = _engine->writeBackBacklog();
         // Write-backs follow the inserts closely, a batch at a time, whether or not clients
         // pause: the bytes they free are reused by the next checkpoint.
@@ -572,9 +669,16 @@ BSONObj DedupStorage::serverStatusSection() const {
         b.append("collectionsBeingRebuilt", static_cast<long long>(_unsynced.size()));
     }
     {
+        static const char* const kStates[] = {"starting", "links", "indexing", "done"};
         BSONObjBuilder& r = b.subobjStart("startupRebuild");
-        r.append("records", _restoreRecords);
-        r.append("durationMillis", _restoreMillis);
+        const int state = _rebuildState.load();
+        r.append("state", kStates[state]);
+        r.append("ready", state == 3);
+        r.append("records", _restoreRecords.load());
+        r.append("linksMillis", _rebuildLinksMillis.load());
+        r.append("recordsToIndex", _rebuildToIndex.load());
+        r.append("recordsIndexed", _rebuildIndexed.load());
+        r.append("durationMillis", _restoreMillis.load());
         r.doneFast();
     }
     return b.obj();

@@ -14,9 +14,14 @@
 // is written at the next checkpoint or eviction, by which time its write-back has usually
 // replaced the raw bytes with a delta (the paper's order: delta at insert, write-back soon
 // after, the newest version raw).
-// Nothing of the engine is persisted: rebuild() derives its state from the stored records at
-// start-up, and resync(ns) does so for one collection after a unit of work that changed the
-// engine's bookkeeping rolled back.
+// Nothing of the engine is persisted. At start-up a background thread derives its state from
+// the stored records while the server already serves: first every record's links (from the
+// stored forms' headers: bases, reference counts, chains), then the features of the records
+// stored whole (the chain heads and unique records, the sources new versions are encoded
+// against). Reads need neither; updates and deletes of deduplicated collections wait for the
+// links; inserts wait in the encoder's backlog and are deduplicated against what is indexed.
+// resync(ns) relearns one collection after a unit of work that changed the engine's
+// bookkeeping rolled back.
 //
 // Lock order: catalog lock, write lock (catalog_lock.h), _insertMu, the engine's mutex,
 // _storesMu. The engine calls back (readStored/writeStored/removeRetained) with its mutex
@@ -61,8 +66,8 @@ public:
                                  const DedupServiceOptions& service = {});
     static DedupStorage* get();  // null before install()
 
-    // After the catalog opened: rebuilds the engine's state from every dedup collection and
-    // starts the background threads.
+    // After the catalog opened: starts the background threads, the first of which rebuilds
+    // the engine's state from every dedup collection (serverStatus().dedup.startupRebuild).
     void start();
     // Stops the background threads (queued work is dropped: it only costs compression).
     // Call before the catalog closes.
@@ -91,7 +96,10 @@ public:
     // of a queued record that are about to change. Returns what the engine knows of it
     // (stable while the caller holds the write lock: only client writes and write-backs,
     // both under it, change links).
-    dedup::RecordInfo prepareClientChange(const std::string& ns, int64_t id);
+    // Waits (interruptibly) while the start-up rebuild has not yet learned the links.
+    void waitForLinks(OperationContext* opCtx);
+    // Also waits for the links (see waitForLinks).
+    dedup::RecordInfo prepareClientChange(OperationContext* opCtx, const std::string& ns, int64_t id);
     void noteDecodeFailure() { _decodeFailures.fetch_add(1, std::memory_order_relaxed); }
     // A client read decoded through these retained records: collect them first.
     void noteRetainedRead(const std::string& ns, const std::vector<int64_t>& ids);
@@ -122,6 +130,9 @@ private:
     bool clientWritesPaused() const;
     void resyncLocked(const std::string& ns);
     void encoderLoop();
+    void rebuildLoop();
+    // REQUIRES: the links are learned (_linksReady).
+    void indexRawRecords(OperationContext* opCtx, const std::string& ns, const std::vector<int64_t>& ids);
     void writeBackLoop();
     void applyWriteBacks(size_t maxEntries);
     void collectGarbage();
@@ -152,14 +163,19 @@ private:
     std::mutex _threadMu;
     std::condition_variable _threadCv;
     std::atomic<bool> _stopping{false};
-    std::thread _encoder, _writeBack;
+    std::thread _encoder, _writeBack, _rebuild;
+    std::condition_variable _readyCv;  // under _threadMu: _linksReady became true
+    std::atomic<bool> _linksReady{false};
+    // startupRebuild: 0 not started, 1 learning links, 2 indexing features, 3 done.
+    std::atomic<int> _rebuildState{0};
+    std::atomic<long long> _rebuildLinksMillis{0}, _rebuildToIndex{0}, _rebuildIndexed{0};
 
     std::atomic<long long> _lastClientWriteNanos{0};
     std::atomic<int> _writeBackWaiting{0};  // the write-back thread wants the write lock
     std::atomic<long long> _backlogStoredRaw{0}, _throttledWrites{0}, _throttledMicros{0};
     std::atomic<long long> _decodeFailures{0}, _resyncs{0}, _writeBackRejected{0}, _writeBackFailed{0},
         _retainedRemoved{0}, _applyBatches{0}, _insertsDropped{0}, _readPathCollections{0};
-    long long _restoreRecords = 0, _restoreMillis = 0;
+    std::atomic<long long> _restoreRecords{0}, _restoreMillis{0};
     std::atomic<long long> _longestChain{0}, _retainedRecords{0};
 };
 
