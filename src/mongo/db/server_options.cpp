@@ -125,7 +125,9 @@ const std::vector<OptionSpec>& allOptions() {
         for (const ProtectionOption& o : protectionOptions())
             v.push_back({o.dotted, o.cli, o.isSwitch ? OptType::kOptBool : OptType::kString,
                          o.isSwitch ? "not supported by this server (refused unless false)"
-                                    : "not supported by this server (refused)"});
+                         : std::strcmp(o.dotted, "net.tls.mode") == 0 || std::strcmp(o.dotted, "net.ssl.mode") == 0
+                             ? "not supported by this server: only 'disabled' is accepted"
+                             : "not supported by this server (refused)"});
         return v;
     }();
     return all;
