@@ -5,7 +5,7 @@ namespace mongo {
 namespace {
 // Length of the well-formed UTF-8 sequence starting at s[i], or 0 (RFC 3629: no overlong
 // forms, no surrogates, nothing above U+10FFFF).
-size_t utf8SequenceLength(const std::string& s, size_t i) {
+size_t utf8SequenceLength(std::string_view s, size_t i) {
     auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
     unsigned char c = byte(i);
     if (c < 0x80) return 1;
@@ -27,6 +27,15 @@ size_t utf8SequenceLength(const std::string& s, size_t i) {
     return n;
 }
 }  // namespace
+
+bool isValidUtf8(std::string_view s) {
+    for (size_t i = 0; i < s.size();) {
+        size_t n = utf8SequenceLength(s, i);
+        if (n == 0) return false;
+        i += n;
+    }
+    return true;
+}
 
 std::string toValidUtf8(std::string s) {
     size_t i = 0;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "mongo/base/error_codes.h"
@@ -17,6 +18,9 @@ namespace mongo {
 // field name's first character), and a reply's errmsg with invalid UTF-8 cannot be decoded by
 // drivers, which turns a clear error into an undecodable reply.
 std::string toValidUtf8(std::string s);
+// Whether s is well-formed UTF-8 (the same rules as toValidUtf8: no overlong forms, no
+// surrogates, nothing above U+10FFFF).
+bool isValidUtf8(std::string_view s);
 
 class Status {
 public:

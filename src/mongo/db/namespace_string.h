@@ -25,9 +25,37 @@ public:
     bool operator!=(const NamespaceString& o) const { return !(*this == o); }
     bool operator<(const NamespaceString& o) const { return ns() < o.ns(); }
 
-    // InvalidNamespace errors with MongoDB's messages.
+    // MongoDB's limit on "db.coll" (7.0, featureCompatibilityVersion >= 4.4) and on db names.
+    static constexpr size_t kMaxNsLength = 255;
+    static constexpr size_t kMaxDbNameLength = 63;
+
+    // The name rules, as InvalidNamespace (73) with MongoDB's messages. Every path that takes a
+    // name from a client (the dispatcher's $db, commandTargetNamespace, rename, $out/$merge,
+    // $lookup/$graphLookup/$unionWith, getMore/killCursors) and the catalog's create and rename
+    // go through them, so no command can create, or even name, a collection these refuse.
+    // Beyond MongoDB's rules, names must be well-formed UTF-8: MongoDB stores any bytes, and a
+    // name drivers cannot decode makes listCollections/listDatabases fail for every client.
+    //
+    // validateDbName: not empty, at most 63 bytes, no NUL, none of / \ . space " $.
     static Status validateDbName(std::string_view db);
+    // validateCollectionName: not empty, no NUL, not starting with '.', no '$' (except
+    // "oplog.$main"), no trailing '.'.
     static Status validateCollectionName(std::string_view coll);
+    // Both of the above, and "db.coll" at most kMaxNsLength bytes: the check for any namespace a
+    // command reads, writes or creates.
+    static Status validateNamespace(std::string_view db, std::string_view coll);
+    // Whether a client may create db.coll (create, implicit creation by a write, createIndexes,
+    // $out/$merge, a rename's target): validateNamespace, and system.* collections are the
+    // server's, except system.js and system.profile in any database and admin's
+    // system.users/roles/version/new_users/backup_users ("Invalid system namespace: ...").
+    static Status validateUserCreatable(std::string_view db, std::string_view coll);
+    // Whether a client may write to db.coll (insert, update, delete, findAndModify): as
+    // validateUserCreatable, and never system.profile ("cannot write to 'db.system.profile'").
+    static Status validateUserWritable(std::string_view db, std::string_view coll);
+    // For the namespace a cursor belongs to (getMore, killCursors): as validateNamespace, but the
+    // "$cmd.*" pseudo-collections of command cursors (listCollections, listIndexes,
+    // aggregate: 1) are allowed.
+    static Status validateCursorNamespace(std::string_view db, std::string_view coll);
 
 private:
     std::string _db, _coll;

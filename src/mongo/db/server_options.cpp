@@ -21,6 +21,7 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/commands/build_info.h"
 #include "mongo/db/commands/test_commands.h"
+#include "mongo/db/protection_options.h"
 #include "mongo/db/server_parameters.h"
 #include "mongo/util/fail_point.h"
 #include "mongo/util/log.h"
@@ -119,13 +120,27 @@ const OptionSpec kOptions[] = {
     {"replication.replSetName", nullptr, OptType::kString, nullptr},
     {"replication.replSet", "replSet", OptType::kString, "arg is <setname>[/<optionalseedhostlist>]"},
     {"replication.oplogSizeMB", "oplogSize", OptType::kLong, "size to use (in MB) for replication op log"},
-    {"security.authorization", nullptr, OptType::kString, nullptr},
-    {"security.keyFile", "keyFile", OptType::kString, "private key for cluster authentication"},
     {"security.javascriptEnabled", nullptr, OptType::kBool, nullptr},
 };
 
+// kOptions plus the protection options this server recognises only to refuse them
+// (protection_options.h), so that both the command line and the config file name them.
+const std::vector<OptionSpec>& allOptions() {
+    static const std::vector<OptionSpec> all = [] {
+        std::vector<OptionSpec> v(std::begin(kOptions), std::end(kOptions));
+        for (const ProtectionOption& o : protectionOptions())
+            v.push_back({o.dotted, o.cli, o.isSwitch ? OptType::kOptBool : OptType::kString,
+                         o.isSwitch ? "not supported by this server (refused unless false)"
+                         : std::strcmp(o.dotted, "net.tls.mode") == 0 || std::strcmp(o.dotted, "net.ssl.mode") == 0
+                             ? "not supported by this server: only 'disabled' is accepted"
+                             : "not supported by this server (refused)"});
+        return v;
+    }();
+    return all;
+}
+
 const OptionSpec* findByDotted(const std::string& dotted) {
-    for (auto& o : kOptions)
+    for (auto& o : allOptions())
         if (dotted == o.dotted) return &o;
     return nullptr;
 }
@@ -275,11 +290,15 @@ Status flattenYaml(const YAML::Node& node, const std::string& prefix, ConfigFile
         if (v.IsNull()) continue;
         if (v.IsMap()) {
             if (findByDotted(dotted)) return badOption("Option \"" + dotted + "\" must be a value, not a map");
+            if (isProtectionOption(dotted)) return badOption(*unsupportedProtectionSection(dotted));
             Status s = flattenYaml(v, dotted, out);
             if (!s.isOK()) return s;
             continue;
         }
-        if (!findByDotted(dotted)) return badOption("Unrecognized option: " + dotted);
+        if (!findByDotted(dotted)) {
+            if (auto msg = unsupportedProtectionSection(dotted)) return badOption(*msg);
+            return badOption("Unrecognized option: " + dotted);
+        }
         if (v.IsSequence()) {
             // bindIp / compressors may be written as YAML lists.
             std::string joined;
@@ -321,10 +340,10 @@ po::options_description cliOptions() {
         "config,f", po::value<std::string>(), "configuration file specifying additional options")(
         "verbose,v", "be more verbose (include multiple times for more verbosity e.g. -vvvvv)")(
         "setParameter", po::value<std::vector<std::string>>()->composing(), "Set a configurable parameter")(
-        "nounixsocket", "disable listening on unix sockets")("auth", "run with security")(
-        "noauth", "run without security")("noscripting", "disable scripting engine")(
+        "nounixsocket", "disable listening on unix sockets")(
+        "auth", "run with security: not supported by this server (refused)")("noauth", "run without security")("noscripting", "disable scripting engine")(
         "profile", po::value<std::string>(), "0=off 1=slow, 2=all");
-    for (auto& o : kOptions) {
+    for (auto& o : allOptions()) {
         if (!o.cli) continue;
         switch (o.type) {
             case OptType::kSwitch:
@@ -366,7 +385,7 @@ std::vector<std::string> preprocessArgs(const std::vector<std::string>& args, in
             continue;
         }
         bool optBool = false;
-        for (auto& o : kOptions)
+        for (auto& o : allOptions())
             if (o.cli && o.type == OptType::kOptBool && a == std::string("--") + o.cli) optBool = true;
         bool b;
         if (optBool && i + 1 < args.size() && parseBool(args[i + 1], &b)) {
@@ -569,15 +588,10 @@ Status applyOptions(const BSONObj& flat, ServerGlobalParams* p) {
             if (p->replSetName.empty()) s = badOption(k + " must not be empty");
         } else if (k == "replication.oplogSizeMB") {
             s = intIn(0, 1024LL * 1024 * 1024, &p->oplogSizeMB);
-        } else if (k == "security.authorization") {
-            if (e.str() == "enabled")
-                p->authorization = true;
-            else if (e.str() == "disabled")
-                p->authorization = false;
-            else
-                s = badOption("Bad value for security.authorization: " + e.str() + " (must be enabled or disabled)");
-        } else if (k == "security.keyFile") {
-            p->keyFile = e.str();
+        } else if (isProtectionOption(k)) {
+            // Refused unless it turns the protection off: the server must not run unprotected
+            // while its options (and getCmdLineOpts) say otherwise.
+            s = checkProtectionOption(k, e);
         } else if (k == "security.javascriptEnabled") {
             p->javascriptEnabled = e.boolean();
         }
@@ -647,7 +661,7 @@ StatusWith<ParsedServerOptions> parseServerOptions(const std::vector<std::string
         for (auto& [k, v] : cfg.options) raw[k] = v;
         setParams = cfg.setParameters;
     }
-    for (auto& o : kOptions)
+    for (auto& o : allOptions())
         if (o.cli && vm.count(o.cli)) raw[o.dotted] = vm[o.cli].as<std::string>();
     if (vm.count("logpath")) raw["systemLog.destination"] = "file";
     if (vm.count("nounixsocket")) raw["net.unixDomainSocket.enabled"] = "false";

@@ -84,10 +84,9 @@ struct ServerGlobalParams {
     std::string replSetName;
     long long oplogSizeMB = 0;  // 0: default sizing
 
-    // security (stored; this server has no authentication)
-    bool authorization = false;
-    std::string keyFile;
-    bool javascriptEnabled = true;
+    // security: there is no authentication, TLS, encryption at rest or auditing; the options
+    // that would turn them on are refused at start-up (protection_options.h).
+    bool javascriptEnabled = true;  // there is no JavaScript engine either way
 
     // --setParameter / setParameter: in the order given; config file first, then command line.
     std::vector<std::pair<std::string, std::string>> setParameters;

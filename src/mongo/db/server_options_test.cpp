@@ -393,3 +393,110 @@ TEST(ServerOptions, RotateLogFileWithoutLogPathDoesNothing) {
 
 }  // namespace
 }  // namespace mongo
+
+namespace mongo {
+namespace {
+
+// Protections the server does not implement (protection_options.h) are refused, never
+// accepted and ignored; the values that turn them off are accepted.
+TEST(ServerOptions, AuthIsRefused) {
+    std::string msg = parseError({"--auth"});
+    EXPECT_NE(msg.find("security.authorization"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("--auth"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("no authentication"), std::string::npos) << msg;
+    ConfigFile cfg("security:\n  authorization: enabled\n");
+    msg = parseError({"--config", cfg.path()});
+    EXPECT_NE(msg.find("no authentication"), std::string::npos) << msg;
+    ConfigFile bad("security:\n  authorization: maybe\n");
+    msg = parseError({"--config", bad.path()});
+    EXPECT_NE(msg.find("must be enabled or disabled"), std::string::npos) << msg;
+}
+
+TEST(ServerOptions, NoAuthIsAccepted) {
+    auto p = parseOK({"--noauth"});
+    EXPECT_EQ(p.parsedOptions["security"].Obj()["authorization"].str(), "disabled");
+    ConfigFile cfg("security:\n  authorization: disabled\n  javascriptEnabled: false\n");
+    p = parseOK({"--config", cfg.path()});
+    EXPECT_EQ(p.parsedOptions["security"].Obj()["authorization"].str(), "disabled");
+    EXPECT_FALSE(p.javascriptEnabled);
+    // The command line's --auth does not slip past a config file that disables it.
+    EXPECT_NE(parseError({"--config", cfg.path(), "--auth"}).find("no authentication"), std::string::npos);
+}
+
+TEST(ServerOptions, ProtectionOptionsOnTheCommandLineAreRefused) {
+    const std::vector<std::vector<std::string>> cases = {
+        {"--keyFile", "/etc/key"},
+        {"--clusterAuthMode", "keyFile"},
+        {"--clusterAuthMode", "x509"},
+        {"--transitionToAuth"},
+        {"--enableEncryption"},
+        {"--encryptionKeyFile", "/etc/ek"},
+        {"--encryptionCipherMode", "AES256-CBC"},
+        {"--redactClientLogData"},
+        {"--clusterIpSourceAllowlist", "10.0.0.0/8"},
+        {"--tlsMode", "requireTLS"},
+        {"--tlsMode", "allowTLS"},
+        {"--tlsMode", "preferTLS"},
+        {"--sslMode", "requireSSL"},
+        {"--tlsCertificateKeyFile", "/etc/cert.pem"},
+        {"--tlsCAFile", "/etc/ca.pem"},
+        {"--tlsAllowInvalidCertificates"},
+        {"--tlsFIPSMode"},
+        {"--sslPEMKeyFile", "/etc/cert.pem"},
+        {"--sslOnNormalPorts"},
+        {"--auditDestination", "file"},
+    };
+    for (const auto& args : cases) {
+        std::string msg = parseError(args);
+        EXPECT_NE(msg.find("Unsupported option"), std::string::npos) << args[0] << ": " << msg;
+        EXPECT_NE(msg.find(args[0]), std::string::npos) << args[0] << ": " << msg;
+    }
+    EXPECT_NE(parseError({"--tlsMode", "requireTLS"}).find("does not support TLS"), std::string::npos);
+    EXPECT_NE(parseError({"--enableEncryption"}).find("no encryption at rest"), std::string::npos);
+    EXPECT_NE(parseError({"--auditDestination", "file"}).find("no auditing"), std::string::npos);
+}
+
+TEST(ServerOptions, ProtectionOptionsInTheConfigFileAreRefused) {
+    const std::vector<std::string> cases = {
+        "security:\n  keyFile: /etc/key\n",
+        "security:\n  clusterAuthMode: sendKeyFile\n",
+        "security:\n  transitionToAuth: true\n",
+        "security:\n  enableEncryption: true\n",
+        "security:\n  redactClientLogData: true\n",
+        "security:\n  kmip:\n    serverName: kmip.example\n",
+        "security:\n  sasl:\n    hostName: h\n",
+        "security:\n  ldap:\n    servers: ldap.example\n",
+        "net:\n  tls:\n    mode: requireTLS\n    certificateKeyFile: /etc/cert.pem\n",
+        "net:\n  tls:\n    certificateKeyFile: /etc/cert.pem\n",
+        "net:\n  ssl:\n    mode: preferSSL\n",
+        "auditLog:\n  destination: file\n  path: /tmp/audit.json\n",
+    };
+    for (const auto& yaml : cases) {
+        ConfigFile cfg(yaml);
+        std::string msg = parseError({"--config", cfg.path()});
+        EXPECT_NE(msg.find("Unsupported option"), std::string::npos) << yaml << msg;
+    }
+}
+
+TEST(ServerOptions, OptionsThatTurnProtectionOffAreAccepted) {
+    auto p = parseOK({"--tlsMode", "disabled", "--sslMode", "disabled", "--transitionToAuth", "false",
+                      "--enableEncryption=false", "--redactClientLogData", "false"});
+    BSONObj parsed = p.parsedOptions;
+    EXPECT_EQ(parsed["net"].Obj()["tls"].Obj()["mode"].str(), "disabled");
+    EXPECT_EQ(parsed["net"].Obj()["ssl"].Obj()["mode"].str(), "disabled");
+    EXPECT_FALSE(parsed["security"].Obj()["transitionToAuth"].boolean());
+    EXPECT_FALSE(parsed["security"].Obj()["enableEncryption"].boolean());
+    ConfigFile cfg("net:\n  tls:\n    mode: disabled\nsecurity:\n  authorization: disabled\n  transitionToAuth: false\n");
+    p = parseOK({"--config", cfg.path()});
+    EXPECT_EQ(p.parsedOptions["net"].Obj()["tls"].Obj()["mode"].str(), "disabled");
+}
+
+TEST(ServerOptions, HelpMarksProtectionOptionsAsRefused) {
+    std::string help = serverOptionsHelp();
+    auto at = help.find("--tlsMode");
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_NE(help.find("not supported by this server", at), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mongo

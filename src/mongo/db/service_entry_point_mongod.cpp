@@ -31,6 +31,9 @@ namespace {
 
 void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBuilder& result) {
     const BSONObj& body = req.body;
+    if (BSONElement dbElem = body["$db"]; !dbElem.eoo() && dbElem.type() != String)
+        uasserted(ErrorCodes::TypeMismatch, "BSON field '$db' is the wrong type '" + typeName(dbElem.type()) +
+                                                "', expected type 'string'");
     if (req.db().empty() && !req.fromLegacyQuery)
         uasserted(40571, "OP_MSG requests require a $db argument");
     uassertStatusOK(NamespaceString::validateDbName(req.db()));

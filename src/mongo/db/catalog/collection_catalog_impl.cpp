@@ -74,8 +74,8 @@ Collection* CollectionCatalogImpl::lookupCollection(OperationContext* opCtx, con
 
 Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, const NamespaceString& nss,
                                                     const CollectionOptions& options) {
-    uassertStatusOK(NamespaceString::validateDbName(nss.db()));
-    uassertStatusOK(NamespaceString::validateCollectionName(nss.coll()));
+    // The last line of defence: whatever path a name took, nothing invalid is ever created.
+    uassertStatusOK(NamespaceString::validateUserCreatable(nss.db(), nss.coll()));
     uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.", !lookupImpl(nss));
     KVEngine* kv = _engine->kvEngine();
 
@@ -171,8 +171,7 @@ void CollectionCatalogImpl::renameCollection(OperationContext* opCtx, const Name
     CollectionImpl* source = lookupImpl(from);
     uassert(ErrorCodes::NamespaceNotFound, "Source collection " + from.ns() + " does not exist", source);
     uassert(ErrorCodes::IllegalOperation, "Can't rename a collection to itself", from != to);
-    uassertStatusOK(NamespaceString::validateDbName(to.db()));
-    uassertStatusOK(NamespaceString::validateCollectionName(to.coll()));
+    uassertStatusOK(NamespaceString::validateUserCreatable(to.db(), to.coll()));
     if (lookupImpl(to)) {
         uassert(ErrorCodes::NamespaceExists, "target namespace exists", dropTarget);
     }

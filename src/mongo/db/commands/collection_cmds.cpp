@@ -125,8 +125,7 @@ public:
         NamespaceString dst = NamespaceString::parse(to.valueStringData());
         for (auto* n : {&src, &dst}) {
             if (n->coll().empty()) uasserted(ErrorCodes::InvalidNamespace, "Invalid namespace specified '" + n->ns() + "'");
-            uassertStatusOK(NamespaceString::validateDbName(n->db()));
-            uassertStatusOK(NamespaceString::validateCollectionName(n->coll()));
+            uassertStatusOK(NamespaceString::validateNamespace(n->db(), n->coll()));
         }
         bool dropTarget = !req.body["dropTarget"].eoo() && parseBoolArg(req.body["dropTarget"], "renameCollection");
         if (!req.body["stayTemp"].eoo()) parseBoolArg(req.body["stayTemp"], "renameCollection");

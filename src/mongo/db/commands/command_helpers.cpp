@@ -15,10 +15,8 @@ NamespaceString commandTargetNamespace(const OpMsgRequest& req) {
         uasserted(ErrorCodes::InvalidNamespace,
                   "collection name has invalid type " + typeName(first.type()));
     std::string db = req.db();
-    uassertStatusOK(NamespaceString::validateDbName(db));
     std::string coll = first.str();
-    if (coll.empty()) uasserted(ErrorCodes::InvalidNamespace, "Invalid namespace specified '" + db + ".'");
-    uassertStatusOK(NamespaceString::validateCollectionName(coll));
+    uassertStatusOK(NamespaceString::validateNamespace(db, coll));
     return NamespaceString(db, coll);
 }
 

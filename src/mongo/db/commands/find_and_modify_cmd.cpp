@@ -19,6 +19,7 @@ public:
     std::string help() const override { return "update or remove one document and return it"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
+        uassertStatusOK(NamespaceString::validateUserWritable(nss.db(), nss.coll()));
         const BSONObj& cmd = req.body;
         BSONObj query = parseObjectArg(cmd["query"], "findAndModify");
         BSONObj sort = parseObjectArg(cmd["sort"], "findAndModify");

@@ -61,6 +61,7 @@ public:
         }
         long long id = idElem.numberLong();
         NamespaceString nss(req.db(), collElem.valueStringData());
+        uassertStatusOK(NamespaceString::validateCursorNamespace(nss.db(), nss.coll()));
         auto cursor = CursorManager::get().checkOut(id);
         if (!cursor) uasserted(ErrorCodes::CursorNotFound, "cursor id " + std::to_string(id) + " not found");
         if (cursor->nss != nss) {
@@ -91,7 +92,11 @@ public:
     KillCursorsCmd() : Command("killCursors") {}
     std::string help() const override { return "kill a list of cursor ids"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
-        commandTargetNamespace(req);
+        // The namespace of a command cursor ("$cmd.listCollections"...) is a valid target here.
+        BSONElement first = req.body.firstElement();
+        if (first.type() != String)
+            uasserted(ErrorCodes::InvalidNamespace, "collection name has invalid type " + typeName(first.type()));
+        uassertStatusOK(NamespaceString::validateCursorNamespace(req.db(), first.valueStringData()));
         BSONElement ids = req.body["cursors"];
         if (ids.type() != Array)
             uasserted(ErrorCodes::Location40414, "BSON field 'killCursors.cursors' is missing but a required field");

@@ -72,6 +72,8 @@ struct WriteCommandArgs {
 
 WriteCommandArgs parseWriteCommand(OperationContext* opCtx, const OpMsgRequest& req, const char* field) {
     WriteCommandArgs a{commandTargetNamespace(req), {}, true};
+    // As MongoDB: a namespace clients may not write fails the whole command, before any statement.
+    uassertStatusOK(NamespaceString::validateUserWritable(a.nss.db(), a.nss.coll()));
     a.ordered = orderedArg(req);
     if (BSONElement b = req.body["bypassDocumentValidation"]; !b.eoo())
         opCtx->bypassDocumentValidation = parseBoolArg(b, req.commandName().c_str());

@@ -39,8 +39,7 @@ void throwFirst(const std::vector<WriteError>& errors, const char* stage) {
 
 void runOut(OperationContext* opCtx, const std::string& db, const BSONElement& spec, const std::vector<BSONObj>& docs) {
     NamespaceString target = targetOf(spec, db, "$out");
-    uassertStatusOK(NamespaceString::validateDbName(target.db()));
-    uassertStatusOK(NamespaceString::validateCollectionName(target.coll()));
+    uassertStatusOK(NamespaceString::validateNamespace(target.db(), target.coll()));
     // Results go to a temporary collection that replaces the target in one rename, so readers
     // never see a half-written result, as MongoDB does.
     NamespaceString tmp(target.db(), "tmp.agg_out." + generateUUIDHex());
@@ -81,6 +80,7 @@ void runMerge(OperationContext* opCtx, const std::string& db, const BSONElement&
     } else {
         uasserted(51182, "$merge only supports a string or object argument, not " + typeName(spec.type()));
     }
+    uassertStatusOK(NamespaceString::validateNamespace(target.db(), target.coll()));
     std::vector<std::string> on{"_id"};
     if (BSONElement o = opts["on"]; !o.eoo()) {
         on.clear();

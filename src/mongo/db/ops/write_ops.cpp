@@ -37,7 +37,7 @@ BSONObj replaceEmptyTopLevelTimestamps(const BSONObj& doc) {
 
 Collection* getOrCreateCollectionForWrite(OperationContext* opCtx, const NamespaceString& nss,
                                           std::unique_ptr<CollectionWriteLock>* lock) {
-    uassertStatusOK(NamespaceString::validateCollectionName(nss.coll()));
+    uassertStatusOK(NamespaceString::validateUserWritable(nss.db(), nss.coll()));
     while (true) {
         admitWrite(opCtx);
         *lock = std::make_unique<CollectionWriteLock>();

@@ -1,8 +1,16 @@
 #include "mongo/db/pipeline/document_source.h"
 
+#include "mongo/db/namespace_string.h"
+
 #include <limits>
 
 namespace mongo {
+
+void checkForeignNamespace(const StageParseContext& ctx, const std::string& coll, const char* stage) {
+    const std::string& db = ctx.expCtx->ctx.db;
+    Status s = db.empty() ? NamespaceString::validateCollectionName(coll) : NamespaceString::validateNamespace(db, coll);
+    if (!s.isOK()) uasserted(ErrorCodes::InvalidNamespace, std::string("invalid ") + stage + " namespace: " + db + "." + coll);
+}
 
 namespace {
 std::map<std::string, StageParser, std::less<>>& stageRegistry() {

@@ -53,6 +53,12 @@ struct StageParseContext {
     bool isLast = false;     // last stage of its pipeline
 };
 
+// For the collections $lookup, $graphLookup and $unionWith read: throws InvalidNamespace (73,
+// "invalid <stage> namespace: db.coll") unless coll in the pipeline's database is a valid
+// namespace (NamespaceString::validateNamespace; only the collection name when the context has
+// no database, as in unit tests).
+void checkForeignNamespace(const StageParseContext& ctx, const std::string& coll, const char* stage);
+
 using StageParser = std::function<std::vector<StagePtr>(const BSONElement& spec, const StageParseContext& ctx)>;
 void registerStage(const std::string& name, StageParser parser);
 

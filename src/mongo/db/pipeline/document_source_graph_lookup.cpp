@@ -136,6 +136,7 @@ std::vector<StagePtr> parseGraphLookup(const BSONElement& e, const StageParseCon
     uassert(40105, std::string("missing '") + (missing ? missing : "") + "' option to $graphLookup stage specification: " +
                        e.Obj().toString(),
             missing == nullptr);
+    checkForeignNamespace(ctx, *from, "$graphLookup");
     std::optional<FieldPath> depth;
     if (depthField) depth = FieldPath(*depthField);
     return singleStage(std::make_unique<DocumentSourceGraphLookup>(

@@ -241,6 +241,7 @@ std::vector<StagePtr> parseLookup(const BSONElement& e, const StageParseContext&
     }
     uassert(ErrorCodes::FailedToParse, "missing 'from' option to $lookup stage specification: " + e.Obj().toString(),
             from.has_value() || !pipeline.eoo());
+    if (from) checkForeignNamespace(ctx, *from, "$lookup");
     uassert(ErrorCodes::FailedToParse, "must specify 'as' field for a $lookup", as.has_value());
     uassert(ErrorCodes::FailedToParse,
             "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified",
@@ -337,6 +338,7 @@ std::vector<StagePtr> parseUnionWith(const BSONElement& e, const StageParseConte
             sub = std::make_unique<SubPipeline>(ctx.expCtx, std::move(specs), ctx.vps, true);
         }
     }
+    if (e.type() == String || !coll.empty()) checkForeignNamespace(ctx, coll, "$unionWith");
     return singleStage(std::make_unique<DocumentSourceUnionWith>(ctx.expCtx, stageSpec("$unionWith", e), coll, std::move(sub)));
 }
 

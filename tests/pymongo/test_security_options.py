@@ -1,0 +1,110 @@
+"""No silent security: every MongoDB option that would turn on a protection this server does not
+implement (authentication, TLS/SSL, encryption at rest, log redaction, auditing) makes start-up
+fail with exit code 2 (mongod's bad-options code) and a message on stderr saying why, from the
+command line and from the YAML config file. The options that turn a protection off (--noauth,
+security.authorization: disabled, --tlsMode disabled, ...) are accepted, and getCmdLineOpts then
+reports exactly that."""
+import os
+import subprocess
+
+import pytest
+
+BAD_OPTIONS = 2
+
+CLI_CASES = [
+    (["--auth"], "no authentication"),
+    (["--keyFile", "/etc/mongod.key"], "no authentication"),
+    (["--clusterAuthMode", "keyFile"], "no authentication"),
+    (["--clusterAuthMode", "x509"], "no authentication"),
+    (["--transitionToAuth"], "no authentication"),
+    (["--clusterIpSourceAllowlist", "10.0.0.0/8"], "no authentication"),
+    (["--enableEncryption"], "no encryption at rest"),
+    (["--encryptionKeyFile", "/etc/ek"], "no encryption at rest"),
+    (["--redactClientLogData"], "does not redact"),
+    (["--tlsMode", "requireTLS"], "does not support TLS"),
+    (["--tlsMode", "preferTLS"], "does not support TLS"),
+    (["--tlsMode", "allowTLS"], "does not support TLS"),
+    (["--tlsMode", "disabled", "--tlsCertificateKeyFile", "/etc/cert.pem"], "does not support TLS"),
+    (["--tlsCAFile", "/etc/ca.pem"], "does not support TLS"),
+    (["--tlsAllowInvalidCertificates"], "does not support TLS"),
+    (["--sslMode", "requireSSL"], "does not support TLS"),
+    (["--sslPEMKeyFile", "/etc/cert.pem"], "does not support TLS"),
+    (["--sslOnNormalPorts"], "does not support TLS"),
+    (["--auditDestination", "file"], "no auditing"),
+]
+
+CONFIG_CASES = [
+    ("security:\n  authorization: enabled\n", "no authentication"),
+    ("security:\n  keyFile: /etc/mongod.key\n", "no authentication"),
+    ("security:\n  clusterAuthMode: sendX509\n", "no authentication"),
+    ("security:\n  transitionToAuth: true\n", "no authentication"),
+    ("security:\n  sasl:\n    hostName: h.example\n", "no authentication"),
+    ("security:\n  ldap:\n    servers: ldap.example\n", "no authentication"),
+    ("security:\n  enableEncryption: true\n  encryptionKeyFile: /etc/ek\n", "no encryption at rest"),
+    ("security:\n  kmip:\n    serverName: kmip.example\n", "no encryption at rest"),
+    ("security:\n  redactClientLogData: true\n", "does not redact"),
+    ("net:\n  tls:\n    mode: requireTLS\n    certificateKeyFile: /etc/cert.pem\n", "does not support TLS"),
+    ("net:\n  ssl:\n    mode: preferSSL\n", "does not support TLS"),
+    ("net:\n  tls:\n    CAFile: /etc/ca.pem\n", "does not support TLS"),
+    ("auditLog:\n  destination: file\n  path: /tmp/audit.json\n", "no auditing"),
+]
+
+
+@pytest.fixture(scope="module")
+def mongod_bin():
+    binary = os.environ.get("MONGOD_BIN")
+    if not binary:
+        pytest.skip("MONGOD_BIN is not set (run through buildscripts/resmoke.py)")
+    return binary
+
+
+def run_mongod(binary, args, tmp_path):
+    """Runs mongod expecting it to refuse its options; it must exit on its own, quickly."""
+    port = int(os.environ.get("TEST_PORT_BASE", "29000"))
+    dbpath = tmp_path / "db"
+    dbpath.mkdir(exist_ok=True)
+    full = [binary, "--port", str(port), "--bind_ip", "127.0.0.1", "--dbpath", str(dbpath)] + args
+    proc = subprocess.run(full, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+
+
+def assert_refused(code, out, err, expect, what):
+    assert code == BAD_OPTIONS, "%s: exit code %s\nstdout: %s\nstderr: %s" % (what, code, out, err)
+    assert "Unsupported option" in err and expect in err, "%s: stderr does not explain: %r" % (what, err)
+
+
+@pytest.mark.parametrize("args,expect", CLI_CASES, ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_command_line_protection_refused(mongod_bin, tmp_path, args, expect):
+    code, out, err = run_mongod(mongod_bin, args, tmp_path)
+    assert_refused(code, out, err, expect, " ".join(args))
+    assert not any((tmp_path / "db").iterdir()), "nothing may be written before refusing"
+
+
+@pytest.mark.parametrize("yaml,expect", CONFIG_CASES, ids=lambda v: v.split(":")[0] + ":" + v.split("\n")[1].strip()
+                         if "\n" in v else None)
+def test_config_file_protection_refused(mongod_bin, tmp_path, yaml, expect):
+    conf = tmp_path / "mongod.conf"
+    conf.write_text(yaml)
+    code, out, err = run_mongod(mongod_bin, ["--config", str(conf)], tmp_path)
+    assert_refused(code, out, err, expect, yaml)
+
+
+def test_protection_off_is_accepted_and_reported(mongod_factory, tmp_path):
+    m = mongod_factory(["--noauth", "--tlsMode", "disabled", "--transitionToAuth", "false"])
+    with m.client() as c:
+        opts = c.admin.command("getCmdLineOpts")["parsed"]
+        assert opts["security"]["authorization"] == "disabled"
+        assert opts["security"]["transitionToAuth"] is False
+        assert opts["net"]["tls"]["mode"] == "disabled"
+        c.t.c.insert_one({"a": 1})  # no credentials needed, as asked
+        assert c.t.c.count_documents({}) == 1
+
+
+def test_protection_off_in_config_file(mongod_factory, tmp_path):
+    conf = tmp_path / "off.conf"
+    conf.write_text("security:\n  authorization: disabled\nnet:\n  ssl:\n    mode: disabled\n")
+    m = mongod_factory(["--config", str(conf)])
+    with m.client() as c:
+        opts = c.admin.command("getCmdLineOpts")["parsed"]
+        assert opts["security"] == {"authorization": "disabled"}
+        assert opts["net"]["ssl"] == {"mode": "disabled"}
