@@ -204,3 +204,56 @@ def test_auto_compact_command(mongod_factory):
     with pytest.raises(Exception) as e:
         m.client().other.command("autoCompact", False)
     assert e.value.code == 13
+
+
+def test_startup_serves_while_dedup_state_rebuilds(mongod_factory):
+    m = mongod_factory(["--dedup"])
+    client = m.client()
+    hist = [history(a, 30, seed=11) for a in range(40)]
+    docs = [h[v] for v in range(30) for h in hist]
+    for i in range(0, len(docs), 100):
+        client.rb.c.insert_many(docs[i:i + 100])
+    before = wait_settled(client)
+    assert before["recordsEncoded"] > len(docs) // 2, before
+    dbpath = m.dbpath
+    assert m.stop() == 0
+    # The rebuild held before its first step: the server answers and serves reads anyway.
+    m = mongod_factory(["--dedup", "--setParameter", 'failpoint.hangDedupRebuildBeforeLinks={"mode": "alwaysOn"}'],
+                       dbpath=dbpath)
+    client = m.client()
+    assert client.admin.command("ping")["ok"] == 1
+    rebuild = client.admin.command("serverStatus")["dedup"]["startupRebuild"]
+    assert rebuild["state"] == "links" and rebuild["ready"] is False, rebuild
+    got = {d["_id"]: d for d in client.rb.c.find()}
+    assert len(got) == len(docs) and all(got[d["_id"]] == d for d in docs)
+    client.rb.c.insert_one({"_id": "during", "body": "inserted while the rebuild waits"})
+    # Updates must know who decodes through the record they change: they wait for the links.
+    r = client.rb.command("update", "c", updates=[{"q": {"_id": docs[0]["_id"]}, "u": {"$set": {"x": 1}}}],
+                          maxTimeMS=300)
+    assert r["nModified"] == 0 and r["writeErrors"][0]["code"] == 50, r
+    # Let it go on, holding it again before the features are indexed.
+    client.admin.command("configureFailPoint", "hangDedupRebuildBeforeIndexing", mode="alwaysOn")
+    client.admin.command("configureFailPoint", "hangDedupRebuildBeforeLinks", mode="off")
+    deadline = time.time() + 30
+    while client.admin.command("serverStatus")["dedup"]["startupRebuild"]["state"] != "indexing":
+        assert time.time() < deadline
+        time.sleep(0.05)
+    assert client.rb.c.update_one({"_id": docs[0]["_id"]}, {"$set": {"x": 1}}).modified_count == 1
+    client.admin.command("configureFailPoint", "hangDedupRebuildBeforeIndexing", mode="off")
+    while not client.admin.command("serverStatus")["dedup"]["startupRebuild"]["ready"]:
+        assert time.time() < deadline
+        time.sleep(0.05)
+    rebuild = client.admin.command("serverStatus")["dedup"]["startupRebuild"]
+    assert rebuild["state"] == "done" and rebuild["records"] >= len(docs), rebuild
+    assert 0 < rebuild["recordsIndexed"] <= rebuild["recordsToIndex"], rebuild
+    log = open(m.log_path).read()
+    for msg in ("Rebuilding dedup state from the stored records in the background", "Dedup links rebuilt",
+                "Rebuilt dedup state"):
+        assert msg in log, msg
+    validate = client.rb.command("validate", "c", full=True)
+    assert validate["valid"] and validate["dedup"]["refCountMismatches"] == 0, validate
+    # Deduplication works after it: the next versions find their sources in the index.
+    encoded = wait_settled(client)["recordsEncoded"]
+    more = history(0, 33, seed=11)[30:] + history(1, 33, seed=11)[30:]
+    client.rb.c.insert_many(more)
+    assert wait_settled(client)["recordsEncoded"] >= encoded + len(more) - 1

@@ -8,12 +8,17 @@
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/dedup/dedup_record_store.h"
 #include "mongo/db/storage/write_admission.h"
+#include "mongo/util/fail_point.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
 namespace {
 
 std::unique_ptr<DedupStorage> gDedup;
+
+// Tests hold the start-up rebuild before its steps, to see the server serve meanwhile.
+MONGO_FAIL_POINT_DEFINE(hangDedupRebuildBeforeLinks);
+MONGO_FAIL_POINT_DEFINE(hangDedupRebuildBeforeIndexing);
 thread_local OperationContext* tlsOpCtx = nullptr;
 
 // Client writes count as paused after this long without one: the moment for the work that
@@ -130,6 +135,10 @@ void DedupStorage::rebuildLoop() {
     if (!names.empty())
         LOGV2(7700012, Dedup, "Rebuilding dedup state from the stored records in the background",
               logv2::attrs("collections", static_cast<long long>(names.size())));
+    auto hangWhile = [this](FailPoint& fp) {
+        while (fp.shouldFail() && !_stopping) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    };
+    hangWhile(hangDedupRebuildBeforeLinks);
     auto opCtx = makeOperationContext(internalClient());
     DedupOpCtxScope scope(opCtx.get());
     // Step 1: links, collection by collection. The catalog lock keeps each collection from
@@ -165,6 +174,7 @@ void DedupStorage::rebuildLoop() {
                            "recordsToIndex", _rebuildToIndex.load()));
     // Step 2: the features of the records stored whole, which new versions are encoded
     // against. Until a record is indexed, an insert similar to it is stored whole.
+    hangWhile(hangDedupRebuildBeforeIndexing);
     for (auto& [ns, ids] : raw) {
         if (_stopping) return;
         indexRawRecords(opCtx.get(), ns, ids);
