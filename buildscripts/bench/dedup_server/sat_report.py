@@ -84,8 +84,11 @@ def load_metrics(r):
     m = {"ref": ref_ratio(r), "samples": len(S)}
     if not S or end is None:
         return m
-    during = [s for s in S if s["t"] <= end and (s.get("logical_bytes") or 0) >= DURING_MIN_FRACTION * total]
     after = [s for s in S if s["t"] >= end]
+    # during the load: from DURING_MIN_FRACTION of the data on, through the first sample at or
+    # after the load's end (a load shorter than the sampling interval still has that one)
+    during = [s for s in S if s["t"] < end and (s.get("logical_bytes") or 0) >= DURING_MIN_FRACTION * total]
+    during += after[:1]
     within = [s for s in after if s["t"] <= end + AFTER_LOAD_S]
     m["during_samples"] = len(during)
     rd = [sample_ratio(s) for s in during if sample_ratio(s)]
@@ -140,7 +143,7 @@ def ok(r):
 
 
 def tput(rs):
-    """Median docs/s and MB/s over the rounds, latency percentiles of round 1."""
+    """Medians over the rounds of docs/s, MB/s and the rounds' p50/p99 batch latencies."""
     good = [r for r in rs if ok(r)]
     if not good:
         return None
@@ -188,7 +191,7 @@ def load_section(runs, lines):
                     f"{sc.get('mismatches', '—')} bad of {sc.get('checked', '—')} |")
         lines += ["", "On disk (data files, st_blocks × 512; ratio = logical bytes acknowledged so far / "
                       "on-disk bytes; the reference is dedup_bench's paged figure for the server's compressor):", "",
-                  "| clients | server | load s | min ratio during load | at load end | at +30 s | at end of window (s) | "
+                  "| clients | server | load s | min ratio during load (samples) | at load end | at +30 s | at end of window (s) | "
                   "after fsync, end | dedup_bench ref | reached 0.8 × ref after | on-disk peak / end MB | "
                   "st_size end MB | freeStorageSize max / end MB |",
                   "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -249,7 +252,7 @@ def targets(data):
                                  num(RATIO_AFTER * ref, 1), verdict(None if v is None else v >= RATIO_AFTER * ref)))
                     v = m.get("ratio_min_during")
                     rows.append((ds, f"{c} clients: lowest on-disk ratio during the load (from "
-                                 f"{DURING_MIN_FRACTION:.0%} of the data on), ≥ {RATIO_DURING} × {num(ref, 1)}",
+                                 f"{DURING_MIN_FRACTION:.0%} of the data on, load end included), ≥ {RATIO_DURING} × {num(ref, 1)}",
                                  num(v, 1), num(RATIO_DURING * ref, 1),
                                  verdict(None if v is None else v >= RATIO_DURING * ref)))
             base = tput(g.get("snappy", []))
@@ -389,8 +392,9 @@ def write_report(results=DEFAULT_RESULTS, out=None, plots=True):
     if os.path.exists(os.path.join(results, "run_info.json")):
         with open(os.path.join(results, "run_info.json")) as f:
             run_info = [json.loads(l) for l in f if l.strip()]
-    lr = data["load"] + data["mixed"] + data["startup"]
-    cache_txt = ", ".join(sorted({f"{r.get('wt_cache_gb'):g}" if r.get("wt_cache_gb") else "default" for r in lr})) or "—"
+    gb = lambda rs: ", ".join(sorted({f"{r.get('wt_cache_gb'):g}" if r.get("wt_cache_gb") else "(server default)"
+                                      for r in rs})) or "—"
+    cache_txt, startup_cache_txt = gb(data["load"] + data["mixed"]), gb(data["startup"])
     interval_txt = ", ".join(sorted({f"{r.get('load_sample_interval_s', r.get('sample_interval_s')):g}"
                                      for r in data["load"]})) or "—"
     post_txt = ", ".join(sorted({f"{r.get('post_load_s'):g}" for r in data["load"]})) or "—"
@@ -399,8 +403,15 @@ def write_report(results=DEFAULT_RESULTS, out=None, plots=True):
         L += [f"> **{', '.join(labels).upper()} RUN — NOT THE FINAL FIGURES.** Reduced sizes "
               "(see the commands below); it shows that the harness works, not how the server performs.", ""]
     L += ["## How to reproduce", "", "```sh", "PY=/opt/mongo-dedup-deps/tools-v1/venv/bin/python",
-          "$PY buildscripts/bench/dedup_server/saturation.py            # full run, writes this file",
-          "$PY buildscripts/bench/dedup_server/sat_report.py            # report and figures again from the JSON", "```", ""]
+          "$PY buildscripts/bench/dedup_server/saturation.py            # full run (~40 min), writes SATURATION.md",
+          "$PY buildscripts/bench/dedup_server/saturation.py --modes load      # saturation loads only (~22 min)",
+          "$PY buildscripts/bench/dedup_server/saturation.py --modes mixed     # 64-client mixed load (~12 min)",
+          "$PY buildscripts/bench/dedup_server/saturation.py --modes startup   # start-up at 200k and 1M records (~7 min)",
+          "$PY buildscripts/bench/dedup_server/sat_report.py            # report and figures again from the JSON",
+          "# quick check (~6 min): --limit-mb 20 --clients 1,4 --post-load-s 10 --mixed-minutes 1 --mixed-post-s 10 \\",
+          "#   --startup-records 50000 --out buildscripts/bench/dedup_server/results/saturation_smoke --label smoke",
+          "```", "", "Durations are estimates for 2 idle cores; `--help` lists every option (data sets: "
+          "`--datasets all` adds se-posthistory and email-ham, about 22 min more; `--rounds N` repeats the loads).", ""]
     for ri in run_info[-5:]:
         L.append(f"- ran: `{' '.join(os.path.basename(a) if i == 0 else a for i, a in enumerate(ri['argv']))}` "
                  f"({num(ri['seconds'] / 60, 1)} min, label {ri['label']}, failures: {len(ri['failures'])})")
@@ -415,7 +426,7 @@ def write_report(results=DEFAULT_RESULTS, out=None, plots=True):
           f"Every server runs with `--wiredTigerCacheSizeGB {cache_txt}` (`--wt-cache-gb`): with the default cache (half "
           "the RAM) a 100 MB load stays in the cache until the next checkpoint (every 60 s) and the data files do not move "
           "at all during the load; a cache far smaller than the data, as production data sets have, makes eviction write "
-          "pages while the clients load.",
+          f"pages while the clients load. The start-up server uses {startup_cache_txt} (`--startup-wt-cache-gb`).",
           f"- **On-disk bytes**: every {interval_txt} s during the load and every second for {post_txt} s after it, with "
           "no `compact` and no `fsync`: the sum over the data directory's files of st_blocks × 512 (what the file system "
           "allocates; the figure the ratios use) and of st_size, excluding `journal/` (WiredTiger preallocates its log; "

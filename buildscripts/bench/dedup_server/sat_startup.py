@@ -193,14 +193,14 @@ def run_startup(binary, config, args, workroot):
             _BASE.append((d.get("key"), d.get("ts"), d.get("body", "")))
     counts = sorted(args.startup_records)
     workdir = tempfile.mkdtemp(prefix=f"sat.startup.{config}.", dir=workroot)
-    srv = Server(binary, workdir, server_args(config, args.dedup_args, args.server_args, args.wt_cache_gb))
+    srv = Server(binary, workdir, server_args(config, args.dedup_args, args.server_args, args.startup_wt_cache_gb))
     results, loaded, body_bytes = [], 0, 0
     try:
         srv.start()
         srv.client.bench.create_collection("docs")
         for n in counts:
             res = {"mode": "startup", "label": args.label, "config": config, "records": n,
-                   "datasets": names, "base_records": len(_BASE), "mongod_cmd": srv.cmd, "wt_cache_gb": args.wt_cache_gb,
+                   "datasets": names, "base_records": len(_BASE), "mongod_cmd": srv.cmd, "wt_cache_gb": args.startup_wt_cache_gb,
                    "started_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "loadavg_start": os.getloadavg()}
             try:
                 t = time.monotonic()

@@ -303,6 +303,9 @@ def main():
     ap.add_argument("--startup-configs", default="dedup_zstd")
     ap.add_argument("--startup-timeout", type=float, default=900.0)
     ap.add_argument("--startup-processes", type=int, default=2)
+    ap.add_argument("--startup-wt-cache-gb", type=float, default=0.0,
+                    help="--wiredTigerCacheSizeGB of the start-up server (0: the server's default; a small "
+                         "cache slows the load of 1M records) [%(default)s]")
     ap.add_argument("--label", default="full", help="recorded in every result; 'smoke' for quick runs")
     ap.add_argument("--mongod", default=os.path.join(REPO, "build", "install", "bin", "mongod"))
     ap.add_argument("--dedup-bench", default=os.path.join(REPO, "build", "install", "bin", "dedup_bench"))
