@@ -55,7 +55,8 @@ def bytes_figure(ds, groups, out_dir):
             end = r.get("load_end_s")
             if end is not None:
                 ax.axvline(end, color="tab:orange", lw=0.8)
-                ax.axvspan(end, end + AFTER_LOAD_S, color="tab:orange", alpha=0.08)
+                last = S[-1]["t"] if S else end
+                ax.axvspan(end, min(end + AFTER_LOAD_S, last), color="tab:orange", alpha=0.08)
             ax.set_yscale("log")
             ax.grid(True, which="both", alpha=0.25)
             if i == len(clients) - 1:

@@ -327,6 +327,8 @@ def main():
     for d in args.datasets:
         if not os.path.exists(dataset_path(args.data, d)):
             ap.error(f"no data set {dataset_path(args.data, d)}")
+    if args.mixed_preload_mb <= 0:
+        ap.error("--mixed-preload-mb must be positive (updates and reads need existing documents)")
     args.clients = csv_ints(args.clients)
     args.startup_records = csv_ints(args.startup_records)
     modes = [m for m in args.modes.split(",") if m]
