@@ -354,6 +354,8 @@ def mixed_section(runs, lines):
 def startup_section(runs, lines):
     if not runs:
         return
+    runs = sorted(runs, key=lambda r: (CONFIG_ORDER.index(r["config"]) if r.get("config") in CONFIG_ORDER else 9,
+                                       r.get("records", 0)))
     lines += ["| server | records | body GB | on disk MB | shutdown s | first ping s | dedup ready s | "
               "collectionsBeingRebuilt 0 s | startupRebuild | RSS after restart MiB | after restart: read back / new versions encoded |",
               "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|"]
@@ -375,10 +377,15 @@ def startup_section(runs, lines):
     for r in runs:
         tl = [e for e in (r.get("restart") or {}).get("log_timeline") or []
               if e[1] in ("STORAGE", "DEDUP") or e[2] in ("MongoDB starting", "Waiting for connections")]
+        # periodic progress lines (same message as the one before): the first and the last only
+        progress = [i for i, e in enumerate(tl) if i > 0 and e[2] == tl[i - 1][2]
+                    or i + 1 < len(tl) and e[2] == tl[i + 1][2]]
+        drop = set(progress[1:-1])
         if tl:
-            lines += ["", f"Server log after the restart with {r['records']:,} records (ms since its first line):", "",
-                      "```"] + [f"{e[0]:>7} {e[1]:<8} {e[2]}" + (f" {json.dumps(e[3])[:150]}" if e[1] == "DEDUP" and e[3] else "")
-                                for e in tl[:14]] + ["```"]
+            lines += ["", f"Server log after the restart with {r['records']:,} records (ms since its first line"
+                      f"{'; ' + str(len(drop)) + ' progress lines left out' if drop else ''}):", "", "```"]
+            lines += [f"{e[0]:>7} {e[1]:<8} {e[2]}" + (f" {json.dumps(e[3])[:150]}" if e[1] == "DEDUP" and e[3] else "")
+                      for i, e in enumerate(tl) if i not in drop][:16] + ["```"]
     lines += ["", "![start-up times](sat_startup.png)", ""]
 
 

@@ -140,7 +140,7 @@ def timed_start(srv, timeout):
     return out
 
 
-def log_timeline(lines, keep=40):
+def log_timeline(lines, keep=300):
     """[ms since the log's first line, component, msg] of the start-up's structured log lines up
     to 'Waiting for connections' and the dedup lines after it: where the start-up time goes."""
     out, t_first, seen_wait = [], None, False
