@@ -80,9 +80,9 @@ struct ServerGlobalParams {
     int slowOpThresholdMs = 100;
     double slowOpSampleRate = 1.0;
 
-    // replication (stored for the replication layer)
+    // replication: none yet. Always empty: --replSet / replication.replSetName are refused at
+    // start-up (replication_options.h); the replication layer will set it.
     std::string replSetName;
-    long long oplogSizeMB = 0;  // 0: default sizing
 
     // security: there is no authentication, TLS, encryption at rest or auditing; the options
     // that would turn them on are refused at start-up (protection_options.h).

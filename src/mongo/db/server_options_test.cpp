@@ -202,10 +202,63 @@ TEST(ServerOptions, SetParameterNotSettableAtStartupIsAnError) {
     parseError({"--setParameter", "featureCompatibilityVersion=6.0"});
 }
 
-TEST(ServerOptions, ReplSetIsStored) {
-    auto p = parseOK({"--replSet", "rs0/host1:27017"});
-    EXPECT_EQ(p.replSetName, "rs0");
-    EXPECT_EQ(p.parsedOptions["replication"].Obj()["replSet"].str(), "rs0/host1:27017");
+// There is no replication yet (replication_options.h): what asks for a replica set member is
+// refused, so the server never runs standalone while its options say otherwise.
+TEST(ServerOptions, ReplSetIsRefused) {
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"--replSet", "rs0"}, {"--replSet", "rs0/host1:27017"}, {"--replSet=rs0"}, {"--oplogSize", "1024"},
+             {"--enableMajorityReadConcern", "false"}, {"--enableMajorityReadConcern=false"}}) {
+        std::string msg = parseError(args);
+        EXPECT_NE(msg.find("Unsupported option replication."), std::string::npos) << args[0] << ": " << msg;
+    }
+    std::string msg = parseError({"--replSet", "rs0"});
+    EXPECT_NE(msg.find("replication.replSet: rs0 (--replSet)"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("replica sets are not supported yet; this server runs standalone only"), std::string::npos)
+        << msg;
+    EXPECT_NE(parseError({"--oplogSize", "1024"}).find("standalone only"), std::string::npos);
+    EXPECT_NE(parseError({"--enableMajorityReadConcern", "false"}).find("cannot be disabled"), std::string::npos);
+    // An empty name is no less a replica set request.
+    EXPECT_NE(parseError({"--replSet", ""}).find("Unsupported option"), std::string::npos);
+}
+
+TEST(ServerOptions, ReplicationInTheConfigFileIsRefused) {
+    for (const std::string yaml : {"replication:\n  replSetName: rs0\n", "replication:\n  replSet: rs0/h:1\n",
+                                   "replication:\n  oplogSizeMB: 50\n",
+                                   "replication:\n  enableMajorityReadConcern: false\n",
+                                   "replication:\n  secondaryIndexPrefetch: all\n",
+                                   "replication:\n  enableMajorityReadConcern: true\n  replSetName: rs0\n"}) {
+        ConfigFile cfg(yaml);
+        std::string msg = parseError({"--config", cfg.path()});
+        EXPECT_NE(msg.find("Unsupported option replication."), std::string::npos) << yaml << msg;
+    }
+    ConfigFile cfg("replication:\n  replSetName: rs0\n");
+    std::string msg = parseError({"--config", cfg.path()});
+    EXPECT_NE(msg.find("replication.replSetName: rs0 (--replSet): replica sets are not supported yet"),
+              std::string::npos)
+        << msg;
+}
+
+// MongoDB 5.0+ fixes enableMajorityReadConcern to true: saying so asks for nothing new.
+TEST(ServerOptions, MajorityReadConcernTrueIsAccepted) {
+    auto p = parseOK({"--enableMajorityReadConcern"});
+    EXPECT_TRUE(p.parsedOptions["replication"].Obj()["enableMajorityReadConcern"].boolean());
+    EXPECT_TRUE(p.replSetName.empty());
+    p = parseOK({"--enableMajorityReadConcern", "true"});
+    EXPECT_TRUE(p.replSetName.empty());
+    ConfigFile cfg("replication:\n  enableMajorityReadConcern: true\n");
+    p = parseOK({"--config", cfg.path()});
+    EXPECT_EQ(p.parsedOptions.woCompare(fromjson(R"({"config": ")" + cfg.path() +
+                                                 R"(", "replication": {"enableMajorityReadConcern": true}})")),
+              0)
+        << p.parsedOptions.toString();
+    EXPECT_TRUE(p.replSetName.empty());
+}
+
+TEST(ServerOptions, HelpMarksReplicationOptionsAsRefused) {
+    std::string help = serverOptionsHelp();
+    auto at = help.find("--replSet");
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_NE(help.find("not supported by this server", at), std::string::npos);
 }
 
 TEST(ServerOptions, ArgvAndParsedAreKept) {
@@ -250,7 +303,7 @@ systemLog:
 setParameter:
   enableTestCommands: 1
 replication:
-  replSetName: rsY
+  enableMajorityReadConcern: true
 )");
     auto p = parseOK({"--config", cfg.path()});
     EXPECT_EQ(p.port, 27020);
@@ -272,7 +325,7 @@ replication:
     EXPECT_EQ(p.logPath, "/tmp/mongod.log");
     EXPECT_TRUE(p.logAppend);
     EXPECT_EQ(p.verbosity, 2);
-    EXPECT_EQ(p.replSetName, "rsY");
+    EXPECT_TRUE(p.replSetName.empty());
     EXPECT_EQ(p.configFile, cfg.path());
     EXPECT_EQ(p.parsedOptions["config"].str(), cfg.path());
     EXPECT_EQ(p.parsedOptions["net"].Obj()["port"].numberInt(), 27020);
