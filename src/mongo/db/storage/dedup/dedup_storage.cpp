@@ -32,6 +32,13 @@ constexpr auto kEncodeBatchTime = std::chrono::milliseconds(20);
 // Write-backs go in batches this large: each holds the write lock for about as long as a
 // client's insert_many of a few documents.
 constexpr size_t kWriteBacksPerBatch = 32;
+// Once a burst of writes settles (backlog and write-backs drained, clients paused), a
+// checkpoint after this many applied write-backs writes the pages in their deduplicated form
+// and frees the blocks that held raw records (WiredTiger reuses them, truncates a free tail,
+// and background compaction gives back the rest) instead of leaving that to the periodic
+// checkpoint (--syncdelay, 60 s). At most one such checkpoint per kSettleCheckpointEvery.
+constexpr long long kSettleCheckpointWriteBacks = 256;
+constexpr auto kSettleCheckpointEvery = std::chrono::seconds(5);
 // A writer lets a waiting write-back batch take the write lock first, for at most this long.
 constexpr auto kYieldToWriteBacks = std::chrono::milliseconds(20);
 
@@ -457,6 +464,7 @@ void DedupStorage::applyWriteBacks(size_t maxEntries) {
         WriteUnitOfWork wuow(opCtx.get());
         dedup::DrainResult r = _engine->drainWriteBacks(maxEntries);
         wuow.commit();
+        _writeBacksSinceCheckpoint.fetch_add(static_cast<long long>(r.applied), std::memory_order_relaxed);
         _applyBatches.fetch_add(1, std::memory_order_relaxed);
         _retainedRemoved.fetch_add(r.removed, std::memory_order_relaxed);
     } catch (const DBException& e) {
@@ -502,7 +510,7 @@ void DedupStorage::collectGarbage() {
 
 void DedupStorage::writeBackLoop() {
     logv2::setThreadName("DedupWriteBack");
-    auto lastGc = std::chrono::steady_clock::now(), lastWalk = lastGc;
+    auto lastGc = std::chrono::steady_clock::now(), lastWalk = lastGc, lastCheckpoint = lastGc;
     while (true) {
         if (!_linksReady.load()) {
             std::unique_lock<std::mutex> lk(_threadMu);
@@ -523,6 +531,25 @@ void DedupStorage::writeBackLoop() {
             if (_stopping) return;
         }
         auto now = std::chrono::steady_clock::now();
+        if (_writeBacksSinceCheckpoint.load() >= kSettleCheckpointWriteBacks && now - lastCheckpoint > kSettleCheckpointEvery &&
+            clientWritesPaused() && _engine->writeBackBacklog().entries == 0) {
+            bool drained;
+            {
+                std::lock_guard<std::mutex> lk(_insertMu);
+                drained = _queue.empty();
+            }
+            if (drained) {
+                lastCheckpoint = now;
+                _writeBacksSinceCheckpoint.store(0);
+                try {
+                    _storageEngine->flushAllFiles(false);
+                    _settleCheckpoints.fetch_add(1, std::memory_order_relaxed);
+                } catch (const DBException& e) {
+                    LOGV2_WARNING(7700024, Dedup, "Checkpoint after write-backs failed",
+                                  logv2::attrs("error", e.toStatus().toString()));
+                }
+            }
+        }
         bool readRequests;
         {
             std::lock_guard<std::mutex> lk(_readGcMu);
@@ -634,6 +661,7 @@ BSONObj DedupStorage::serverStatusSection() const {
         w.append("pendingBytes", static_cast<long long>(s.writeBackCacheBytes));
         w.append("capacityBytes", static_cast<long long>(o.writeBackCacheBytes));
         w.append("batches", _applyBatches.load());
+        w.append("settleCheckpoints", _settleCheckpoints.load());
         w.doneFast();
     }
     {

@@ -173,6 +173,7 @@ private:
     std::atomic<long long> _lastClientWriteNanos{0};
     std::atomic<int> _writeBackWaiting{0};  // the write-back thread wants the write lock
     std::atomic<long long> _backlogStoredRaw{0}, _throttledWrites{0}, _throttledMicros{0};
+    std::atomic<long long> _writeBacksSinceCheckpoint{0}, _settleCheckpoints{0};
     std::atomic<long long> _decodeFailures{0}, _resyncs{0}, _writeBackRejected{0}, _writeBackFailed{0},
         _retainedRemoved{0}, _applyBatches{0}, _insertsDropped{0}, _readPathCollections{0};
     std::atomic<long long> _restoreRecords{0}, _restoreMillis{0};
