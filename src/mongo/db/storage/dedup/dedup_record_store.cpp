@@ -295,6 +295,32 @@ Status DedupRecordStore::removeRetained(OperationContext* opCtx, int64_t id) {
     return Status::OK();
 }
 
+namespace {
+
+// Rebuild progress in the log, every 5 s.
+class RebuildProgress {
+public:
+    explicit RebuildProgress(const std::string& ns) : _ns(ns) {}
+    void note(long long recordsDone) {
+        auto now = std::chrono::steady_clock::now();
+        if (now - _last < std::chrono::seconds(5)) return;
+        _last = now;
+        LOGV2(7700011, Dedup, "Rebuilding dedup state", logv2::attrs("ns", _ns, "recordsDone", recordsDone));
+    }
+
+private:
+    const std::string& _ns;
+    std::chrono::steady_clock::time_point _last = std::chrono::steady_clock::now();
+};
+
+// A record the rebuild cannot read stays untracked: the engine must not build on it.
+void warnUndecodable(const std::string& ns, int64_t id, const Status& why) {
+    LOGV2_WARNING(7700010, Dedup, "Record cannot be decoded while rebuilding dedup state",
+                  logv2::attrs("ns", ns, "recordId", id, "error", why.toString()));
+}
+
+}  // namespace
+
 long long DedupRecordStore::restoreInto(OperationContext* opCtx) const {
     DedupStorage* svc = _service.load();
     if (!svc) return 0;
@@ -307,7 +333,7 @@ long long DedupRecordStore::restoreInto(OperationContext* opCtx) const {
     std::deque<int64_t> order;
     size_t cacheBytes = 0;
     long long n = 0;
-    auto lastLog = std::chrono::steady_clock::now();
+    RebuildProgress progress(_engineNs);
     auto cursor = _base->getCursor(opCtx, false);
     while (auto e = cursor->next()) {
         const int64_t id = e->id.repr();
@@ -320,9 +346,7 @@ long long DedupRecordStore::restoreInto(OperationContext* opCtx) const {
                 return it == cache.end() ? nullptr : it->second;
             });
         if (!st.isOK()) {
-            // Left untracked: validate reports it; the engine must not build on it.
-            LOGV2_WARNING(7700010, Dedup, "Record cannot be decoded while rebuilding dedup state",
-                          logv2::attrs("ns", _engineNs, "recordId", id, "error", st.toString()));
+            warnUndecodable(_engineNs, id, st);  // left untracked: validate reports it
             continue;
         }
         engine.restoreRecord(_engineNs, id, bytes, v.isDelta ? v.baseId : 0, e->data.size(), v.retained);
@@ -336,11 +360,7 @@ long long DedupRecordStore::restoreInto(OperationContext* opCtx) const {
             cache.erase(old);
             order.pop_front();
         }
-        auto now = std::chrono::steady_clock::now();
-        if (now - lastLog > std::chrono::seconds(5)) {
-            lastLog = now;
-            LOGV2(7700011, Dedup, "Rebuilding dedup state", logv2::attrs("ns", _engineNs, "recordsDone", n));
-        }
+        progress.note(n);
     }
     engine.finishRestore(_engineNs);
     return n;
@@ -353,7 +373,7 @@ long long DedupRecordStore::restoreLinksInto(OperationContext* opCtx, std::vecto
     dedup::Engine& engine = svc->engine();
     engine.forgetNamespace(_engineNs);
     long long n = 0;
-    auto lastLog = std::chrono::steady_clock::now();
+    RebuildProgress progress(_engineNs);
     auto cursor = _base->getCursor(opCtx, true);
     while (auto e = cursor->next()) {
         if ((n & 1023) == 0 && stop.load()) return -1;
@@ -361,19 +381,13 @@ long long DedupRecordStore::restoreLinksInto(OperationContext* opCtx, std::vecto
         dedup::StoredView v;
         StatusWith<size_t> len = logicalLength(id, e->data.view());
         if (!len.isOK() || !dedup::parseStored(id, e->data.view(), &v).isOK()) {
-            // Left untracked: validate reports it; the engine must not build on it.
-            LOGV2_WARNING(7700010, Dedup, "Record cannot be decoded while rebuilding dedup state",
-                          logv2::attrs("ns", _engineNs, "recordId", id, "error", len.getStatus().toString()));
+            warnUndecodable(_engineNs, id, len.getStatus());  // left untracked: validate reports it
             continue;
         }
         engine.restoreLink(_engineNs, id, len.getValue(), v.isDelta ? v.baseId : 0, e->data.size(), v.retained);
         if (!v.isDelta && !v.retained) rawIds->push_back(id);
         ++n;
-        auto now = std::chrono::steady_clock::now();
-        if (now - lastLog > std::chrono::seconds(5)) {
-            lastLog = now;
-            LOGV2(7700011, Dedup, "Rebuilding dedup state", logv2::attrs("ns", _engineNs, "recordsDone", n));
-        }
+        progress.note(n);
     }
     engine.finishRestore(_engineNs);
     return n;

@@ -8,7 +8,6 @@
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/dedup/dedup_record_store.h"
 #include "mongo/db/storage/write_admission.h"
-#include "mongo/util/fail_point.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -16,9 +15,6 @@ namespace {
 
 std::unique_ptr<DedupStorage> gDedup;
 
-// Tests hold the start-up rebuild before its steps, to see the server serve meanwhile.
-MONGO_FAIL_POINT_DEFINE(hangDedupRebuildBeforeLinks);
-MONGO_FAIL_POINT_DEFINE(hangDedupRebuildBeforeIndexing);
 thread_local OperationContext* tlsOpCtx = nullptr;
 
 // Client writes count as paused after this long without one: the moment for the work that
@@ -126,110 +122,6 @@ void DedupStorage::start() {
     _writeBack = std::thread([this] { writeBackLoop(); });
 }
 
-void DedupStorage::rebuildLoop() {
-    logv2::setThreadName("DedupRebuild");
-    const auto t0 = std::chrono::steady_clock::now();
-    auto millisSince = [](std::chrono::steady_clock::time_point t) {
-        return static_cast<long long>(
-            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t).count());
-    };
-    std::vector<std::string> names;
-    {
-        std::lock_guard<std::mutex> lk(_storesMu);
-        for (auto& [ns, rs] : _stores) names.push_back(ns);
-    }
-    _rebuildState = 1;
-    if (!names.empty())
-        LOGV2(7700012, Dedup, "Rebuilding dedup state from the stored records in the background",
-              logv2::attrs("collections", static_cast<long long>(names.size())));
-    auto hangWhile = [this](FailPoint& fp) {
-        while (fp.shouldFail() && !_stopping) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    };
-    hangWhile(hangDedupRebuildBeforeLinks);
-    auto opCtx = makeOperationContext(internalClient());
-    DedupOpCtxScope scope(opCtx.get());
-    // Step 1: links, collection by collection. The catalog lock keeps each collection from
-    // being dropped while it is read; updates and deletes wait for this step (they must know
-    // who decodes through the record they change), reads and inserts do not.
-    std::vector<std::pair<std::string, std::vector<int64_t>>> raw;
-    for (const std::string& ns : names) {
-        if (_stopping) return;
-        CatalogReadLock catalog;
-        DedupRecordStore* rs = storeFor(ns);
-        if (!rs) continue;  // dropped meanwhile
-        raw.emplace_back(ns, std::vector<int64_t>());
-        try {
-            long long n = rs->restoreLinksInto(opCtx.get(), &raw.back().second, _stopping);
-            if (n < 0) return;  // shutting down
-            _restoreRecords.fetch_add(n);
-            _rebuildToIndex.fetch_add(static_cast<long long>(raw.back().second.size()));
-        } catch (const DBException& e) {
-            markUnsynced(ns, e.toStatus());
-        }
-        opCtx->recoveryUnit()->abandonSnapshot();
-    }
-    _rebuildLinksMillis = millisSince(t0);
-    {
-        std::lock_guard<std::mutex> lk(_threadMu);
-        _linksReady = true;
-        _rebuildState = 2;
-    }
-    _readyCv.notify_all();
-    if (!names.empty())
-        LOGV2(7700021, Dedup, "Dedup links rebuilt; updates and deletes proceed, features are being indexed",
-              logv2::attrs("records", _restoreRecords.load(), "durationMillis", _rebuildLinksMillis.load(),
-                           "recordsToIndex", _rebuildToIndex.load()));
-    // Step 2: the features of the records stored whole, which new versions are encoded
-    // against. Until a record is indexed, an insert similar to it is stored whole.
-    hangWhile(hangDedupRebuildBeforeIndexing);
-    for (auto& [ns, ids] : raw) {
-        if (_stopping) return;
-        indexRawRecords(opCtx.get(), ns, ids);
-        std::vector<int64_t>().swap(ids);
-    }
-    _restoreMillis = millisSince(t0);
-    _rebuildState = 3;
-    if (!names.empty())
-        LOGV2(7700013, Dedup, "Rebuilt dedup state",
-              logv2::attrs("records", _restoreRecords.load(), "recordsIndexed", _rebuildIndexed.load(),
-                           "durationMillis", _restoreMillis.load()));
-}
-
-void DedupStorage::indexRawRecords(OperationContext* opCtx, const std::string& ns, const std::vector<int64_t>& ids) {
-    // Batches under the catalog lock, let go in between so DDL is not held up for long.
-    constexpr size_t kBatch = 256;
-    auto lastLog = std::chrono::steady_clock::now();
-    std::string stored;
-    for (size_t i = 0; i < ids.size() && !_stopping;) {
-        CatalogReadLock catalog;
-        DedupRecordStore* rs = storeFor(ns);
-        if (!rs) return;  // dropped meanwhile
-        try {
-            for (size_t end = std::min(ids.size(), i + kBatch); i < end; ++i) {
-                dedup::StoredView v;
-                if (!rs->readStored(opCtx, ids[i], &stored).isOK() || !dedup::parseStored(ids[i], stored, &v).isOK() ||
-                    v.isDelta || v.retained)
-                    continue;  // changed since step 1: what the engine learned then stands
-                _engine->indexRestored(ns, ids[i], v.payload);
-                _rebuildIndexed.fetch_add(1, std::memory_order_relaxed);
-            }
-        } catch (const DBException& e) {
-            // Only compression is lost: the rest of the collection stays unindexed.
-            LOGV2_WARNING(7700022, Dedup, "Could not index a collection's records after start-up",
-                          logv2::attrs("ns", ns, "error", e.toStatus().toString()));
-            return;
-        }
-        opCtx->recoveryUnit()->abandonSnapshot();
-        auto now = std::chrono::steady_clock::now();
-        if (now - lastLog > std::chrono::seconds(5)) {
-            lastLog = now;
-            LOGV2(7700023, Dedup, "Indexing dedup features",
-                  logv2::attrs("ns", ns, "recordsIndexed", _rebuildIndexed.load(), "recordsToIndex",
-                               _rebuildToIndex.load()));
-        }
-    }
-}
-
 void DedupStorage::shutdown() {
     {
         std::lock_guard<std::mutex> lk(_threadMu);
@@ -330,17 +222,6 @@ void DedupStorage::processInsertLocked(OperationContext* opCtx, const PendingIns
     }
 }
 
-void DedupStorage::waitForLinks(OperationContext* opCtx) {
-    if (_linksReady.load()) return;
-    std::unique_lock<std::mutex> lk(_threadMu);
-    while (!_linksReady.load() && !_stopping) {
-        _readyCv.wait_for(lk, std::chrono::milliseconds(50));
-        lk.unlock();
-        opCtx->checkForInterrupt();
-        lk.lock();
-    }
-}
-
 dedup::RecordInfo DedupStorage::prepareClientChange(OperationContext* opCtx, const std::string& ns, int64_t id) {
     waitForLinks(opCtx);
     uassert(ErrorCodes::ObjectIsBusy,
@@ -394,59 +275,6 @@ void DedupStorage::forgetNamespace(const std::string& ns) {
         }
     }
     _engine->forgetNamespace(ns);
-}
-
-void DedupStorage::resync(const std::string& ns) {
-    std::unique_lock<std::mutex> lk(_insertMu);
-    resyncLocked(ns);
-}
-
-void DedupStorage::resyncLocked(const std::string& ns) {
-    DedupRecordStore* rs = storeFor(ns);
-    if (!rs) {
-        _engine->forgetNamespace(ns);
-        return;
-    }
-    _resyncs.fetch_add(1, std::memory_order_relaxed);
-    auto opCtx = makeOperationContext(internalClient());
-    DedupOpCtxScope scope(opCtx.get());
-    try {
-        long long n = rs->restoreInto(opCtx.get());
-        {
-            std::lock_guard<std::mutex> lk(_unsyncedMu);
-            _unsynced.erase(ns);
-        }
-        LOGV2(7700015, Dedup, "Relearned a collection's dedup state", logv2::attrs("ns", ns, "records", n));
-    } catch (const DBException& e) {
-        markUnsynced(ns, e.toStatus());
-    }
-}
-
-// The engine does not know the collection's records (it forgot them when the rebuild
-// started): updates and deletes could overwrite bytes others decode through, so they are
-// refused (ObjectIsBusy) until the write-back thread's retry succeeds. Reads and inserts go on.
-void DedupStorage::markUnsynced(const std::string& ns, const Status& why) {
-    LOGV2_WARNING(7700016, Dedup, "Could not rebuild a collection's dedup state; its updates and deletes wait",
-                  logv2::attrs("ns", ns, "error", why.toString()));
-    std::lock_guard<std::mutex> lk(_unsyncedMu);
-    _unsynced.insert(ns);
-}
-
-bool DedupStorage::isUnsynced(const std::string& ns) const {
-    std::lock_guard<std::mutex> lk(_unsyncedMu);
-    return !_unsynced.empty() && _unsynced.count(ns) > 0;
-}
-
-void DedupStorage::retryUnsynced() {
-    std::vector<std::string> names;
-    {
-        std::lock_guard<std::mutex> lk(_unsyncedMu);
-        names.assign(_unsynced.begin(), _unsynced.end());
-    }
-    if (names.empty()) return;
-    CollectionWriteLock lock;
-    std::unique_lock<std::mutex> lk(_insertMu);
-    for (const auto& ns : names) resyncLocked(ns);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -608,118 +436,4 @@ Status DedupStorage::removeRetained(std::string_view ns, int64_t id) {
 }
 
 // ---------------------------------------------------------------------------------------
-// serverStatus().dedup
-
-BSONObj DedupStorage::serverStatusSection() const {
-    dedup::Stats s = _engine->stats(false);
-    const dedup::Options& o = _engine->options();
-    BSONObjBuilder b;
-    b.append("enabled", _storageEngine->options().dedup);
-    {
-        std::lock_guard<std::mutex> lk(_storesMu);
-        b.append("collections", static_cast<long long>(_stores.size()));
-    }
-    b.append("chainScheme", dedup::chainSchemeName(o.chainScheme));
-    b.append("recordsExamined", static_cast<long long>(s.recordsExamined));
-    b.append("recordsEncoded", static_cast<long long>(s.recordsEncoded));
-    b.append("recordsUnique", static_cast<long long>(s.recordsUnique));
-    b.append("skippedBySizeFilter", static_cast<long long>(s.skippedBySizeFilter));
-    b.append("skippedByGovernor", static_cast<long long>(s.skippedByGovernor));
-    b.append("sourceUnavailable", static_cast<long long>(s.sourceUnavailable));
-    b.append("logicalBytes", static_cast<long long>(s.logicalBytes));
-    b.append("storedBytes", static_cast<long long>(s.storedBytes));
-    b.append("ratio", s.storedBytes ? static_cast<double>(s.logicalBytes) / static_cast<double>(s.storedBytes) : 1.0);
-    b.append("forwardDeltaBytes", static_cast<long long>(s.forwardDeltaBytes));
-    b.append("indexEntries", static_cast<long long>(s.indexEntries));
-    b.append("indexBytes", static_cast<long long>(s.indexBytes));
-    b.append("metadataBytes", static_cast<long long>(s.metadataBytes));
-    b.append("memoryBytes",
-             static_cast<long long>(s.indexBytes + s.metadataBytes + s.sourceCacheBytes + s.writeBackCacheBytes));
-    b.append("longestChain", _longestChain.load());
-    b.append("retainedRecords", _retainedRecords.load());  // as of the last idle moment
-    b.append("requiredRewrites", static_cast<long long>(s.requiredRewrites));
-    {
-        BSONObjBuilder& c = b.subobjStart("sourceCache");
-        c.append("hits", static_cast<long long>(s.sourceCacheHits));
-        c.append("misses", static_cast<long long>(s.sourceCacheMisses));
-        c.append("bytes", static_cast<long long>(s.sourceCacheBytes));
-        c.append("capacityBytes", static_cast<long long>(o.sourceCacheBytes));
-        c.append("fetches", static_cast<long long>(s.sourceFetches));
-        c.doneFast();
-    }
-    {
-        BSONObjBuilder& w = b.subobjStart("writeBacks");
-        w.append("queued", static_cast<long long>(s.writeBacksQueued));
-        w.append("applied", static_cast<long long>(s.writeBacksApplied));
-        w.append("dropped", static_cast<long long>(s.writeBacksDropped));
-        w.append("invalidated", static_cast<long long>(s.writeBacksInvalidated));
-        w.append("replaced", static_cast<long long>(s.writeBacksReplaced));
-        w.append("depthLimited", static_cast<long long>(s.writeBacksDepthLimited));
-        w.append("rejectedStale", _writeBackRejected.load());
-        w.append("failed", _writeBackFailed.load());
-        w.append("pending", static_cast<long long>(s.writeBacksPending));
-        w.append("pendingBytes", static_cast<long long>(s.writeBackCacheBytes));
-        w.append("capacityBytes", static_cast<long long>(o.writeBackCacheBytes));
-        w.append("batches", _applyBatches.load());
-        w.append("settleCheckpoints", _settleCheckpoints.load());
-        w.doneFast();
-    }
-    {
-        BSONObjBuilder& g = b.subobjStart("garbageCollection");
-        g.append("retainedRemoved", _retainedRemoved.load());
-        g.append("rewritesRequeued", static_cast<long long>(s.garbageRequeued));
-        g.append("requestedByReads", _readPathCollections.load());
-        g.doneFast();
-    }
-    {
-        BSONObjBuilder& g = b.subobjStart("governor");
-        for (const dedup::DbStats& d : s.dbs) {
-            BSONObjBuilder& e = g.subobjStart(d.db);
-            e.append("active", d.active);
-            e.append("windowRatio", d.windowRatio);
-            e.append("sizeThreshold", static_cast<long long>(d.sizeThreshold));
-            e.append("records", static_cast<long long>(d.records));
-            e.append("logicalBytes", static_cast<long long>(d.logicalBytes));
-            e.append("storedBytes", static_cast<long long>(d.storedBytes));
-            e.doneFast();
-        }
-        g.doneFast();
-    }
-    {
-        std::lock_guard<std::mutex> lk(const_cast<std::mutex&>(_insertMu));
-        b.append("pendingInserts", static_cast<long long>(_queue.size()));
-        BSONObjBuilder& q = b.subobjStart("backlog");
-        q.append("policy", _service.throttleWhenFull ? "throttle" : "storeRaw");
-        q.append("maxBytes", static_cast<long long>(_service.backlogBytes));
-        q.append("inserts", static_cast<long long>(_queue.size()));
-        q.append("bytes", static_cast<long long>(_queueBytes));
-        q.append("oldestAgeMillis", _queue.empty() ? 0LL : (nowNanos() - _queue.front().enqueuedNanos) / 1000000);
-        q.append("storedRaw", _backlogStoredRaw.load());
-        q.append("throttledWrites", _throttledWrites.load());
-        q.append("throttledMillis", _throttledMicros.load() / 1000);
-        q.doneFast();
-    }
-    b.append("insertsNotTracked", _insertsDropped.load());
-    b.append("decodeFailures", _decodeFailures.load());
-    b.append("resyncs", _resyncs.load());
-    {
-        std::lock_guard<std::mutex> lk(_unsyncedMu);
-        b.append("collectionsBeingRebuilt", static_cast<long long>(_unsynced.size()));
-    }
-    {
-        static const char* const kStates[] = {"starting", "links", "indexing", "done"};
-        BSONObjBuilder& r = b.subobjStart("startupRebuild");
-        const int state = _rebuildState.load();
-        r.append("state", kStates[state]);
-        r.append("ready", state == 3);
-        r.append("records", _restoreRecords.load());
-        r.append("linksMillis", _rebuildLinksMillis.load());
-        r.append("recordsToIndex", _rebuildToIndex.load());
-        r.append("recordsIndexed", _rebuildIndexed.load());
-        r.append("durationMillis", _restoreMillis.load());
-        r.doneFast();
-    }
-    return b.obj();
-}
-
 }  // namespace mongo
