@@ -203,6 +203,7 @@ def main():
     ap.add_argument("--after", type=float, default=60, help="seconds to watch after the load")
     ap.add_argument("--out", help="write the samples (JSON lines) here")
     ap.add_argument("--env", action="append", default=[], help="NAME=VALUE for mongod's environment")
+    ap.add_argument("--mongod-stderr", help="keep mongod's stderr here (sanitizer reports)")
     ap.add_argument("mongod_args", nargs="*")
     a = ap.parse_args()
 
@@ -216,7 +217,8 @@ def main():
     cmd = [a.mongod, "--port", str(port), "--dbpath", os.path.join(work, "db"),
            "--logpath", os.path.join(work, "mongod.log")] + a.mongod_args
     log("starting " + " ".join(cmd) + "".join(f" [{kv}]" for kv in a.env))
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    err = open(a.mongod_stderr, "w") if a.mongod_stderr else subprocess.DEVNULL
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
     uri = f"mongodb://127.0.0.1:{port}/?directConnection=true"
     samples = []
     out = open(a.out, "w") if a.out else None
@@ -290,7 +292,7 @@ def main():
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
-            proc.wait(60)
+            proc.wait(300)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
