@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "mongo/db/allocator/memory_releaser.h"
 #include "mongo/db/catalog/catalog_open.h"
 #include "mongo/db/commands/build_info.h"
 #include "mongo/db/commands/serverstatus_section.h"
@@ -177,6 +178,7 @@ int runMongod() {
     tl.start();
     std::thread reaper(cursorReaper);
     TTLMonitor::get().start();
+    allocator::MemoryReleaser::get().start();  // freed memory back to the system (tcmalloc)
 
     {
         std::unique_lock<std::mutex> lk(gShutdownMutex);
@@ -186,6 +188,7 @@ int runMongod() {
     setGlobalInShutdown();
     tl.shutdown();
     reaper.join();
+    allocator::MemoryReleaser::get().shutdown();
     TTLMonitor::get().shutdown();  // before the catalog closes under its deletes
     CursorManager::get().killAll();
     dedupStorage->shutdown();

@@ -2,6 +2,8 @@
 #include <sys/utsname.h>
 
 #include "mongo/db/commands/build_info.h"
+
+#include "mongo/db/allocator/allocator.h"
 #include "mongo/db/commands/command.h"
 
 #ifndef MONGO_GIT_VERSION
@@ -48,7 +50,7 @@ void appendBuildInfo(BSONObjBuilder& result) {
     result.append("version", kServerVersion);
     result.append("gitVersion", MONGO_GIT_VERSION);
     result.append("modules", BSONArray());
-    result.append("allocator", "system");
+    result.append("allocator", allocator::name());
     result.append("javascriptEngine", "none");
     result.append("sysInfo", "deprecated");
     {
@@ -92,7 +94,7 @@ std::string versionBanner() {
     s += std::string("    \"version\": \"") + kServerVersion + "\",\n";
     s += std::string("    \"gitVersion\": \"") + MONGO_GIT_VERSION + "\",\n";
     s += "    \"modules\": [],\n";
-    s += "    \"allocator\": \"system\",\n";
+    s += std::string("    \"allocator\": \"") + allocator::name() + "\",\n";
     s += "    \"environment\": {\n";
     s += "        \"distarch\": \"" + targetArch() + "\",\n";
     s += "        \"target_arch\": \"" + targetArch() + "\"\n";

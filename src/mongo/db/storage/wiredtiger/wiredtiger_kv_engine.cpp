@@ -364,6 +364,7 @@ void WiredTigerKVEngine::backgroundThread() {
         if (now - lastDropRetry >= std::chrono::seconds(1)) {
             lastDropRetry = now;
             retryPendingDrops();
+            _sessionCache->closeExpiredIdleSessions();
         }
         if (_options.syncDelaySecs > 0 && now - lastCheckpoint >= std::chrono::seconds(_options.syncDelaySecs)) {
             lastCheckpoint = now;

@@ -1,11 +1,18 @@
 #include "mongo/db/storage/wiredtiger/wiredtiger_session_cache.h"
 
+#include <climits>
+
+#include "mongo/db/server_parameters.h"
 #include "mongo/db/storage/wiredtiger/wiredtiger_util.h"
 
 namespace mongo {
 namespace {
 constexpr size_t kMaxCachedCursorsPerTable = 4;
 constexpr size_t kMaxIdleSessions = 256;
+
+ServerParameterWithStorage<int> gSessionCloseIdleTimeSecs("wiredTigerSessionCloseIdleTimeSecs", 300,
+                                                          ServerParameterType::kStartupAndRuntime,
+                                                          boundedBy<int>(0, INT_MAX));
 }  // namespace
 
 WiredTigerSession::WiredTigerSession(WT_CONNECTION* conn, WiredTigerSessionCache* cache) : _cache(cache) {
@@ -82,7 +89,28 @@ void WiredTigerSessionCache::releaseSession(std::unique_ptr<WiredTigerSession> s
     session->syncWithPendingDrops();
     std::lock_guard<std::mutex> lk(_mutex);
     if (_closed || _idle.size() >= kMaxIdleSessions) return;  // destroyed: WT_SESSION closed
+    session->_idleSince = std::chrono::steady_clock::now();
     _idle.push_back(std::move(session));
+}
+
+size_t WiredTigerSessionCache::closeExpiredIdleSessions() {
+    auto cutoff = std::chrono::steady_clock::now() - std::chrono::seconds(gSessionCloseIdleTimeSecs.get());
+    std::vector<std::unique_ptr<WiredTigerSession>> expired;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        // getSession takes from the back, so the front holds the longest idle.
+        size_t n = 0;
+        while (n < _idle.size() && _idle[n]->_idleSince <= cutoff) n++;
+        if (n == 0) return 0;
+        expired.assign(std::make_move_iterator(_idle.begin()), std::make_move_iterator(_idle.begin() + n));
+        _idle.erase(_idle.begin(), _idle.begin() + n);
+    }
+    return expired.size();  // closed here, outside the mutex
+}
+
+size_t WiredTigerSessionCache::idleSessionCount() const {
+    std::lock_guard<std::mutex> lk(_mutex);
+    return _idle.size();
 }
 
 void WiredTigerSessionCache::markDropPending(const std::string& uri) {

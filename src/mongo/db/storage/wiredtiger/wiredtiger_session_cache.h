@@ -8,10 +8,17 @@
 // at once, sessions in use do so the next time they hand out or take back a cursor
 // (dropEpoch tells them something changed), and the engine retries the drop.
 //
+// Idle sessions are not kept for ever: each holds WiredTiger's per-session memory (cursors,
+// scratch buffers as large as the largest value it handled), so after a burst of connections
+// the pool would keep a few hundred KB per connection that is gone. Sessions idle for longer
+// than wiredTigerSessionCloseIdleTimeSecs (MongoDB 7.0's parameter, default 300 s) are closed
+// by closeExpiredIdleSessions, which the engine's background thread calls every second.
+//
 // Thread safety: a WiredTigerSession belongs to one thread at a time. The cache is thread safe.
 #include <wiredtiger.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -45,6 +52,7 @@ private:
 
     WT_SESSION* _session = nullptr;
     WiredTigerSessionCache* _cache;
+    std::chrono::steady_clock::time_point _idleSince;  // when it was last given back
     std::unordered_map<std::string, std::vector<WT_CURSOR*>> _cursors;
     uint64_t _dropEpoch = 0;
 };
@@ -66,6 +74,10 @@ public:
 
     // Closes every idle session (shutdown). Sessions still in use are closed when released.
     void closeAll();
+    // Closes the sessions idle for longer than wiredTigerSessionCloseIdleTimeSecs; returns how
+    // many it closed.
+    size_t closeExpiredIdleSessions();
+    size_t idleSessionCount() const;
     // After WT_CONNECTION::close every WT_SESSION is gone: sessions still checked out must not
     // be touched any more (their owners are destroyed after the engine shut down).
     void markConnectionClosed() { _connClosed = true; }
@@ -74,7 +86,7 @@ public:
 private:
     WT_CONNECTION* _conn;
     mutable std::mutex _mutex;
-    std::vector<std::unique_ptr<WiredTigerSession>> _idle;
+    std::vector<std::unique_ptr<WiredTigerSession>> _idle;  // oldest release first
     std::set<std::string> _dropPending;
     std::atomic<uint64_t> _dropEpoch{1};
     std::atomic<bool> _connClosed{false};
