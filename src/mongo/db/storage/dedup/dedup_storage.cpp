@@ -161,7 +161,7 @@ void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size)
     }
     const bool wasEmpty = _queue.empty();
     _queueBytes += size;
-    _queue.push_back(PendingInsert{ns, id, size, nowNanos()});
+    _queue.push_back(PendingInsert{ns, id, size, nowNanos(), ++_enqueuedSeq});
     lk.unlock();
     if (wasEmpty) _insertCv.notify_one();
 }
@@ -230,7 +230,7 @@ dedup::RecordInfo DedupStorage::prepareClientChange(OperationContext* opCtx, con
     std::lock_guard<std::mutex> lk(_insertMu);
     // Under _insertMu the encoder is not between reading the record and telling the engine.
     dedup::RecordInfo info = _engine->describe(ns, id);
-    if (!info.tracked && !_queue.empty()) _changedWhileQueued.insert({ns, id});
+    if (!info.tracked && !_queue.empty()) _changedWhileQueued[{ns, id}] = _enqueuedSeq;
     return info;
 }
 
@@ -254,10 +254,16 @@ void DedupStorage::encoderLoop() {
             PendingInsert p = std::move(_queue.front());
             _queue.pop_front();
             _queueBytes -= p.size;
+            _processedSeq = p.seq;
             processInsertLocked(opCtx.get(), p);
             if (std::chrono::steady_clock::now() > until) break;
         }
-        if (_queue.empty()) _changedWhileQueued.clear();
+        if (_queue.empty()) {
+            _changedWhileQueued.clear();
+        } else if (_changedWhileQueued.size() > 1024) {
+            for (auto it = _changedWhileQueued.begin(); it != _changedWhileQueued.end();)
+                it = it->second <= _processedSeq ? _changedWhileQueued.erase(it) : std::next(it);
+        }
         opCtx->recoveryUnit()->abandonSnapshot();
         lk.unlock();
         _roomCv.notify_all();

@@ -119,6 +119,7 @@ private:
         int64_t id;
         size_t size;
         long long enqueuedNanos;
+        uint64_t seq;
     };
     DedupStorage(StorageEngine* engine, const dedup::Options& options, const DedupServiceOptions& service);
 public:
@@ -152,7 +153,11 @@ private:
     std::condition_variable _roomCv;    // throttled writers wait for room in the backlog
     std::deque<PendingInsert> _queue;
     size_t _queueBytes = 0;
-    std::set<std::pair<std::string, int64_t>> _changedWhileQueued;  // see prepareClientChange
+    // Records a client changed while their insert waited (see prepareClientChange), with the
+    // sequence number of the newest insert queued then: once the encoder is past it, the
+    // entry can go (pruned in encoderLoop, so it stays bounded under steady load).
+    std::map<std::pair<std::string, int64_t>, uint64_t> _changedWhileQueued;
+    uint64_t _enqueuedSeq = 0, _processedSeq = 0;
 
     std::mutex _readGcMu;  // leaf lock
     std::set<std::pair<std::string, int64_t>> _retainedRead;  // bounded, see noteRetainedRead
