@@ -156,3 +156,22 @@ def mongod_factory(tmp_path):
             code = None
         if code not in (0, None):
             print("mongod on port %d exited with %s; log tail:\n%s" % (m.port, code, m.tail()))
+
+
+@pytest.fixture(scope="module")
+def mongod_bin():
+    """The mongod binary, for tests that start it with options it must refuse (run_mongod)."""
+    binary = os.environ.get("MONGOD_BIN")
+    if not binary:
+        pytest.skip("MONGOD_BIN is not set (run through buildscripts/resmoke.py)")
+    return binary
+
+
+def run_mongod(binary, args, tmp_path):
+    """Runs mongod expecting it to refuse its options; it must exit on its own, quickly."""
+    port = int(os.environ.get("TEST_PORT_BASE", "29000"))
+    dbpath = tmp_path / "db"
+    dbpath.mkdir(exist_ok=True)
+    full = [binary, "--port", str(port), "--bind_ip", "127.0.0.1", "--dbpath", str(dbpath)] + args
+    proc = subprocess.run(full, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")

@@ -9,11 +9,11 @@ These tests start servers of their own, so they run in the pymongo suite only.
 """
 import os
 import random
-import subprocess
 import threading
 import time
 
 import pytest
+from conftest import run_mongod
 
 pytestmark = pytest.mark.skipif(os.environ.get("RESMOKE_SUITE") == "pymongo_dedup",
                                 reason="starts its own --dedup servers; run once, in the pymongo suite")
@@ -173,13 +173,10 @@ def test_full_backlog_follows_the_policy(mongod_factory, policy):
 
 @pytest.mark.parametrize("args", [["--dedupBacklogPolicy", "drop"], ["--dedupBacklogMB", "0"],
                                   ["--dedupBacklogMB", "5000"]])
-def test_backlog_options_are_validated(tmp_path, args):
-    binary = os.environ.get("MONGOD_BIN")
-    if not binary:
-        pytest.skip("MONGOD_BIN is not set (run through buildscripts/resmoke.py)")
-    r = subprocess.run([binary, "--dedup", "--dbpath", str(tmp_path), "--port", "1"] + args,
-                       capture_output=True, text=True, timeout=30)
-    assert r.returncode == 2, (r.returncode, r.stdout[-2000:], r.stderr[-2000:])
+def test_backlog_options_are_validated(mongod_bin, tmp_path, args):
+    code, out, err = run_mongod(mongod_bin, ["--dedup"] + args, tmp_path)
+    assert code == 2, (code, out[-2000:], err[-2000:])
+    assert "storage.dedup.backlog" in err, (out[-2000:], err[-2000:])
 
 
 def test_auto_compact_command(mongod_factory):

@@ -5,10 +5,9 @@ and a message on stderr saying so, from the command line and from the YAML confi
 replication.enableMajorityReadConcern: true (MongoDB 5.0+'s fixed default) asks for nothing and is
 accepted; false is refused, as MongoDB 7.0 refuses it. A standalone never claims a replica set in
 hello or getCmdLineOpts."""
-import os
-import subprocess
 
 import pytest
+from conftest import run_mongod
 
 BAD_OPTIONS = 2
 STANDALONE = "replica sets are not supported yet; this server runs standalone only"
@@ -30,24 +29,6 @@ CONFIG_CASES = [
     ("replication:\n  enableMajorityReadConcern: false\n", "cannot be disabled"),
     ("replication:\n  secondaryIndexPrefetch: all\n", STANDALONE),
 ]
-
-
-@pytest.fixture(scope="module")
-def mongod_bin():
-    binary = os.environ.get("MONGOD_BIN")
-    if not binary:
-        pytest.skip("MONGOD_BIN is not set (run through buildscripts/resmoke.py)")
-    return binary
-
-
-def run_mongod(binary, args, tmp_path):
-    """Runs mongod expecting it to refuse its options; it must exit on its own, quickly."""
-    port = int(os.environ.get("TEST_PORT_BASE", "29000"))
-    dbpath = tmp_path / "db"
-    dbpath.mkdir(exist_ok=True)
-    full = [binary, "--port", str(port), "--bind_ip", "127.0.0.1", "--dbpath", str(dbpath)] + args
-    proc = subprocess.run(full, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
-    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
 
 
 def assert_refused(code, out, err, expect, what):

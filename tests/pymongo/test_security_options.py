@@ -4,10 +4,9 @@ fail with exit code 2 (mongod's bad-options code) and a message on stderr saying
 command line and from the YAML config file. The options that turn a protection off (--noauth,
 security.authorization: disabled, --tlsMode disabled, ...) are accepted, and getCmdLineOpts then
 reports exactly that."""
-import os
-import subprocess
 
 import pytest
+from conftest import run_mongod
 
 BAD_OPTIONS = 2
 
@@ -48,24 +47,6 @@ CONFIG_CASES = [
     ("net:\n  tls:\n    CAFile: /etc/ca.pem\n", "does not support TLS"),
     ("auditLog:\n  destination: file\n  path: /tmp/audit.json\n", "no auditing"),
 ]
-
-
-@pytest.fixture(scope="module")
-def mongod_bin():
-    binary = os.environ.get("MONGOD_BIN")
-    if not binary:
-        pytest.skip("MONGOD_BIN is not set (run through buildscripts/resmoke.py)")
-    return binary
-
-
-def run_mongod(binary, args, tmp_path):
-    """Runs mongod expecting it to refuse its options; it must exit on its own, quickly."""
-    port = int(os.environ.get("TEST_PORT_BASE", "29000"))
-    dbpath = tmp_path / "db"
-    dbpath.mkdir(exist_ok=True)
-    full = [binary, "--port", str(port), "--bind_ip", "127.0.0.1", "--dbpath", str(dbpath)] + args
-    proc = subprocess.run(full, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
-    return proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
 
 
 def assert_refused(code, out, err, expect, what):
