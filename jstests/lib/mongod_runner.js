@@ -22,8 +22,13 @@
     if (!bin || !fs.existsSync(bin)) throw new Error('MONGOD_BIN is not set or missing: ' + bin);
   }
 
+  // Every directory made here goes when mongosh exits: data directories hold 200 MB of
+  // preallocated journal each.
+  const made = [];
   function tempDir(prefix) {
-    return fs.mkdtempSync(path.join(os.tmpdir(), prefix || 'mongod-runner-'));
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix || 'mongod-runner-'));
+    made.push(d);
+    return d;
   }
 
   function allocPort() {
@@ -57,6 +62,12 @@
     for (const proc of live) {
       try {
         proc.kill('SIGKILL');
+      } catch (e) {
+      }
+    }
+    for (const d of made) {
+      try {
+        fs.rmSync(d, {recursive: true, force: true});
       } catch (e) {
       }
     }

@@ -6,6 +6,7 @@ Environment (set by buildscripts/resmoke.py):
   TEST_PORT_BASE  first of TEST_PORT_COUNT (20) ports those servers may use
 """
 import os
+import shutil
 import re
 import signal
 import socket
@@ -156,6 +157,11 @@ def mongod_factory(tmp_path):
             code = None
         if code not in (0, None):
             print("mongod on port %d exited with %s; log tail:\n%s" % (m.port, code, m.tail()))
+    # A data directory holds 200 MB of preallocated journal: keep the logs, not the data, so a
+    # whole suite's servers never pile up on disk.
+    for m in started:
+        if m.dbpath.startswith(str(tmp_path)):
+            shutil.rmtree(m.dbpath, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
