@@ -14,30 +14,10 @@ import time
 
 import pytest
 from conftest import run_mongod
+from dedup_helpers import ARTICLES, history, wait_settled
 
 pytestmark = pytest.mark.skipif(os.environ.get("RESMOKE_SUITE") == "pymongo_dedup",
                                 reason="starts its own --dedup servers; run once, in the pymongo suite")
-
-ARTICLES = 16
-ARTICLE_BYTES = 6000
-
-
-def words(rng, n):
-    return " ".join("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9)))
-                    for _ in range(n))
-
-
-def history(article, versions, seed):
-    """Versions of one article, each a few words different from the one before."""
-    rng = random.Random(seed * 1000 + article)
-    text = words(rng, ARTICLE_BYTES // 6).split(" ")
-    out = []
-    for v in range(versions):
-        for _ in range(3):
-            text[rng.randrange(len(text))] = words(rng, 1)
-        out.append({"_id": "a%d-v%d" % (article, v), "article": article, "version": v, "body": " ".join(text)})
-    return out
-
 
 def load(client, dbname, per_client, clients, versions, seed=1, batch=20):
     """`clients` threads, each inserting the histories of its own articles, interleaved,
@@ -61,21 +41,6 @@ def load(client, dbname, per_client, clients, versions, seed=1, batch=20):
     for t in threads:
         t.start()
     return threads, errors, [d for docs in docs_of for d in docs]
-
-
-def settled(client):
-    s = client.admin.command("serverStatus")["dedup"]
-    return s["backlog"]["inserts"] == 0 and s["writeBacks"]["pending"] == 0, s
-
-
-def wait_settled(client, timeout=60):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        ok, s = settled(client)
-        if ok:
-            return s
-        time.sleep(0.2)
-    raise AssertionError("dedup work still queued after %ds: %r" % (timeout, settled(client)[1]))
 
 
 def test_concurrent_loaders_keep_files_near_dedup_size(mongod_factory):

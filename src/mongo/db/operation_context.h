@@ -8,6 +8,7 @@
 #include <string>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/storage/dedup/dedup_read_stats.h"
 #include "mongo/db/storage/recovery_unit.h"
 
 namespace mongo {
@@ -58,6 +59,8 @@ public:
     BSONObj lsid;
     // The command's bypassDocumentValidation: its writes skip collection validators.
     bool bypassDocumentValidation = false;
+    // What the command's reads of deduplicated collections cost (explain's executionStats).
+    OperationReadStats dedupReads;
 
 private:
     static int64_t nextOpId() {

@@ -27,6 +27,7 @@ struct DedupOptions {
     int anchorInterval = 64;            // --dedupAnchorInterval: >= 1
     int hopDistance = 16;               // --dedupHopDistance: >= 1
     int sourceCacheMB = 32;             // --dedupSourceCacheMB: >= 0
+    int readCacheMB = 32;               // --dedupReadCacheMB: >= 0 (0: no decoded record cache)
     int writeBackCacheMB = 8;           // --dedupWriteBackCacheMB: >= 0
     double governorThreshold = 1.1;     // --dedupGovernorThreshold: > 0
     long long governorWindow = 100000;  // --dedupGovernorWindow: >= 1

@@ -114,6 +114,8 @@ Status applyOptions(const BSONObj& flat, ServerGlobalParams* p) {
             s = intIn(1, std::numeric_limits<int>::max(), &p->dedup.hopDistance);
         } else if (k == "storage.dedup.sourceCacheMB") {
             s = intIn(0, 1024 * 1024, &p->dedup.sourceCacheMB);
+        } else if (k == "storage.dedup.readCacheMB") {
+            s = intIn(0, 1024 * 1024, &p->dedup.readCacheMB);
         } else if (k == "storage.dedup.writeBackCacheMB") {
             s = intIn(0, 1024 * 1024, &p->dedup.writeBackCacheMB);
         } else if (k == "storage.dedup.governorThreshold") {

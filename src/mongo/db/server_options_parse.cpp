@@ -48,6 +48,8 @@ const OptionSpec kOptions[] = {
     {"storage.dedup.anchorInterval", "dedupAnchorInterval", OptType::kInt, "dedup anchor interval - 64"},
     {"storage.dedup.hopDistance", "dedupHopDistance", OptType::kInt, "dedup hop distance - 16"},
     {"storage.dedup.sourceCacheMB", "dedupSourceCacheMB", OptType::kInt, "dedup source document cache, MB - 32"},
+    {"storage.dedup.readCacheMB", "dedupReadCacheMB", OptType::kInt,
+     "dedup cache of records decoded by reads, MB (0: none) - 32"},
     {"storage.dedup.writeBackCacheMB", "dedupWriteBackCacheMB", OptType::kInt, "dedup write-back cache, MB - 8"},
     {"storage.dedup.governorThreshold", "dedupGovernorThreshold", OptType::kDouble,
      "dedup governor: minimum compression ratio worth deduplicating for - 1.1"},

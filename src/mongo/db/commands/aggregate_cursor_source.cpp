@@ -217,6 +217,7 @@ void AggregateCursorSource::appendExplain(OperationContext* opCtx, const std::st
             es.appendNumber("totalDocsExamined", st.docsExamined);
             es.append("executionStages", _exec->executionStages());
             if (verbosity == "allPlansExecution") es.append("allPlansExecution", _exec->allPlansExecution());
+            _exec->storageContext()->dedupReads.appendExplain(es);
             es.doneFast();
         }
         inner.doneFast();

@@ -279,6 +279,8 @@ public:
                 }
             }));
             if (verbosity == "allPlansExecution") es.append("allPlansExecution", exec.allPlansExecution());
+            // The executor reads through its own storage context: its figures are this query's.
+            exec.storageContext()->dedupReads.appendExplain(es);
             es.doneFast();
         }
         result.append("command", inner.Obj());

@@ -69,11 +69,17 @@ Status parseStored(int64_t id, std::string_view stored, StoredView* out) {
 }
 
 Status decodeRecord(StoredRecordReader& reader, std::string_view ns, int64_t id, std::string* out,
-                    DecodeInfo* info, const KnownRecordFn& known, uint32_t maxSteps) {
+                    DecodeInfo* info, const KnownRecordFn& known, uint32_t maxSteps,
+                    const DecodedFn& onDecoded) {
     DecodeInfo local;
     DecodeInfo& di = info ? *info : local;
     di = DecodeInfo();
-    std::vector<std::string> deltas;  // deltas[i] rebuilds step i from step i+1
+    struct Step {
+        int64_t id;          // the record this delta rebuilds
+        std::string stored;  // its stored form
+        size_t deltaAt;      // where the delta starts in `stored`
+    };
+    std::vector<Step> steps;  // steps[i] rebuilds steps[i].id from the record after it
     std::string stored, current;
     int64_t cur = id;
     while (true) {
@@ -98,21 +104,27 @@ Status decodeRecord(StoredRecordReader& reader, std::string_view ns, int64_t id,
             current.assign(v.payload.data(), v.payload.size());
             break;
         }
-        if (deltas.size() >= maxSteps)
+        if (steps.size() >= maxSteps)
             return Status(ErrorCodes::DataCorruptionDetected,
                           "dedup: delta chain longer than the limit (a cycle?)");
-        deltas.emplace_back(v.payload);
-        cur = v.baseId;
+        const size_t at = static_cast<size_t>(v.payload.data() - stored.data());
+        const int64_t base = v.baseId;
+        steps.push_back(Step{cur, std::move(stored), at});
+        stored.clear();
+        cur = base;
     }
     std::string next;
-    for (size_t i = deltas.size(); i-- > 0;) {
-        const std::string& d = deltas[i];
+    for (size_t i = steps.size(); i-- > 0;) {
+        const Step& s = steps[i];
         Status st = applyDelta(reinterpret_cast<const uint8_t*>(current.data()), current.size(),
-                               reinterpret_cast<const uint8_t*>(d.data()), d.size(), &next);
+                               reinterpret_cast<const uint8_t*>(s.stored.data()) + s.deltaAt,
+                               s.stored.size() - s.deltaAt, &next);
         if (!st.isOK())
             return st;
         current.swap(next);
         ++di.steps;
+        if (onDecoded)
+            onDecoded(s.id, current);
     }
     out->swap(current);
     return Status::OK();
@@ -130,9 +142,9 @@ private:
 }  // namespace
 
 Status decodeRecord(const FetchStoredFn& fetch, int64_t id, std::string* out, DecodeInfo* info,
-                    const KnownRecordFn& known, uint32_t maxSteps) {
+                    const KnownRecordFn& known, uint32_t maxSteps, const DecodedFn& onDecoded) {
     CallbackReader reader(fetch);
-    return decodeRecord(reader, std::string_view(), id, out, info, known, maxSteps);
+    return decodeRecord(reader, std::string_view(), id, out, info, known, maxSteps, onDecoded);
 }
 
 }  // namespace dedup

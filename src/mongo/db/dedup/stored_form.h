@@ -66,18 +66,22 @@ struct DecodeInfo {
 // Supplies a record's bytes without reading storage (a cache), or nullptr.
 using KnownRecordFn = std::function<std::shared_ptr<const std::string>(int64_t id)>;
 
+// Sees each record a decode rebuilt by applying a delta (the bases on the way and `id` itself),
+// in the order they are rebuilt (`bytes` is valid during the call only).
+using DecodedFn = std::function<void(int64_t id, const std::string& bytes)>;
+
 // Rebuilds record (ns, id). `known` may short-cut the walk at a cached record (it is not asked
 // about `id` itself). More than maxSteps bases (a cycle or a runaway chain) is an error.
 Status decodeRecord(StoredRecordReader& reader, std::string_view ns, int64_t id, std::string* out,
                     DecodeInfo* info = nullptr, const KnownRecordFn& known = {},
-                    uint32_t maxSteps = 1u << 16);
+                    uint32_t maxSteps = 1u << 16, const DecodedFn& onDecoded = {});
 
 // The same with a fetch callback instead of a reader: fetch(id, &stored) returns the stored
 // form of record `id` (all in one namespace).
 using FetchStoredFn = std::function<Status(int64_t id, std::string* stored)>;
 Status decodeRecord(const FetchStoredFn& fetch, int64_t id, std::string* out,
                     DecodeInfo* info = nullptr, const KnownRecordFn& known = {},
-                    uint32_t maxSteps = 1u << 16);
+                    uint32_t maxSteps = 1u << 16, const DecodedFn& onDecoded = {});
 
 }  // namespace dedup
 }  // namespace mongo

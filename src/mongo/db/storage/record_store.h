@@ -37,6 +37,16 @@ public:
     RecordData(std::shared_ptr<const char[]> buf, int size) : _buf(std::move(buf)), _size(size) {}
     static RecordData copyOf(const char* data, int size);
     static RecordData copyOf(std::string_view bytes) { return copyOf(bytes.data(), int(bytes.size())); }
+    // Shares an immutable string's bytes without copying them.
+    static RecordData sharing(std::shared_ptr<const std::string> s) {
+        const int n = int(s->size());
+        const char* p = s->data();
+        return RecordData(std::shared_ptr<const char[]>(std::move(s), p), n);
+    }
+    // The bytes [offset, offset + size) of this record, sharing its buffer.
+    RecordData slice(size_t offset, int size) const {
+        return RecordData(std::shared_ptr<const char[]>(_buf, _buf.get() + offset), size);
+    }
 
     const char* data() const { return _buf.get(); }
     int size() const { return _size; }

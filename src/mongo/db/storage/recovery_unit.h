@@ -2,6 +2,8 @@
 // RecoveryUnit: one operation's view of the storage engine: a snapshot for reads and a
 // transaction for writes (for WiredTiger: one WT_SESSION and its transaction).
 // Not thread safe: belongs to one OperationContext.
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -26,6 +28,17 @@ public:
     // Opens the read snapshot now rather than at the first read (a planner that must not see
     // older catalog state than the data it will read opens it first). No-op if already open.
     virtual void preallocateSnapshot() {}
+
+    // The process-wide change epoch as it was just before the open read snapshot began (0: no
+    // snapshot open, or the unit does not track it). Every change whose epoch bump happened
+    // after its commit and is <= this value is visible in the snapshot. Caches of derived data
+    // (dedup/decoded_record_cache.h) use it to tell snapshots apart.
+    virtual uint64_t snapshotEpoch() const { return 0; }
+    // The counter (starts at 1): bumped by whoever must tell snapshots apart after a change.
+    static std::atomic<uint64_t>& changeEpoch() {
+        static std::atomic<uint64_t> epoch{1};
+        return epoch;
+    }
 
     // j:true: the next commit is made durable in the journal before it returns.
     virtual void setDurableCommit(bool durable) = 0;

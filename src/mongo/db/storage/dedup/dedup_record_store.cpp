@@ -50,6 +50,11 @@ dedup::StoredView parseOrThrow(const std::string& ns, int64_t id, std::string_vi
     return v;
 }
 
+uint32_t nextCacheNs() {
+    static std::atomic<uint32_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 }  // namespace
 
 DedupRecordStore::DedupRecordStore(std::unique_ptr<RecordStore> base, std::string engineNs, SizeStorer* sizes,
@@ -58,7 +63,8 @@ DedupRecordStore::DedupRecordStore(std::unique_ptr<RecordStore> base, std::strin
       _engineNs(std::move(engineNs)),
       _sizeKey(_base->ident() + ".dedupLogical"),
       _sizes(sizes),
-      _service(service) {
+      _service(service),
+      _cacheNs(nextCacheNs()) {
     _service.load()->registerStore(this);
 }
 
@@ -82,50 +88,80 @@ Status DedupRecordStore::decode(OperationContext* opCtx, int64_t id, std::string
 
 Status DedupRecordStore::decodeStored(OperationContext* opCtx, int64_t id, std::string_view stored,
                                       std::string* out, const BaseReadFn& onBaseRead,
-                                      const dedup::KnownRecordFn& known) const {
-    dedup::StoredView v;
-    Status st = dedup::parseStored(id, stored, &v);
-    if (!st.isOK()) return st;
-    if (!v.isDelta) {
-        out->assign(v.payload.data(), v.payload.size());
-        return Status::OK();
+                                      const dedup::KnownRecordFn& known, const dedup::DecodedFn& onDecoded,
+                                      dedup::DecodeInfo* info) const {
+    bool first = true;  // id's own stored form is the one given; a later visit (a cycle) reads it
+    dedup::FetchStoredFn fetch = [&](int64_t i, std::string* s) {
+        if (first && i == id) {
+            first = false;
+            s->assign(stored.data(), stored.size());
+            return Status::OK();
+        }
+        Status rs = readStored(opCtx, i, s);
+        if (rs.isOK() && onBaseRead) onBaseRead(i, *s);
+        return rs;
+    };
+    return dedup::decodeRecord(fetch, id, out, info, known, 1u << 16, onDecoded);
+}
+
+RecordData DedupRecordStore::decodeForRead(OperationContext* opCtx, RecordId id, std::string_view stored) const {
+    const auto start = std::chrono::steady_clock::now();
+    DedupStorage* svc = _service.load();
+    dedup::DecodedRecordCache* cache = svc && svc->decodedCache().enabled() ? &svc->decodedCache() : nullptr;
+    const uint64_t epoch = opCtx->recoveryUnit()->snapshotEpoch();
+    OperationReadStats& op = opCtx->dedupReads;
+    ++op.decoded;
+    auto finish = [&](uint32_t deltas, bool hit) {
+        const long long micros =
+            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+        op.deltasApplied += deltas;
+        op.cacheHits += hit ? 1 : 0;
+        op.decodeMicros += micros;
+        if (svc) svc->readStats().recordDecoded(deltas, hit, micros);
+    };
+    if (cache) {
+        if (auto whole = cache->get(cacheKey(id.repr()), epoch)) {
+            finish(0, true);
+            return RecordData::sharing(std::move(whole));
+        }
     }
-    std::shared_ptr<const std::string> cached = known ? known(v.baseId) : nullptr;
-    std::string base;
-    if (!cached) {
-        dedup::FetchStoredFn fetch = [&](int64_t i, std::string* s) {
-            Status rs = readStored(opCtx, i, s);
-            if (rs.isOK() && onBaseRead) onBaseRead(i, *s);
-            return rs;
+    // Garbage collection on the read path: a read that decodes through a retained record
+    // asks for that record to be collected first.
+    std::vector<int64_t> retainedSeen;
+    auto onBaseRead = [&](int64_t i, const std::string& s) {
+        if (!s.empty() && (uint8_t(s[0]) & dedup::kStoredRetainedFlag)) retainedSeen.push_back(i);
+    };
+    dedup::KnownRecordFn known;
+    dedup::DecodedFn onDecoded;
+    if (cache) {
+        known = [&](int64_t base) { return cache->probe(cacheKey(base), epoch); };
+        onDecoded = [&](int64_t i, const std::string& bytes) {
+            cache->offer(cacheKey(i), std::make_shared<const std::string>(bytes), epoch);
         };
-        st = dedup::decodeRecord(fetch, v.baseId, &base, nullptr, known);
-        if (!st.isOK()) return st;
     }
-    const std::string& src = cached ? *cached : base;
-    return dedup::applyDelta(reinterpret_cast<const uint8_t*>(src.data()), src.size(),
-                             reinterpret_cast<const uint8_t*>(v.payload.data()), v.payload.size(), out);
+    dedup::DecodeInfo info;
+    std::string out;
+    Status st = decodeStored(opCtx, id.repr(), stored, &out, onBaseRead, known, onDecoded, &info);
+    if (!retainedSeen.empty() && svc) svc->noteRetainedRead(_engineNs, retainedSeen);
+    if (!st.isOK()) {
+        if (svc) svc->noteDecodeFailure();
+        uasserted(ErrorCodes::DataCorruptionDetected,
+                  "record " + id.toString() + " of " + _engineNs + " cannot be decoded: " + st.reason());
+    }
+    finish(info.steps, false);
+    return RecordData::sharing(std::make_shared<const std::string>(std::move(out)));
 }
 
 std::optional<RecordData> DedupRecordStore::logicalRecord(OperationContext* opCtx, RecordId id,
                                                           const RecordData& stored) const {
     dedup::StoredView v = parseOrThrow(_engineNs, id.repr(), stored.view());
     if (v.retained) return std::nullopt;
-    if (!v.isDelta) return RecordData::copyOf(v.payload);
-    // Garbage collection on the read path: a read that decodes through a retained record
-    // asks for that record to be collected first.
-    std::vector<int64_t> retainedSeen;
-    std::string out;
-    Status st = decodeStored(opCtx, id.repr(), stored.view(), &out, [&](int64_t i, const std::string& s) {
-        if (!s.empty() && (uint8_t(s[0]) & dedup::kStoredRetainedFlag)) retainedSeen.push_back(i);
-    });
-    if (!retainedSeen.empty())
-        if (DedupStorage* s = _service.load()) s->noteRetainedRead(_engineNs, retainedSeen);
-    if (!st.isOK()) {
-        if (DedupStorage* s = _service.load()) s->noteDecodeFailure();
-        uasserted(ErrorCodes::DataCorruptionDetected,
-                  "record " + id.toString() + " of " + _engineNs + " cannot be decoded: " + st.reason());
+    ++opCtx->dedupReads.records;
+    if (!v.isDelta) {
+        if (DedupStorage* svc = _service.load()) svc->readStats().recordRaw();
+        return stored.slice(static_cast<size_t>(v.payload.data() - stored.data()), static_cast<int>(v.payload.size()));
     }
-    return RecordData::copyOf(out);
+    return decodeForRead(opCtx, id, stored.view());
 }
 
 std::optional<RecordData> DedupRecordStore::findRecord(OperationContext* opCtx, RecordId id) const {
@@ -177,7 +213,19 @@ RecordId DedupRecordStore::doInsertRecord(OperationContext* opCtx, const char* d
     return id;
 }
 
+void DedupRecordStore::noteBytesChange(OperationContext* opCtx, int64_t id) {
+    DedupStorage* svc = _service.load();
+    if (!svc || !svc->decodedCache().enabled()) return;
+    dedup::DecodedRecordCache* cache = &svc->decodedCache();
+    const dedup::RecordKey k = cacheKey(id);
+    cache->beginChange(k);
+    // Both run after the storage transaction ended, which is what the epoch protocol needs.
+    opCtx->recoveryUnit()->onCommit([cache, k] { cache->endChange(k); });
+    opCtx->recoveryUnit()->onRollback([cache, k] { cache->endChange(k); });
+}
+
 void DedupRecordStore::doUpdateRecord(OperationContext* opCtx, RecordId id, const char* data, int len) {
+    noteBytesChange(opCtx, id.repr());
     std::string cur;
     uassertStatusOK(readStored(opCtx, id.repr(), &cur));
     size_t oldLen = uassertStatusOK(logicalLength(id.repr(), cur));
@@ -241,6 +289,9 @@ void DedupRecordStore::doDeleteRecord(OperationContext* opCtx, RecordId id) {
             if (gone != id.repr()) uassertStatusOK(removeRetained(opCtx, gone));
         svc->noteRetainedRemoved(static_cast<long long>(plan.alsoRemove.size()));
     }
+    // Its bytes stay what they were (a retained record is still a base), and its id is not
+    // reused: the cache only gives the memory back.
+    if (DedupStorage* svc = _service.load()) svc->decodedCache().erase(cacheKey(id.repr()));
     if (retain) {
         std::string flagged = dedup::withRetainedFlag(cur, true);
         _base->updateRecord(opCtx, id, flagged.data(), static_cast<int>(flagged.size()));
@@ -251,6 +302,12 @@ void DedupRecordStore::doDeleteRecord(OperationContext* opCtx, RecordId id) {
 }
 
 void DedupRecordStore::doTruncate(OperationContext* opCtx) {
+    if (DedupStorage* svc = _service.load()) {
+        dedup::DecodedRecordCache* cache = &svc->decodedCache();
+        cache->beginChangeAll(_cacheNs);
+        opCtx->recoveryUnit()->onCommit([cache, ns = _cacheNs] { cache->endChangeAll(ns); });
+        opCtx->recoveryUnit()->onRollback([cache, ns = _cacheNs] { cache->endChangeAll(ns); });
+    }
     _base->truncate(opCtx);
     _sizes->set(opCtx, _sizeKey, SizeStorer::Sizes());
     if (DedupStorage* svc = _service.load())
@@ -262,7 +319,10 @@ void DedupRecordStore::onDrop(OperationContext* opCtx) {
     opCtx->recoveryUnit()->onCommit([this] {
         DedupStorage* svc = _service.load();
         detach();
-        if (svc) svc->forgetNamespace(_engineNs);
+        if (svc) {
+            svc->forgetNamespace(_engineNs);
+            svc->decodedCache().eraseNamespace(_cacheNs);
+        }
     });
 }
 
@@ -291,6 +351,7 @@ Status DedupRecordStore::removeRetained(OperationContext* opCtx, int64_t id) {
     if (!st.isOK()) return st;
     if (!v.retained)
         return Status(ErrorCodes::IllegalOperation, "record " + std::to_string(id) + " is live, not retained");
+    if (DedupStorage* svc = _service.load()) svc->decodedCache().erase(cacheKey(id));
     _base->deleteRecord(opCtx, RecordId(id));
     return Status::OK();
 }

@@ -18,7 +18,10 @@
 //           move them onto the new bytes and the old ones go;
 //   delete  removes the record, or, if others decode through it, keeps it flagged retained
 //           (hidden from every read) until the engine frees it;
-//   read    decodes deltas through the same snapshot.
+//   read    decodes deltas through the same snapshot, taking bases (or the record itself)
+//           from the decoded record cache when it holds them for this snapshot, and leaves
+//           what it rebuilt there (dedup/decoded_record_cache.h); a raw record is returned
+//           without a copy.
 // The engine's write-backs reach writeBack(), which verifies that the new form decodes to the
 // record's current bytes before replacing it: a stale or damaged write-back is dropped, so
 // data never depends on the engine's bookkeeping being right.
@@ -29,6 +32,7 @@
 #include <memory>
 #include <string>
 
+#include "mongo/db/dedup/record_key.h"
 #include "mongo/db/dedup/stored_form.h"
 #include "mongo/db/storage/record_store.h"
 #include "mongo/db/storage/size_storer.h"
@@ -69,9 +73,11 @@ public:
     // The bytes that stored form `stored` of record `id` (not necessarily the one on disk)
     // rebuilds, reading bases through the opCtx's snapshot. onBaseRead sees each base's stored
     // form as it is read; known may supply a base's bytes (a cache) instead.
+    // onDecoded sees every record rebuilt on the way (decoded_record_cache.h's fills).
     using BaseReadFn = std::function<void(int64_t id, const std::string& stored)>;
     Status decodeStored(OperationContext* opCtx, int64_t id, std::string_view stored, std::string* out,
-                        const BaseReadFn& onBaseRead = {}, const dedup::KnownRecordFn& known = {}) const;
+                        const BaseReadFn& onBaseRead = {}, const dedup::KnownRecordFn& known = {},
+                        const dedup::DecodedFn& onDecoded = {}, dedup::DecodeInfo* info = nullptr) const;
     // Replaces id's stored form if it decodes to the record's current bytes (keeping the
     // retained flag). REQUIRES: in a unit of work.
     Status writeBack(OperationContext* opCtx, int64_t id, std::string_view stored);
@@ -95,6 +101,13 @@ protected:
     void doTruncate(OperationContext* opCtx) override;
 
 private:
+    // A client read of a record stored as a delta: through the decoded record cache, counted in
+    // serverStatus().dedup.reads and the operation's explain figures.
+    RecordData decodeForRead(OperationContext* opCtx, RecordId id, std::string_view stored) const;
+    // The record's key in the decoded record cache.
+    dedup::RecordKey cacheKey(int64_t id) const { return dedup::RecordKey{_cacheNs, id}; }
+    // An update of id is about to change its bytes: the cache forgets them until it commits.
+    void noteBytesChange(OperationContext* opCtx, int64_t id);
     // Stores `stored` for id, keeping the retained flag the record has now.
     void rewrite(OperationContext* opCtx, int64_t id, const std::string& stored);
     // Logical length of a stored form (raw: its payload; delta: the target length it names).
@@ -105,6 +118,7 @@ private:
     const std::string _sizeKey;
     SizeStorer* const _sizes;
     std::atomic<DedupStorage*> _service;  // null once detached
+    const uint32_t _cacheNs;               // unique per store instance for the process's life
 };
 
 }  // namespace mongo

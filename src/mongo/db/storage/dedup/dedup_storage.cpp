@@ -70,11 +70,15 @@ DedupServiceOptions dedupServiceOptions(const DedupOptions& o) {
     DedupServiceOptions s;
     s.backlogBytes = static_cast<size_t>(o.backlogMB) << 20;
     s.throttleWhenFull = o.backlogPolicy == "throttle";
+    s.readCacheBytes = static_cast<size_t>(o.readCacheMB) << 20;
     return s;
 }
 
 DedupStorage::DedupStorage(StorageEngine* engine, const dedup::Options& options, const DedupServiceOptions& service)
-    : _storageEngine(engine), _service(service), _engine(std::make_unique<dedup::Engine>(options, this)) {}
+    : _storageEngine(engine),
+      _service(service),
+      _engine(std::make_unique<dedup::Engine>(options, this)),
+      _decoded(service.readCacheBytes, &RecoveryUnit::changeEpoch()) {}
 
 DedupStorage::~DedupStorage() { shutdown(); }
 
@@ -294,6 +298,13 @@ void DedupStorage::applyWriteBacks(size_t maxEntries) {
     _writeBackWaiting.fetch_sub(1);
     auto opCtx = makeOperationContext(internalClient());
     DedupOpCtxScope scope(opCtx.get());
+    // Taken from the engine's queue but not yet committed: still pending for serverStatus, so
+    // that "nothing pending" means the write-backs are on disk.
+    _applyingWriteBacks.store(1);
+    struct Done {
+        std::atomic<int>& flag;
+        ~Done() { flag.store(0); }
+    } done{_applyingWriteBacks};
     try {
         WriteUnitOfWork wuow(opCtx.get());
         dedup::DrainResult r = _engine->drainWriteBacks(maxEntries);

@@ -38,8 +38,10 @@
 #include <thread>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/dedup/decoded_record_cache.h"
 #include "mongo/db/dedup/dedup_engine.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/storage/dedup/dedup_read_stats.h"
 #include "mongo/db/storage/storage_engine.h"
 
 namespace mongo {
@@ -51,6 +53,7 @@ class DedupRecordStore;
 struct DedupServiceOptions {
     size_t backlogBytes = 16u << 20;  // --dedupBacklogMB
     bool throttleWhenFull = false;    // --dedupBacklogPolicy throttle (else storeRaw)
+    size_t readCacheBytes = 32u << 20;  // --dedupReadCacheMB: the decoded record cache
 };
 DedupServiceOptions dedupServiceOptions(const DedupOptions& o);
 
@@ -74,6 +77,9 @@ public:
     void shutdown();
 
     dedup::Engine& engine() { return *_engine; }
+    // The reads' side: decoded records shared between reads, and what reads cost.
+    dedup::DecodedRecordCache& decodedCache() { return _decoded; }
+    DedupReadStats& readStats() { return _readStats; }
 
     void registerStore(DedupRecordStore* rs);
     void unregisterStore(DedupRecordStore* rs);
@@ -144,6 +150,8 @@ private:
     StorageEngine* const _storageEngine;
     const DedupServiceOptions _service;
     std::unique_ptr<dedup::Engine> _engine;
+    dedup::DecodedRecordCache _decoded;
+    DedupReadStats _readStats;
 
     mutable std::mutex _storesMu;
     std::map<std::string, DedupRecordStore*, std::less<>> _stores;
@@ -177,6 +185,7 @@ private:
 
     std::atomic<long long> _lastClientWriteNanos{0};
     std::atomic<int> _writeBackWaiting{0};  // the write-back thread wants the write lock
+    std::atomic<int> _applyingWriteBacks{0};  // a batch is between the engine's queue and commit
     std::atomic<long long> _backlogStoredRaw{0}, _throttledWrites{0}, _throttledMicros{0};
     std::atomic<long long> _writeBacksSinceCheckpoint{0}, _settleCheckpoints{0};
     std::atomic<long long> _decodeFailures{0}, _resyncs{0}, _writeBackRejected{0}, _writeBackFailed{0},

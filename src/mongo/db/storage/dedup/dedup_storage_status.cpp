@@ -30,8 +30,9 @@ BSONObj DedupStorage::serverStatusSection() const {
     b.append("indexEntries", static_cast<long long>(s.indexEntries));
     b.append("indexBytes", static_cast<long long>(s.indexBytes));
     b.append("metadataBytes", static_cast<long long>(s.metadataBytes));
-    b.append("memoryBytes",
-             static_cast<long long>(s.indexBytes + s.metadataBytes + s.sourceCacheBytes + s.writeBackCacheBytes));
+    const dedup::DecodedRecordCache::Stats rc = _decoded.stats();
+    b.append("memoryBytes", static_cast<long long>(s.indexBytes + s.metadataBytes + s.sourceCacheBytes +
+                                                   s.writeBackCacheBytes + rc.bytes));
     b.append("longestChain", _longestChain.load());
     b.append("retainedRecords", _retainedRecords.load());  // as of the last idle moment
     b.append("requiredRewrites", static_cast<long long>(s.requiredRewrites));
@@ -45,6 +46,22 @@ BSONObj DedupStorage::serverStatusSection() const {
         c.doneFast();
     }
     {
+        // Client reads of deduplicated collections, and the decoded record cache they share.
+        BSONObjBuilder& r = b.subobjStart("reads");
+        _readStats.appendTo(r);
+        BSONObjBuilder& c = r.subobjStart("cache");
+        c.append("bytes", static_cast<long long>(rc.bytes));
+        c.append("capacityBytes", static_cast<long long>(rc.capacityBytes));
+        c.append("entries", static_cast<long long>(rc.entries));
+        c.append("hits", static_cast<long long>(rc.hits));
+        c.append("misses", static_cast<long long>(rc.misses));
+        c.append("fills", static_cast<long long>(rc.fills));
+        c.append("refusedFills", static_cast<long long>(rc.refusedFills));
+        c.append("evictions", static_cast<long long>(rc.evictions));
+        c.doneFast();
+        r.doneFast();
+    }
+    {
         BSONObjBuilder& w = b.subobjStart("writeBacks");
         w.append("queued", static_cast<long long>(s.writeBacksQueued));
         w.append("applied", static_cast<long long>(s.writeBacksApplied));
@@ -54,7 +71,7 @@ BSONObj DedupStorage::serverStatusSection() const {
         w.append("depthLimited", static_cast<long long>(s.writeBacksDepthLimited));
         w.append("rejectedStale", _writeBackRejected.load());
         w.append("failed", _writeBackFailed.load());
-        w.append("pending", static_cast<long long>(s.writeBacksPending));
+        w.append("pending", static_cast<long long>(s.writeBacksPending) + _applyingWriteBacks.load());
         w.append("pendingBytes", static_cast<long long>(s.writeBackCacheBytes));
         w.append("capacityBytes", static_cast<long long>(o.writeBackCacheBytes));
         w.append("batches", _applyBatches.load());

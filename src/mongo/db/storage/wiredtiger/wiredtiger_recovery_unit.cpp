@@ -31,6 +31,7 @@ WiredTigerRecoveryUnit* WiredTigerRecoveryUnit::get(OperationContext* opCtx) {
 WiredTigerSession* WiredTigerRecoveryUnit::getSession() {
     if (!_session) _session = _engine->sessionCache()->getSession();
     if (!_txnOpen) {
+        _snapshotEpoch = changeEpoch().load();
         wtCheck(_session->get()->begin_transaction(_session->get(), nullptr), "begin_transaction");
         _txnOpen = true;
     }

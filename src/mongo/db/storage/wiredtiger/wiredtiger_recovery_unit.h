@@ -29,6 +29,7 @@ public:
     bool inUnitOfWork() const override { return _nesting > 0; }
     void abandonSnapshot() override;
     void preallocateSnapshot() override { getSession(); }
+    uint64_t snapshotEpoch() const override { return _txnOpen ? _snapshotEpoch : 0; }
     void setDurableCommit(bool durable) override { _durable = durable; }
 
     // The session with a transaction open on it (begun now if needed).
@@ -51,6 +52,7 @@ private:
     bool _durable = false;
     bool _wroteInTxn = false;
     uint64_t _snapshotId = 1;
+    uint64_t _snapshotEpoch = 0;  // RecoveryUnit::changeEpoch() just before begin_transaction
 };
 
 }  // namespace mongo
