@@ -104,52 +104,77 @@ Status DedupRecordStore::decodeStored(OperationContext* opCtx, int64_t id, std::
     return dedup::decodeRecord(fetch, id, out, info, known, 1u << 16, onDecoded);
 }
 
-RecordData DedupRecordStore::decodeForRead(OperationContext* opCtx, RecordId id, std::string_view stored) const {
-    const auto start = std::chrono::steady_clock::now();
+Status DedupRecordStore::rebuild(OperationContext* opCtx, int64_t id, std::string_view stored,
+                                 std::shared_ptr<const std::string>* out, uint32_t* deltas, bool* hit,
+                                 std::vector<int64_t>* retainedSeen) const {
     DedupStorage* svc = _service.load();
     dedup::DecodedRecordCache* cache = svc && svc->decodedCache().enabled() ? &svc->decodedCache() : nullptr;
     const uint64_t epoch = opCtx->recoveryUnit()->snapshotEpoch();
-    OperationReadStats& op = opCtx->dedupReads;
-    ++op.decoded;
-    auto finish = [&](uint32_t deltas, bool hit) {
-        const long long micros =
-            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
-        op.deltasApplied += deltas;
-        op.cacheHits += hit ? 1 : 0;
-        op.decodeMicros += micros;
-        if (svc) svc->readStats().recordDecoded(deltas, hit, micros);
-    };
+    *deltas = 0;
+    *hit = false;
     if (cache) {
-        if (auto whole = cache->get(cacheKey(id.repr()), epoch)) {
-            finish(0, true);
-            return RecordData::sharing(std::move(whole));
+        if (auto whole = cache->get(cacheKey(id), epoch)) {
+            *hit = true;
+            *out = std::move(whole);
+            return Status::OK();
         }
     }
-    // Garbage collection on the read path: a read that decodes through a retained record
-    // asks for that record to be collected first.
-    std::vector<int64_t> retainedSeen;
-    auto onBaseRead = [&](int64_t i, const std::string& s) {
-        if (!s.empty() && (uint8_t(s[0]) & dedup::kStoredRetainedFlag)) retainedSeen.push_back(i);
-    };
+    dedup::StoredView v;
+    Status parsed = dedup::parseStored(id, stored, &v);
+    if (!parsed.isOK()) return parsed;
+    if (!v.isDelta) {
+        *out = std::make_shared<const std::string>(v.payload);
+        return Status::OK();
+    }
+    BaseReadFn onBaseRead;
+    if (retainedSeen)
+        onBaseRead = [&](int64_t i, const std::string& s) {
+            if (!s.empty() && (uint8_t(s[0]) & dedup::kStoredRetainedFlag)) retainedSeen->push_back(i);
+        };
     dedup::KnownRecordFn known;
     dedup::DecodedFn onDecoded;
     if (cache) {
         known = [&](int64_t base) { return cache->probe(cacheKey(base), epoch); };
         onDecoded = [&](int64_t i, const std::string& bytes) {
-            cache->offer(cacheKey(i), std::make_shared<const std::string>(bytes), epoch);
+            if (i != id) cache->offer(cacheKey(i), std::make_shared<const std::string>(bytes), epoch);
         };
     }
     dedup::DecodeInfo info;
-    std::string out;
-    Status st = decodeStored(opCtx, id.repr(), stored, &out, onBaseRead, known, onDecoded, &info);
+    std::string bytes;
+    Status st = decodeStored(opCtx, id, stored, &bytes, onBaseRead, known, onDecoded, &info);
+    if (!st.isOK()) return st;
+    *deltas = info.steps;
+    auto whole = std::make_shared<const std::string>(std::move(bytes));
+    if (cache) cache->offer(cacheKey(id), whole, epoch);
+    *out = std::move(whole);
+    return Status::OK();
+}
+
+RecordData DedupRecordStore::decodeForRead(OperationContext* opCtx, RecordId id, std::string_view stored) const {
+    const auto start = std::chrono::steady_clock::now();
+    DedupStorage* svc = _service.load();
+    // Garbage collection on the read path: a read that decodes through a retained record
+    // asks for that record to be collected first.
+    std::vector<int64_t> retainedSeen;
+    std::shared_ptr<const std::string> bytes;
+    uint32_t deltas = 0;
+    bool hit = false;
+    Status st = rebuild(opCtx, id.repr(), stored, &bytes, &deltas, &hit, &retainedSeen);
     if (!retainedSeen.empty() && svc) svc->noteRetainedRead(_engineNs, retainedSeen);
     if (!st.isOK()) {
         if (svc) svc->noteDecodeFailure();
         uasserted(ErrorCodes::DataCorruptionDetected,
                   "record " + id.toString() + " of " + _engineNs + " cannot be decoded: " + st.reason());
     }
-    finish(info.steps, false);
-    return RecordData::sharing(std::make_shared<const std::string>(std::move(out)));
+    const long long micros =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+    OperationReadStats& op = opCtx->dedupReads;
+    ++op.decoded;
+    op.deltasApplied += deltas;
+    op.cacheHits += hit ? 1 : 0;
+    op.decodeMicros += micros;
+    if (svc) svc->readStats().recordDecoded(deltas, hit, micros);
+    return RecordData::sharing(std::move(bytes));
 }
 
 std::optional<RecordData> DedupRecordStore::logicalRecord(OperationContext* opCtx, RecordId id,
@@ -327,16 +352,34 @@ void DedupRecordStore::onDrop(OperationContext* opCtx) {
 }
 
 Status DedupRecordStore::writeBack(OperationContext* opCtx, int64_t id, std::string_view stored) {
-    std::string want, got;
-    Status st = decode(opCtx, id, &want);
+    // The record's bytes now, through the decoded record cache (write-backs run under the write
+    // lock: walking long chains here held up every writer).
+    std::string cur;
+    Status st = readStored(opCtx, id, &cur);
+    if (!st.isOK()) return st;
+    std::shared_ptr<const std::string> want;
+    uint32_t deltas = 0;
+    bool hit = false;
+    st = rebuild(opCtx, id, cur, &want, &deltas, &hit, nullptr);
     if (!st.isOK()) return st;
     // Decoding the new form must not pass through this record: that would be a cycle once
     // the new form is in place.
     bool loops = false;
-    st = decodeStored(opCtx, id, stored, &got, [&](int64_t i, const std::string&) { loops = loops || i == id; });
+    std::string got;
+    DedupStorage* svc = _service.load();
+    dedup::KnownRecordFn known;
+    if (svc && svc->decodedCache().enabled()) {
+        dedup::DecodedRecordCache* cache = &svc->decodedCache();
+        const uint64_t epoch = opCtx->recoveryUnit()->snapshotEpoch();
+        known = [this, cache, epoch, id](int64_t base) {
+            return base == id ? nullptr : cache->probe(cacheKey(base), epoch);
+        };
+    }
+    st = decodeStored(opCtx, id, stored, &got, [&](int64_t i, const std::string&) { loops = loops || i == id; },
+                      known);
     if (!st.isOK()) return st;
     if (loops) return Status(ErrorCodes::BadValue, "write-back would form a cycle");
-    if (got != want) return Status(ErrorCodes::ConflictingOperationInProgress, "write-back is stale");
+    if (got != *want) return Status(ErrorCodes::ConflictingOperationInProgress, "write-back is stale");
     rewrite(opCtx, id, std::string(stored));
     return Status::OK();
 }

@@ -104,6 +104,10 @@ private:
     // A client read of a record stored as a delta: through the decoded record cache, counted in
     // serverStatus().dedup.reads and the operation's explain figures.
     RecordData decodeForRead(OperationContext* opCtx, RecordId id, std::string_view stored) const;
+    // id's bytes rebuilt from `stored` through the decoded record cache (filling it): *deltas
+    // applied, *hit if the cache had it whole; retained bases passed through go to retainedSeen.
+    Status rebuild(OperationContext* opCtx, int64_t id, std::string_view stored, std::shared_ptr<const std::string>* out,
+                   uint32_t* deltas, bool* hit, std::vector<int64_t>* retainedSeen) const;
     // The record's key in the decoded record cache.
     dedup::RecordKey cacheKey(int64_t id) const { return dedup::RecordKey{_cacheNs, id}; }
     // An update of id is about to change its bytes: the cache forgets them until it commits.
