@@ -70,13 +70,18 @@ def dir_bytes(dbpath):
 
 
 class Server:
-    """One mongod on a private dbpath; stop() always leaves no process behind."""
+    """One mongod on a private dbpath; stop() always leaves no process behind. reuse=True starts
+    it on the data directory an earlier Server left in workdir (a restart on kept data)."""
 
-    def __init__(self, binary, workdir, args):
+    def __init__(self, binary, workdir, args, reuse=False):
         self.binary, self.args = binary, args
         self.dbpath = os.path.join(workdir, "db")
         self.logpath = os.path.join(workdir, "mongod.log")
-        os.makedirs(self.dbpath)
+        if reuse:
+            if not os.path.isdir(self.dbpath):
+                raise RuntimeError(f"no data directory to reuse at {self.dbpath}")
+        else:
+            os.makedirs(self.dbpath)
         self.proc = self.client = None
 
     def start(self, timeout=60):

@@ -102,7 +102,9 @@ DEDUP_FIELDS = ("enabled", "pendingInserts", "writeBacks.pending", "writeBacks.p
                 "writeBacks.applied", "writeBacks.queued", "recordsExamined", "recordsEncoded",
                 "recordsUnique", "logicalBytes", "storedBytes", "ratio", "memoryBytes", "indexBytes",
                 "metadataBytes", "sourceCache.bytes", "collectionsBeingRebuilt", "ready",
-                "startupRebuild.state", "startupRebuild.records", "startupRebuild.durationMillis")
+                "startupRebuild.state", "startupRebuild.records", "startupRebuild.durationMillis",
+                "longestChain", "reads.records", "reads.cache.bytes", "reads.cache.capacityBytes",
+                "reads.cache.entries", "reads.cache.hits", "reads.cache.misses")
 DEDUP_PATTERNS = ("backlog", "pending", "ready", "state", "rebuild", "stalled", "throttl")
 
 
