@@ -32,7 +32,8 @@ public:
     // The process-wide change epoch as it was just before the open read snapshot began (0: no
     // snapshot open, or the unit does not track it). Every change whose epoch bump happened
     // after its commit and is <= this value is visible in the snapshot. Caches of derived data
-    // (dedup/decoded_record_cache.h) use it to tell snapshots apart.
+    // (dedup/decoded_record_cache.h) use it to tell snapshots apart. A unit that reads at an
+    // older point in time than "latest" (a read timestamp) must return 0.
     virtual uint64_t snapshotEpoch() const { return 0; }
     // The counter (starts at 1): bumped by whoever must tell snapshots apart after a change.
     static std::atomic<uint64_t>& changeEpoch() {
