@@ -27,38 +27,11 @@ Engine::Impl::Bytes Engine::Impl::fetchLogical(Partition& p, uint32_t ptr) {
     return std::make_shared<const std::string>(std::move(out));
 }
 
-bool Engine::Impl::tracksHeights() const {
-    return _o.maxDecodeSteps != 0 || _o.chainScheme == ChainScheme::kBoundedHop ||
-        _o.chainScheme == ChainScheme::kVersionJumping;
-}
-
-uint32_t Engine::Impl::decodeCap(const Partition& p) const {
-    if (_o.maxDecodeSteps != 0)
-        return _o.maxDecodeSteps;
-    switch (_o.chainScheme) {
-        case ChainScheme::kBoundedHop:
-            return static_cast<uint32_t>(guaranteedDecodeBound(
-                ChainScheme::kBoundedHop, _o.hopDistance, std::max<size_t>(1, p.table.size())));
-        case ChainScheme::kVersionJumping:
-            return static_cast<uint32_t>(guaranteedDecodeBound(
-                ChainScheme::kVersionJumping, _o.hopDistance, std::max<size_t>(2, p.table.size())));
-        default:
-            return 0;
-    }
-}
-
 bool Engine::Impl::reaches(const Partition& p, uint32_t from, uint32_t target) const {
     for (size_t steps = 0; from != kNoRecord && steps <= p.table.size(); ++steps, from = p.table.at(from).base)
         if (from == target)
             return true;
     return false;
-}
-
-uint32_t Engine::Impl::depthOf(const Partition& p, uint32_t ptr, uint32_t limit) const {
-    uint32_t d = 0;
-    for (uint32_t n = p.table.at(ptr).base; n != kNoRecord && d <= limit; n = p.table.at(n).base)
-        ++d;
-    return d;
 }
 
 void Engine::Impl::relink(Partition& p, uint32_t rec, uint32_t base) {
@@ -418,8 +391,11 @@ DrainResult Engine::Impl::drainWriteBacks(size_t maxEntries, size_t maxBytes) {
                 ++r.stale;
                 continue;
             }
-            uint32_t cap = decodeCap(p);
-            if (cap != 0 && depthOf(p, base, cap) + 1 + p.table.at(rec).height > cap) {
+            // The decode bound: the record's deepest dependent must stay within it, unless the
+            // record is already past it (data restored from storage) and this moves it nearer
+            // its root, which shortens every decode through it (a repair, engine_depth.cpp).
+            if (_cap != 0 && depthOf(p, base, _cap) + 1 + p.table.at(rec).height > _cap &&
+                depthOf(p, base, UINT32_MAX - 1) + 1 >= depthOf(p, rec, UINT32_MAX - 1)) {
                 ++r.depthLimited;
                 ++_counters.writeBacksDepthLimited;
                 continue;
