@@ -94,9 +94,11 @@ private:
     // --- shared helpers (engine_maintenance.cpp) ---
     // The record's bytes: from the source record cache, else decoded from the RecordStore.
     Bytes fetchLogical(Partition& p, uint32_t ptr);
-    // Queues a new stored form for rec (against base, or raw if base == kNoRecord).
+    // Queues a new stored form for rec (against base, or raw if base == kNoRecord). One that
+    // saves nothing is not queued unless structural (chains rely on it) or required (it frees
+    // a retained record: the bytes of a deleted or replaced document must go in the end).
     bool queueWriteBack(Partition& p, uint32_t rec, uint32_t base, std::string stored,
-                        bool structural, int64_t extraValue = 0);
+                        bool structural, int64_t extraValue = 0, bool required = false);
     // Changes the applied base of rec, keeping dependents and heights right.
     void relink(Partition& p, uint32_t rec, uint32_t base);
     // restoreRecord / restoreLink: one record into _restoring (sketch may be empty).

@@ -60,7 +60,7 @@ void Engine::Impl::relink(Partition& p, uint32_t rec, uint32_t base) {
 }
 
 bool Engine::Impl::queueWriteBack(Partition& p, uint32_t rec, uint32_t base, std::string stored,
-                                  bool structural, int64_t extraValue) {
+                                  bool structural, int64_t extraValue, bool required) {
     const RecordMeta& rm = p.table.at(rec);
     WriteBack wb;
     wb.key = keyOf(rm);
@@ -74,7 +74,7 @@ bool Engine::Impl::queueWriteBack(Partition& p, uint32_t rec, uint32_t base, std
         wb.baseVersion = bm.version;
     }
     wb.bytesSaved = int64_t(rm.storedSize) - int64_t(stored.size()) + extraValue;
-    if (!structural && wb.bytesSaved <= 0)
+    if (!structural && !required && wb.bytesSaved <= 0)
         return false;  // the record is already stored at least as compactly
     wb.structural = structural;
     wb.stored = std::move(stored);
@@ -343,16 +343,17 @@ uint32_t Engine::Impl::queueDependentRewrites(Partition& p, uint32_t x, uint32_t
         if (!db)
             continue;
         const int64_t did = p.table.at(d).id;
-        if (baseBytes) {
-            std::string delta =
-                _enc.encode(reinterpret_cast<const uint8_t*>(baseBytes->data()), baseBytes->size(),
-                            reinterpret_cast<const uint8_t*>(db->data()), db->size(),
-                            _o.compressDeltas);
-            queued += queueWriteBack(p, d, base, makeDeltaStored(did, p.table.at(base).id, delta),
-                                     false, share);
-        } else {
-            queued += queueWriteBack(p, d, kNoRecord, makeRawStored(*db), false, share);
-        }
+        // Queued even when it costs bytes (a dependent far along a hop chain may take a larger
+        // delta against x's ancestor than against x): x holds a document the client deleted
+        // or replaced, and goes only once every dependent has moved.
+        std::string delta;
+        if (baseBytes)
+            delta = _enc.encode(reinterpret_cast<const uint8_t*>(baseBytes->data()), baseBytes->size(),
+                                reinterpret_cast<const uint8_t*>(db->data()), db->size(), _o.compressDeltas);
+        if (baseBytes && deltaStoredSize(did, p.table.at(base).id, delta.size()) < rawStoredSize(db->size()))
+            queued += queueWriteBack(p, d, base, makeDeltaStored(did, p.table.at(base).id, delta), false, share, true);
+        else
+            queued += queueWriteBack(p, d, kNoRecord, makeRawStored(*db), false, share, true);
     }
     return queued;
 }
