@@ -22,6 +22,7 @@ for (const [name, n] of sets) {
 }
 const s = DedupData.settle(t);
 assert.gt(s.recordsEncoded, 0, tojson(s));
+assert.eq(23, s.maxDecodeSteps, 'bounded-hop at hop distance 16: 16 + floor(log_16(2^32 - 1))');
 assert.gt(s.writeBacks.applied, 0, tojson(s));
 
 for (const [name] of sets) {
@@ -55,6 +56,8 @@ for (const [name] of sets) {
   assert.eq(true, v.valid, tojson(v));
   assert.eq(docs.length, v.dedup.decodedRecords, tojson(v.dedup));
   assert.eq(0, v.dedup.refCountMismatches, tojson(v.dedup));
+  // The decode bound, measured on the stored forms.
+  assert.lte(v.dedup.longestChain, s.maxDecodeSteps, name + ' ' + tojson(v.dedup));
 }
 // Versions of one article compress far better than independent messages.
 assert.gt(t.runCommand({collStats: 'wiki-python'}).dedup.ratio, 10);

@@ -32,7 +32,10 @@ struct DedupOptions {
     double governorThreshold = 1.1;     // --dedupGovernorThreshold: > 0
     long long governorWindow = 100000;  // --dedupGovernorWindow: >= 1
     bool sizeFilter = false;            // --dedupSizeFilter
-    std::string chainScheme = "hop";    // --dedupChainScheme: hop, bounded-hop, backward, version-jumping
+    // bounded-hop: the only scheme whose decode steps stay bounded whatever the history length
+    // (hop: about H - 1 steps per level of H^l, 42-50 measured on the benchmark data sets).
+    std::string chainScheme = "bounded-hop";  // --dedupChainScheme: bounded-hop, hop, backward, version-jumping
+    int maxDecodeSteps = 0;  // --dedupMaxDecodeSteps: 0 (the scheme's bound, 23 for bounded-hop) or 1..65535
     // The encoder's backlog: committed inserts not yet deduplicated, at most this many bytes
     // (a fraction of a second to a few seconds of encoding). When it is full, backlogPolicy
     // says what happens to the next insert: "storeRaw" stores it whole (counted in

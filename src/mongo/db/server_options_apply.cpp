@@ -130,7 +130,9 @@ Status applyOptions(const BSONObj& flat, ServerGlobalParams* p) {
             dedup::ChainScheme ignored;
             if (!dedup::parseChainScheme(e.str().c_str(), &ignored))
                 s = badOption("Bad value for storage.dedup.chainScheme: '" + e.str() +
-                              "' (must be one of hop, bounded-hop, backward, version-jumping)");
+                              "' (must be one of bounded-hop, hop, backward, version-jumping)");
+        } else if (k == "storage.dedup.maxDecodeSteps") {
+            s = intIn(0, 65535, &p->dedup.maxDecodeSteps);
         } else if (k == "storage.dedup.backlogMB") {
             s = intIn(1, 4096, &p->dedup.backlogMB);
         } else if (k == "storage.dedup.backlogPolicy") {

@@ -58,7 +58,10 @@ const OptionSpec kOptions[] = {
     {"storage.dedup.sizeFilter", "dedupSizeFilter", OptType::kOptBool,
      "skip documents below the database's 40th-percentile size (true/false) - false"},
     {"storage.dedup.chainScheme", "dedupChainScheme", OptType::kString,
-     "how versions are chained [hop|bounded-hop|backward|version-jumping] - hop"},
+     "how versions are chained [bounded-hop|hop|backward|version-jumping] - bounded-hop"},
+    {"storage.dedup.maxDecodeSteps", "dedupMaxDecodeSteps", OptType::kInt,
+     "most deltas a read of any document applies (0..65535); 0: the chain scheme's bound (bounded-hop: "
+     "hopDistance + floor(log_hopDistance(2^32 - 1)), 23; hop, backward: none) - 0"},
     {"storage.dedup.backlogMB", "dedupBacklogMB", OptType::kInt,
      "bytes of committed inserts that may wait for the dedup encoder, MB (1..4096) - 16"},
     {"storage.dedup.backlogPolicy", "dedupBacklogPolicy", OptType::kString,

@@ -62,6 +62,8 @@ TEST(ServerOptions, DefaultsWithoutArguments) {
     EXPECT_DOUBLE_EQ(p.dedup.governorThreshold, 1.1);
     EXPECT_EQ(p.dedup.governorWindow, 100000);
     EXPECT_FALSE(p.dedup.sizeFilter);
+    EXPECT_EQ(p.dedup.chainScheme, "bounded-hop");
+    EXPECT_EQ(p.dedup.maxDecodeSteps, 0);
     EXPECT_TRUE(p.parsedOptions.isEmpty());
 }
 
@@ -138,6 +140,20 @@ TEST(ServerOptions, DedupChunkSizeOutOfRangeIsAnError) {
     EXPECT_NE(parseError({"--dedupChunkSize", "32"}).find("storage.dedup.chunkSize"), std::string::npos);
     EXPECT_NE(parseError({"--dedupChunkSize", "8192"}).find("between 64 and 4096"), std::string::npos);
     EXPECT_EQ(parseOK({"--dedupChunkSize", "4096"}).dedup.chunkSize, 4096);
+}
+
+// The decode bound (--dedupMaxDecodeSteps): 0 is the scheme's own, else 1..65535.
+TEST(ServerOptions, DedupMaxDecodeSteps) {
+    auto p = parseOK({"--dedup", "--dedupMaxDecodeSteps", "12"});
+    EXPECT_EQ(p.dedup.maxDecodeSteps, 12);
+    EXPECT_EQ(p.parsedOptions["storage"].Obj()["dedup"].Obj()["maxDecodeSteps"].numberInt(), 12);
+    EXPECT_EQ(parseOK({"--dedupMaxDecodeSteps", "0"}).dedup.maxDecodeSteps, 0);
+    EXPECT_EQ(parseOK({"--dedupMaxDecodeSteps", "65535"}).dedup.maxDecodeSteps, 65535);
+    EXPECT_NE(parseError({"--dedupMaxDecodeSteps", "-1"}).find("storage.dedup.maxDecodeSteps must be between 0 and 65535"),
+              std::string::npos);
+    EXPECT_NE(parseError({"--dedupMaxDecodeSteps", "65536"}).find("between 0 and 65535"), std::string::npos);
+    parseError({"--dedupMaxDecodeSteps", "ten"});
+    EXPECT_NE(serverOptionsHelp().find("--dedupMaxDecodeSteps"), std::string::npos);
 }
 
 TEST(ServerOptions, BadBlockCompressorIsAnError) {
@@ -295,6 +311,7 @@ storage:
     governorThreshold: 1.25
     governorWindow: 777
     sizeFilter: false
+    maxDecodeSteps: 9
 systemLog:
   destination: file
   path: /tmp/mongod.log
@@ -322,6 +339,7 @@ replication:
     EXPECT_DOUBLE_EQ(p.dedup.governorThreshold, 1.25);
     EXPECT_EQ(p.dedup.governorWindow, 777);
     EXPECT_FALSE(p.dedup.sizeFilter);
+    EXPECT_EQ(p.dedup.maxDecodeSteps, 9);
     EXPECT_EQ(p.logPath, "/tmp/mongod.log");
     EXPECT_TRUE(p.logAppend);
     EXPECT_EQ(p.verbosity, 2);

@@ -223,5 +223,17 @@ uint64_t guaranteedDecodeBound(ChainScheme s, uint32_t H, uint64_t n) {
     return 0;
 }
 
+uint64_t schemeDecodeCap(ChainScheme s, uint32_t H) {
+    switch (s) {
+        case ChainScheme::kBoundedHop:
+        case ChainScheme::kVersionJumping:
+            return guaranteedDecodeBound(s, H, kMaxChainRecords);
+        case ChainScheme::kBackward:
+        case ChainScheme::kHop:
+            return 0;
+    }
+    return 0;
+}
+
 }  // namespace dedup
 }  // namespace mongo

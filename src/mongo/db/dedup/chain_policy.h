@@ -56,6 +56,16 @@ uint64_t worstDecodeSteps(ChainScheme s, uint32_t H, uint64_t head);
 // case is measured, not bounded by a small formula).
 uint64_t guaranteedDecodeBound(ChainScheme s, uint32_t H, uint64_t n);
 
+// The most records one chain can hold: record pointers are 32-bit (record_table.h).
+constexpr uint64_t kMaxChainRecords = 0xffffffffull;
+
+// The decode bound a scheme guarantees for every chain the engine can hold (any length up to
+// kMaxChainRecords), or 0 if it has none: H + floor(log_H(2^32 - 1)) for kBoundedHop (23 at
+// H = 16), H - 1 for kVersionJumping, none for kBackward and kHop (whose worst case grows with
+// the chain: about H - 1 steps per level of H^l). The engine's default decode cap: fixed for
+// its life, so that no change in the number of records can lower it under existing chains.
+uint64_t schemeDecodeCap(ChainScheme s, uint32_t H);
+
 // floor(log_H(n)) for n >= 1.
 uint32_t floorLog(uint32_t H, uint64_t n);
 

@@ -72,6 +72,24 @@ TEST(ChainPolicy, BoundedHopNeverExceedsHPlusLogN) {
               guaranteedDecodeBound(ChainScheme::kBoundedHop, 16, 65537));
 }
 
+// The engine's default cap: fixed, and never below what the scheme's own layout needs for any
+// chain length.
+TEST(ChainPolicy, SchemeDecodeCapIsFixedAndCoversEveryChainLength) {
+    EXPECT_EQ(schemeDecodeCap(ChainScheme::kBoundedHop, 16), 23u);  // 16 + floor(log_16(2^32 - 1))
+    EXPECT_EQ(schemeDecodeCap(ChainScheme::kBoundedHop, 2), 33u);
+    EXPECT_EQ(schemeDecodeCap(ChainScheme::kVersionJumping, 16), 15u);
+    EXPECT_EQ(schemeDecodeCap(ChainScheme::kHop, 16), 0u);
+    EXPECT_EQ(schemeDecodeCap(ChainScheme::kBackward, 16), 0u);
+    for (uint32_t H : {2u, 3u, 4u, 8u, 16u, 32u}) {
+        for (uint64_t n : {1ull, 2ull, 100ull, 1000ull, 5000ull})
+            EXPECT_LE(worstDecodeSteps(ChainScheme::kBoundedHop, H, n - 1),
+                      schemeDecodeCap(ChainScheme::kBoundedHop, H))
+                << "H=" << H << " n=" << n;
+        EXPECT_LE(guaranteedDecodeBound(ChainScheme::kBoundedHop, H, 1u << 20),
+                  schemeDecodeCap(ChainScheme::kBoundedHop, H));
+    }
+}
+
 TEST(ChainPolicy, RetargetsAreExactlyTheChangedTargets) {
     for (ChainScheme s : {ChainScheme::kBackward, ChainScheme::kVersionJumping, ChainScheme::kHop,
                           ChainScheme::kBoundedHop}) {

@@ -19,6 +19,8 @@ Options sanitize(Options o) {
     o.maxCandidatesPerFeature = std::max<uint32_t>(1, o.maxCandidatesPerFeature);
     o.anchorInterval = std::max<uint32_t>(1, o.anchorInterval);
     o.hopDistance = std::max<uint32_t>(2, o.hopDistance);
+    // decodeRecord refuses longer chains (a cycle or a runaway chain).
+    o.maxDecodeSteps = std::min<uint32_t>(o.maxDecodeSteps, 65535);
     o.maxDeltaFraction = std::clamp(o.maxDeltaFraction, 0.0, 1.0);
     o.sizeFilterPercentile = std::clamp(o.sizeFilterPercentile, 0.0, 1.0);
     return o;
@@ -90,6 +92,8 @@ Engine::Impl::Partition::Partition(std::string n, const Options& o, const Govern
 
 Engine::Impl::Impl(const Options& options, RecordStore* store)
     : _o(sanitize(options)),
+      _cap(_o.maxDecodeSteps != 0 ? _o.maxDecodeSteps
+                                  : static_cast<uint32_t>(schemeDecodeCap(_o.chainScheme, _o.hopDistance))),
       _store(store),
       _fx(_o.avgChunkSize, _o.sketchSize),
       _enc(_o.anchorInterval, _o.minAnchors, _o.deltaGapSearch),

@@ -61,10 +61,16 @@ struct Options {
     // Encoding chains: scheme and hop distance H (cluster size for version jumping).
     ChainScheme chainScheme = ChainScheme::kBoundedHop;
     uint32_t hopDistance = 16;
-    // Hard limit on decode steps enforced when write-backs are applied (a write-back that
-    // would make some record take more steps is skipped). 0: the scheme's own bound
-    // (H + floor(log_H N) for bounded-hop with N the records of the database, H for version
-    // jumping, none for backward and hop).
+    // The decode bound: reading any record (live or retained) applies at most this many
+    // deltas. Fixed for the engine's life. 0: the scheme's own bound for any chain the engine
+    // can hold (schemeDecodeCap: H + floor(log_H(2^32 - 1)) for bounded-hop, 23 at H = 16;
+    // H - 1 for version jumping; none for backward and hop). It is enforced everywhere chains
+    // change: a write-back that would make some record take more steps is skipped
+    // (writeBacksDepthLimited) unless it brings records already past the bound nearer their
+    // root; updates and deletes never lengthen a chain; records found
+    // deeper when the engine is rebuilt from storage (stored under another scheme or bound)
+    // are re-encoded against a nearer base, or stored whole, by the garbage collection pass
+    // (depthRepairs).
     uint32_t maxDecodeSteps = 0;
 
     // Caches, in bytes (paper: 32 MB source record cache, 8 MB write-back cache).
@@ -190,6 +196,7 @@ struct Stats {
     uint64_t retainedRecords = 0;     // deleted by clients, kept as bases (computeChains only)
     uint64_t restoredRecords = 0;     // reported through restoreRecord
     uint64_t garbageRequeued = 0;     // rewrites re-queued by garbage collection
+    uint64_t depthRepairs = 0;        // rewrites queued for records deeper than the decode bound
     std::vector<DbStats> dbs;
 };
 
@@ -202,6 +209,9 @@ public:
     Engine& operator=(const Engine&) = delete;
 
     const Options& options() const;
+    // The decode bound in force (Options::maxDecodeSteps, or the scheme's): no record takes
+    // more deltas to read once the engine knows the links. 0: none (backward, hop).
+    uint32_t decodeBound() const;
 
     // A new record (ns, id) with these bytes is being inserted; the caller stores it raw.
     // DuplicateKey if the engine already tracks (ns, id).
@@ -266,7 +276,9 @@ public:
     // Garbage collection pass: removes retained records nothing decodes through any more
     // (RecordStore::removeRetained; the caller provides the unit of work) and re-queues the
     // rewrites for the others, visiting at most maxRecords retained records per call and
-    // resuming where the last call stopped. Returns the records removed.
+    // resuming where the last call stopped. It also queues (again, if the lossy cache lost
+    // them) the rewrites that bring records found deeper than the decode bound back under it.
+    // Returns the records removed.
     size_t collectGarbage(size_t maxRecords = SIZE_MAX);
     // The same for one record (a read decoded through it): removed if nothing needs it any
     // more, else its dependents' rewrites are queued. Returns the records removed.

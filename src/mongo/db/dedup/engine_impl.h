@@ -1,7 +1,8 @@
 #pragma once
 // Private to the dedup engine: the state behind Engine (dedup_engine.h) and the helpers its
-// two source files share (dedup_engine.cpp: inserts; engine_maintenance.cpp: updates,
-// deletes, write-backs, reads, statistics).
+// source files share (dedup_engine.cpp: inserts; engine_maintenance.cpp: updates, deletes,
+// write-backs, reads, statistics; engine_restore.cpp: rebuilding from storage, garbage
+// collection; engine_depth.cpp: the decode bound).
 // Thread-safety: every member below is guarded by _mu unless noted.
 #include <deque>
 #include <memory>
@@ -27,6 +28,7 @@ public:
     Impl(const Options& options, RecordStore* store);
 
     const Options& options() const { return _o; }
+    uint32_t decodeBound() const { return _cap; }
     StatusWith<InsertDecision> onInsert(std::string_view ns, int64_t id, std::string_view bytes);
     Status onReplicatedInsert(std::string_view ns, int64_t id, int64_t sourceId,
                               std::string_view forwardDelta, std::string* bytes);
@@ -65,6 +67,10 @@ private:
         std::vector<Chain> chains;
         uint64_t logicalBytes = 0;  // live (not deleted) records
         uint64_t storedBytes = 0;   // all stored forms, retained ones included
+        // Some records may be deeper than the decode bound (their links were restored from
+        // storage, written under another scheme or bound): the garbage collection pass
+        // repairs them (repairDepths) until none is.
+        bool depthCheck = false;
     };
 
     // --- namespaces and partitions ---
@@ -88,17 +94,30 @@ private:
     // --- shared helpers (engine_maintenance.cpp) ---
     // The record's bytes: from the source record cache, else decoded from the RecordStore.
     Bytes fetchLogical(Partition& p, uint32_t ptr);
-    // Queues a new stored form for rec (against base, or raw if base == kNoRecord).
+    // Queues a new stored form for rec (against base, or raw if base == kNoRecord). One that
+    // saves nothing is not queued unless structural (chains rely on it) or required (it frees
+    // a retained record: the bytes of a deleted or replaced document must go in the end).
     bool queueWriteBack(Partition& p, uint32_t rec, uint32_t base, std::string stored,
-                        bool structural, int64_t extraValue = 0);
+                        bool structural, int64_t extraValue = 0, bool required = false);
     // Changes the applied base of rec, keeping dependents and heights right.
     void relink(Partition& p, uint32_t rec, uint32_t base);
     // restoreRecord / restoreLink: one record into _restoring (sketch may be empty).
     Status addRestored(uint32_t nsIdx, int64_t id, size_t logicalSize, const Sketch& sketch, int64_t baseId,
                        size_t storedSize, bool retained);
-    uint32_t decodeCap(const Partition& p) const;
-    bool tracksHeights() const;
+    // --- the decode bound (engine_depth.cpp) ---
+    // Heights are kept (relink) whenever there is a bound to enforce.
+    bool tracksHeights() const { return _cap != 0; }
+    // Deltas applied to decode ptr, counting at most limit + 1.
     uint32_t depthOf(const Partition& p, uint32_t ptr, uint32_t limit) const;
+    // Finds the records of p deeper than the bound and queues, for up to maxRepairs of them,
+    // the rewrite that brings them back under it; clears p.depthCheck once none is left.
+    // Returns the rewrites queued.
+    size_t repairDepths(Partition& p, size_t maxRepairs);
+    // Queues the rewrite of c, a record at depth _cap + 1, against an ancestor that brings it
+    // and (as far as one can) its dependents within the bound: the one at depth
+    // _cap - 1 - height(c), or the root if that is negative (the nearest live one); raw if no
+    // ancestor is live or no delta pays. Returns whether a rewrite was queued.
+    bool repairOne(Partition& p, uint32_t c);
     // Whether following bases from `from` (itself included) reaches `target`.
     bool reaches(const Partition& p, uint32_t from, uint32_t target) const;
     // Forgets a record for good; retained bases left without dependents go too (their ids
@@ -118,6 +137,7 @@ private:
                                             UpdatePlan* plan);
 
     const Options _o;
+    const uint32_t _cap;  // the decode bound (Options::maxDecodeSteps or the scheme's); 0: none
     RecordStore* const _store;
     const FeatureExtractor _fx;  // immutable: used without _mu
 

@@ -27,38 +27,11 @@ Engine::Impl::Bytes Engine::Impl::fetchLogical(Partition& p, uint32_t ptr) {
     return std::make_shared<const std::string>(std::move(out));
 }
 
-bool Engine::Impl::tracksHeights() const {
-    return _o.maxDecodeSteps != 0 || _o.chainScheme == ChainScheme::kBoundedHop ||
-        _o.chainScheme == ChainScheme::kVersionJumping;
-}
-
-uint32_t Engine::Impl::decodeCap(const Partition& p) const {
-    if (_o.maxDecodeSteps != 0)
-        return _o.maxDecodeSteps;
-    switch (_o.chainScheme) {
-        case ChainScheme::kBoundedHop:
-            return static_cast<uint32_t>(guaranteedDecodeBound(
-                ChainScheme::kBoundedHop, _o.hopDistance, std::max<size_t>(1, p.table.size())));
-        case ChainScheme::kVersionJumping:
-            return static_cast<uint32_t>(guaranteedDecodeBound(
-                ChainScheme::kVersionJumping, _o.hopDistance, std::max<size_t>(2, p.table.size())));
-        default:
-            return 0;
-    }
-}
-
 bool Engine::Impl::reaches(const Partition& p, uint32_t from, uint32_t target) const {
     for (size_t steps = 0; from != kNoRecord && steps <= p.table.size(); ++steps, from = p.table.at(from).base)
         if (from == target)
             return true;
     return false;
-}
-
-uint32_t Engine::Impl::depthOf(const Partition& p, uint32_t ptr, uint32_t limit) const {
-    uint32_t d = 0;
-    for (uint32_t n = p.table.at(ptr).base; n != kNoRecord && d <= limit; n = p.table.at(n).base)
-        ++d;
-    return d;
 }
 
 void Engine::Impl::relink(Partition& p, uint32_t rec, uint32_t base) {
@@ -87,7 +60,7 @@ void Engine::Impl::relink(Partition& p, uint32_t rec, uint32_t base) {
 }
 
 bool Engine::Impl::queueWriteBack(Partition& p, uint32_t rec, uint32_t base, std::string stored,
-                                  bool structural, int64_t extraValue) {
+                                  bool structural, int64_t extraValue, bool required) {
     const RecordMeta& rm = p.table.at(rec);
     WriteBack wb;
     wb.key = keyOf(rm);
@@ -101,7 +74,7 @@ bool Engine::Impl::queueWriteBack(Partition& p, uint32_t rec, uint32_t base, std
         wb.baseVersion = bm.version;
     }
     wb.bytesSaved = int64_t(rm.storedSize) - int64_t(stored.size()) + extraValue;
-    if (!structural && wb.bytesSaved <= 0)
+    if (!structural && !required && wb.bytesSaved <= 0)
         return false;  // the record is already stored at least as compactly
     wb.structural = structural;
     wb.stored = std::move(stored);
@@ -370,16 +343,17 @@ uint32_t Engine::Impl::queueDependentRewrites(Partition& p, uint32_t x, uint32_t
         if (!db)
             continue;
         const int64_t did = p.table.at(d).id;
-        if (baseBytes) {
-            std::string delta =
-                _enc.encode(reinterpret_cast<const uint8_t*>(baseBytes->data()), baseBytes->size(),
-                            reinterpret_cast<const uint8_t*>(db->data()), db->size(),
-                            _o.compressDeltas);
-            queued += queueWriteBack(p, d, base, makeDeltaStored(did, p.table.at(base).id, delta),
-                                     false, share);
-        } else {
-            queued += queueWriteBack(p, d, kNoRecord, makeRawStored(*db), false, share);
-        }
+        // Queued even when it costs bytes (a dependent far along a hop chain may take a larger
+        // delta against x's ancestor than against x): x holds a document the client deleted
+        // or replaced, and goes only once every dependent has moved.
+        std::string delta;
+        if (baseBytes)
+            delta = _enc.encode(reinterpret_cast<const uint8_t*>(baseBytes->data()), baseBytes->size(),
+                                reinterpret_cast<const uint8_t*>(db->data()), db->size(), _o.compressDeltas);
+        if (baseBytes && deltaStoredSize(did, p.table.at(base).id, delta.size()) < rawStoredSize(db->size()))
+            queued += queueWriteBack(p, d, base, makeDeltaStored(did, p.table.at(base).id, delta), false, share, true);
+        else
+            queued += queueWriteBack(p, d, kNoRecord, makeRawStored(*db), false, share, true);
     }
     return queued;
 }
@@ -418,8 +392,11 @@ DrainResult Engine::Impl::drainWriteBacks(size_t maxEntries, size_t maxBytes) {
                 ++r.stale;
                 continue;
             }
-            uint32_t cap = decodeCap(p);
-            if (cap != 0 && depthOf(p, base, cap) + 1 + p.table.at(rec).height > cap) {
+            // The decode bound: the record's deepest dependent must stay within it, unless the
+            // record is already past it (data restored from storage) and this moves it nearer
+            // its root, which shortens every decode through it (a repair, engine_depth.cpp).
+            if (_cap != 0 && depthOf(p, base, _cap) + 1 + p.table.at(rec).height > _cap &&
+                depthOf(p, base, UINT32_MAX - 1) + 1 >= depthOf(p, rec, UINT32_MAX - 1)) {
                 ++r.depthLimited;
                 ++_counters.writeBacksDepthLimited;
                 continue;

@@ -150,6 +150,10 @@ void Engine::Impl::finishRestore(std::string_view ns) {
         if (b != kNoRecord && !reaches(p, b, r.ptr))
             relink(p, r.ptr, b);
     }
+    // The stored links may be deeper than the bound (written under another scheme or bound,
+    // or by a version that did not enforce one): the garbage collection pass repairs them.
+    if (_cap != 0)
+        p.depthCheck = true;
     // Chains: the records that decode to the same raw record, oldest first, so the head is
     // the newest as the chain schemes expect.
     std::unordered_map<uint32_t, uint32_t> chainOfRoot;
@@ -183,6 +187,11 @@ void Engine::Impl::finishRestore(std::string_view ns) {
 
 size_t Engine::Impl::collectGarbage(size_t maxRecords) {
     std::lock_guard<std::mutex> lk(_mu);
+    // Each repair decodes and encodes one record under the lock: a few hundred per pass.
+    constexpr size_t kMaxDepthRepairsPerPass = 256;
+    for (auto& pp : _partitions)
+        if (pp->depthCheck)
+            repairDepths(*pp, kMaxDepthRepairsPerPass);
     size_t removed = 0, visited = 0;
     for (size_t n = 0; n < _partitions.size() && visited < maxRecords; ++n) {
         if (_gcPartition >= _partitions.size())

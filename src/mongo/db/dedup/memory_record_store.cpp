@@ -51,7 +51,12 @@ Status MemoryRecordStore::writeStored(std::string_view ns, int64_t id, std::stri
     auto it = _recs.find({std::string(ns), id});
     if (it == _recs.end())
         return Status(ErrorCodes::NoSuchKey, "no such record");
+    // As mongod's record store does: a retained record stays retained (hidden from clients)
+    // whatever new form the engine gives it.
+    const bool retained = !it->second.empty() && (uint8_t(it->second[0]) & kStoredRetainedFlag);
     it->second.assign(stored.data(), stored.size());
+    if (retained && !it->second.empty())
+        it->second = withRetainedFlag(std::move(it->second), true);
     ++_writeBacks;
     return Status::OK();
 }

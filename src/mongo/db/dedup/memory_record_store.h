@@ -26,7 +26,7 @@ public:
     void apply(std::string_view ns, const UpdatePlan& plan);
     void apply(std::string_view ns, const DeletePlan& plan);
 
-    // RecordStore
+    // RecordStore (writeStored keeps a retained record's flag, as mongod's record store does)
     Status readStored(std::string_view ns, int64_t id, std::string* out) override;
     Status writeStored(std::string_view ns, int64_t id, std::string_view stored) override;
     Status removeRetained(std::string_view ns, int64_t id) override;

@@ -71,6 +71,8 @@ public:
     }
 
     size_t size() const { return _live; }
+    // One more than the largest pointer ever handed out (for tables indexed by pointer).
+    size_t slots() const { return _recs.size() + 1; }
     size_t memoryBytes() const;
 
     // FeatureIndex::Metadata

@@ -571,6 +571,7 @@ void DedupRecordStore::validateLayer(OperationContext* opCtx, bool full, std::ve
     if (full) d.append("decodedRecords", decoded);
     d.append("undecodableRecords", bad);
     d.append("refCountMismatches", mismatches);
+    if (full) d.append("longestChain", longestStoredChain(opCtx, *_base));  // decode bound: steps on the stored forms
     d.doneFast();
 }
 

@@ -59,6 +59,7 @@ dedup::Options dedupEngineOptions(const DedupOptions& o) {
     e.governorWindow = static_cast<uint64_t>(o.governorWindow);
     e.sizeFilter = o.sizeFilter;
     dedup::parseChainScheme(o.chainScheme.c_str(), &e.chainScheme);
+    e.maxDecodeSteps = static_cast<uint32_t>(o.maxDecodeSteps);
     return e;
 }
 

@@ -60,6 +60,13 @@ DedupServiceOptions dedupServiceOptions(const DedupOptions& o);
 // The engine's options for mongod's --dedup* settings.
 dedup::Options dedupEngineOptions(const DedupOptions& o);
 
+// The most deltas any record of a deduplicated collection takes to decode (live or retained),
+// measured on the stored forms of `stored` (the collection's underlying record store) by
+// following the bases they name, not taken from the engine's bookkeeping: validate {full: true}
+// reports it as dedup.longestChain. Linear in the records; a loop of bases (damaged data,
+// reported by validate anyway) counts as one step per record on it. dedup_chain_depth.cpp.
+long long longestStoredChain(OperationContext* opCtx, const mongo::RecordStore& stored);
+
 class DedupStorage : public dedup::RecordStore {
 public:
     // Creates the service and installs the record-store wrapper that stores collections

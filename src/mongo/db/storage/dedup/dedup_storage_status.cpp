@@ -17,6 +17,7 @@ BSONObj DedupStorage::serverStatusSection() const {
         b.append("collections", static_cast<long long>(_stores.size()));
     }
     b.append("chainScheme", dedup::chainSchemeName(o.chainScheme));
+    b.append("maxDecodeSteps", static_cast<long long>(_engine->decodeBound()));  // the decode bound in force, 0: none
     b.append("recordsExamined", static_cast<long long>(s.recordsExamined));
     b.append("recordsEncoded", static_cast<long long>(s.recordsEncoded));
     b.append("recordsUnique", static_cast<long long>(s.recordsUnique));
