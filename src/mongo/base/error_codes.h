@@ -38,7 +38,10 @@ namespace mongo {
     X(RoleNotFound, 31)                            \
     X(CannotBackfillArray, 34)                     \
     X(CannotIndexParallelArrays, 171)              \
+    X(CappedPositionLost, 136)                     \
     X(QueryPlanKilled, 175)                        \
+    X(CursorKilled, 237)                           \
+    X(ClientDisconnect, 279)                       \
     X(NoQueryExecutionPlans, 291)                  \
     X(Interrupted, 11601)                          \
     X(CursorNotFound, 43)                          \

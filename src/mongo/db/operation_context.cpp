@@ -2,6 +2,8 @@
 
 #include <atomic>
 
+#include "mongo/db/interruptible_wait.h"
+
 namespace mongo {
 
 namespace {
@@ -9,11 +11,30 @@ std::atomic<bool> gInShutdown{false};
 }
 
 bool globalInShutdown() { return gInShutdown; }
-void setGlobalInShutdown() { gInShutdown = true; }
+void setGlobalInShutdown() {
+    gInShutdown = true;
+    wakeAllInterruptibleWaits();
+}
+
+void OperationContext::markKilled(ErrorCodes code) {
+    int expected = 0;
+    _killCode.compare_exchange_strong(expected, static_cast<int>(code));
+    std::lock_guard<std::mutex> lk(_wakerMutex);
+    if (_waker) _waker();
+}
+
+void OperationContext::setInterruptWaker(std::function<void()> waker) {
+    std::lock_guard<std::mutex> lk(_wakerMutex);
+    _waker = std::move(waker);
+}
 
 void OperationContext::checkForInterrupt() const {
     if (gInShutdown) uasserted(ErrorCodes::InterruptedAtShutdown, "interrupted at shutdown");
-    if (_killed) uasserted(ErrorCodes::Interrupted, "operation was interrupted");
+    if (int code = _killCode.load()) {
+        if (code == static_cast<int>(ErrorCodes::ClientDisconnect))
+            uasserted(ErrorCodes::ClientDisconnect, "operation was interrupted because a client disconnected");
+        uasserted(static_cast<ErrorCodes>(code), "operation was interrupted");
+    }
     if (hasDeadline() && std::chrono::steady_clock::now() > _deadline)
         uasserted(ErrorCodes::MaxTimeMSExpired, "operation exceeded time limit");
 }

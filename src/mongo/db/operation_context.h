@@ -4,9 +4,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
+#include "mongo/base/status.h"
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/storage/dedup/dedup_read_stats.h"
 #include "mongo/db/storage/recovery_unit.h"
@@ -29,6 +32,10 @@ public:
     // Set by the dispatcher when the connection must be closed instead of answered
     // (failCommand with closeConnection: true).
     bool closeConnectionWithoutReply = false;
+    // The connection's socket (-1 if none), watched by interruptible waits so that a client
+    // that hangs up or a server shutting its sockets down ends them (db/interruptible_wait.h).
+    // Only the connection's own thread uses it; the transport layer closes it after the session.
+    int socketFd = -1;
 
 private:
     int64_t _id;
@@ -51,9 +58,16 @@ public:
                            : std::chrono::steady_clock::time_point::max();
     }
     bool hasDeadline() const { return _deadline != std::chrono::steady_clock::time_point::max(); }
-    void markKilled() { _killed = true; }
-    // Throws MaxTimeMSExpired / Interrupted / InterruptedAtShutdown. Call in long loops.
+    std::chrono::steady_clock::time_point deadline() const { return _deadline; }
+    // Kills the operation: its next checkForInterrupt() throws 'code' (Interrupted for killOp,
+    // CursorKilled for killCursors of the cursor it works on, ClientDisconnect). The first kill
+    // wins. Wakes the operation if it is blocked in an interruptible wait. Thread safe.
+    void markKilled(ErrorCodes code = ErrorCodes::Interrupted);
+    // Throws MaxTimeMSExpired / the kill code / InterruptedAtShutdown. Call in long loops.
     void checkForInterrupt() const;
+    // While the operation blocks in an interruptible wait (db/interruptible_wait.h), how to
+    // wake it: markKilled() calls it. Set and cleared (empty function) by the waiting thread.
+    void setInterruptWaker(std::function<void()> waker);
 
     // Logical session of the command (lsid), empty if none.
     BSONObj lsid;
@@ -71,7 +85,9 @@ private:
     std::unique_ptr<RecoveryUnit> _ru;
     int64_t _opId;
     std::chrono::steady_clock::time_point _deadline = std::chrono::steady_clock::time_point::max();
-    std::atomic<bool> _killed{false};
+    std::atomic<int> _killCode{0};  // 0: not killed
+    std::mutex _wakerMutex;          // guards _waker
+    std::function<void()> _waker;
 };
 
 // Set when the server begins shutting down; long operations stop with InterruptedAtShutdown.

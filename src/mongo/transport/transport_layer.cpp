@@ -365,6 +365,7 @@ void TransportLayer::_acceptOne(int listenFd, bool isUnix) {
     args->registry = _registry;
     args->fd = fd;
     args->client = std::make_unique<Client>(id, remote);
+    args->client->socketFd = fd;  // for waits that must notice a hang-up (db/interruptible_wait.h)
     args->sep = _sep;
     args->uuid = makeUuidAttr();
     {

@@ -19,6 +19,7 @@
 namespace mongo {
 
 class BSONObjBuilder;
+class CappedInsertNotifier;
 class Matcher;
 
 struct Record {
@@ -148,6 +149,9 @@ public:
     virtual BSONObj storageLayerStats(OperationContext* opCtx) const = 0;
     virtual void validateStorageLayer(OperationContext* opCtx, bool full, std::vector<std::string>* errors,
                                       std::vector<std::string>* warnings, BSONObjBuilder* result) const = 0;
+    // Capped collections: signalled when an insert commits and when the collection is dropped
+    // or renamed, for awaitData cursors (capped_insert_notifier.h). Null for other collections.
+    virtual std::shared_ptr<CappedInsertNotifier> cappedInsertNotifier() const { return nullptr; }
 };
 
 // The set of databases and collections, persisted by the storage engine.

@@ -68,7 +68,11 @@ RecordId CollectionImpl::insertDocument(OperationContext* opCtx, const BSONObj& 
                                                       std::to_string(_options.cappedSize));
     RecordId id = _rs->insertRecord(opCtx, doc.objdata(), doc.objsize());
     _indexes->indexDocument(opCtx, doc, id);
-    if (_options.capped) enforceCappedLimits(opCtx, id);
+    if (_options.capped) {
+        enforceCappedLimits(opCtx, id);
+        // Tailing cursors may read it once it is visible: wake those awaiting data.
+        opCtx->recoveryUnit()->onCommit([n = _cappedNotifier] { n->notifyAll(); });
+    }
     return id;
 }
 

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "mongo/db/catalog/capped_insert_notifier.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/durable_catalog.h"
 #include "mongo/db/catalog/index_catalog_impl.h"
@@ -40,6 +41,9 @@ public:
                               std::vector<std::string>* warnings, BSONObjBuilder* result) const override {
         _rs->validateLayer(opCtx, full, errors, warnings, result);
     }
+    std::shared_ptr<CappedInsertNotifier> cappedInsertNotifier() const override {
+        return _options.capped ? _cappedNotifier : nullptr;
+    }
 
     // For the catalog and the index catalog.
     StorageEngine* engine() const { return _engine; }
@@ -51,9 +55,16 @@ public:
     // Writes md as this collection's catalog entry (in the caller's unit of work) and adopts
     // it in memory (restored if the unit of work aborts).
     void setMetaData(OperationContext* opCtx, CollectionMetaData md);
-    void setNs(const NamespaceString& nss) { _ns = nss; }
+    // Renaming and dropping wake awaitData getMores: their cursors cannot go on.
+    void setNs(const NamespaceString& nss) {
+        _ns = nss;
+        _cappedNotifier->notifyAll();
+    }
     bool isDropped() const { return _dropped.load(); }
-    void markDropped() { _dropped = true; }
+    void markDropped() {
+        _dropped = true;
+        _cappedNotifier->notifyAll();
+    }
 
 private:
     void enforceCappedLimits(OperationContext* opCtx, RecordId justInserted);
@@ -68,6 +79,7 @@ private:
     std::unique_ptr<RecordStore> _rs;
     std::unique_ptr<IndexCatalogImpl> _indexes;
     std::atomic<bool> _dropped{false};
+    const std::shared_ptr<CappedInsertNotifier> _cappedNotifier = std::make_shared<CappedInsertNotifier>();
 };
 
 }  // namespace mongo

@@ -1,4 +1,5 @@
 // find, getMore, killCursors.
+#include "mongo/db/catalog/capped_insert_notifier.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/server_status_counters.h"
@@ -25,12 +26,19 @@ public:
         cursor->nss = nss;
         cursor->lsid = opCtx->lsid;
         cursor->noTimeout = fr.noCursorTimeout;
+        cursor->tailable = fr.tailable;
+        cursor->awaitData = fr.awaitData;
+        if (coll) cursor->insertNotifier = coll->cappedInsertNotifier();
         cursor->source = std::make_unique<FindCursorSource>(
             std::make_unique<PlanExecutor>(opCtx->getClient(), coll, nss, fr.qr, PlanPurpose::kFind, "", opCtx));
         BSONArrayBuilder docs;
         bool exhausted = fillBatch(opCtx, *cursor, fr.batchSize, docs);
+        // A tailable cursor stays open at the end of the collection, unless the collection is
+        // missing or empty (MongoDB's rule: then the cursor id is 0 at once). find never waits.
+        bool keep = fr.tailable ? coll && (coll->numRecords(opCtx) != 0 || cursor->nReturned > 0)
+                                : !exhausted && !fr.singleBatch;
         long long id = 0;
-        if (!exhausted && !fr.singleBatch) {
+        if (keep) {
             cursor->source->save();
             id = CursorManager::get().registerCursor(std::move(cursor));
         }
@@ -38,6 +46,28 @@ public:
     }
 };
 FindCmd findCmd;
+
+// Holds a checked-out cursor for a getMore: returns it to the manager (checkIn), or destroys
+// it (forget) when the getMore fails or exhausts it, so that the manager never keeps a
+// pointer to a finished operation.
+class PinnedCursor {
+public:
+    explicit PinnedCursor(std::unique_ptr<ClientCursor> c) : _c(std::move(c)), _id(_c ? _c->id : 0) {}
+    ~PinnedCursor() {
+        if (_c) CursorManager::get().forget(_id);
+    }
+    ClientCursor* operator->() const { return _c.get(); }
+    ClientCursor& operator*() const { return *_c; }
+    explicit operator bool() const { return _c != nullptr; }
+    void checkIn() { CursorManager::get().checkIn(std::move(_c)); }
+
+private:
+    std::unique_ptr<ClientCursor> _c;
+    long long _id;
+};
+
+// How long an awaitData getMore waits for inserts without a maxTimeMS (MongoDB's default).
+constexpr long long kDefaultAwaitDataMillis = 1000;
 
 class GetMoreCmd : public Command {
 public:
@@ -62,26 +92,48 @@ public:
         long long id = idElem.numberLong();
         NamespaceString nss(req.db(), collElem.valueStringData());
         uassertStatusOK(NamespaceString::validateCursorNamespace(nss.db(), nss.coll()));
-        auto cursor = CursorManager::get().checkOut(id);
+        PinnedCursor cursor(CursorManager::get().checkOut(id, opCtx));
         if (!cursor) uasserted(ErrorCodes::CursorNotFound, "cursor id " + std::to_string(id) + " not found");
         if (cursor->nss != nss) {
-            CursorManager::get().checkIn(std::move(cursor));
+            cursor.checkIn();
             uasserted(ErrorCodes::Unauthorized, "Requested getMore on namespace '" + nss.ns() +
                                                     "', but cursor belongs to a different namespace");
         }
-        CatalogReadLock lock;
-        BSONArrayBuilder docs;
-        bool exhausted;
-        try {
-            cursor->source->restore();
-            exhausted = fillBatch(opCtx, *cursor, batchSize, docs);
-            if (!exhausted) cursor->source->save();
-        } catch (...) {
-            CursorManager::get().forget(id);  // a failed getMore kills the cursor, as in MongoDB
-            throw;
+        // maxTimeMS on a getMore is the time an awaitData cursor waits for inserts, and is
+        // refused for other cursors (their time limit was the originating command's).
+        BSONElement maxTime = req.body["maxTimeMS"];
+        if (!maxTime.eoo() && !cursor->awaitData) {
+            cursor.checkIn();
+            uasserted(ErrorCodes::BadValue, "cannot set maxTimeMS on getMore command for a non-awaitData cursor");
         }
-        if (exhausted) CursorManager::get().forget(id);
-        else CursorManager::get().checkIn(std::move(cursor));
+        std::chrono::steady_clock::time_point awaitDeadline;
+        if (cursor->awaitData) {
+            opCtx->setDeadlineAfterMillis(0);  // not a deadline of the command: it just stops waiting
+            long long waitMs = maxTime.eoo() ? kDefaultAwaitDataMillis : maxTime.numberLong();
+            awaitDeadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(waitMs);
+        }
+
+        BSONArrayBuilder docs;
+        const long long returnedBefore = cursor->nReturned;
+        bool exhausted;
+        while (true) {
+            // Read the version before looking: an insert committing after the scan found
+            // nothing then still ends the wait below.
+            auto notifier = cursor->insertNotifier;
+            uint64_t seen = notifier ? notifier->version() : 0;
+            {
+                CatalogReadLock lock;
+                cursor->source->restore();
+                exhausted = fillBatch(opCtx, *cursor, batchSize, docs);
+                if (cursor->tailable) exhausted = false;  // it stays open at the end
+                if (!exhausted) cursor->source->save();
+            }
+            if (cursor->nReturned > returnedBefore || !cursor->awaitData || !notifier) break;
+            // Nothing yet: wait (holding no lock) for an insert, then look again; a wake by an
+            // insert the filter does not match just leads to another wait.
+            if (!notifier->waitForChange(opCtx, seen, awaitDeadline)) break;
+        }
+        if (!exhausted) cursor.checkIn();  // else the pin destroys it
         appendCursorReply(result, "nextBatch", docs.arr(), exhausted ? 0 : id, nss.ns());
     }
 };

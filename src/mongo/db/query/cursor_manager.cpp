@@ -25,22 +25,27 @@ long long CursorManager::registerCursor(std::unique_ptr<ClientCursor> c) {
     return id;
 }
 
-std::unique_ptr<ClientCursor> CursorManager::checkOut(long long id) {
+std::unique_ptr<ClientCursor> CursorManager::checkOut(long long id, OperationContext* user) {
     std::lock_guard<std::mutex> lk(_mutex);
     auto it = _cursors.find(id);
     if (it == _cursors.end()) return nullptr;
     auto c = std::move(it->second);
     _cursors.erase(it);
-    _inUse[id] = true;
+    _inUse[id] = InUse{true, user};
     return c;
 }
 
 void CursorManager::checkIn(std::unique_ptr<ClientCursor> c) {
+    std::unique_ptr<ClientCursor> victim;  // destroyed outside the lock
     std::lock_guard<std::mutex> lk(_mutex);
     long long id = c->id;
-    bool killed = _inUse.count(id) && !_inUse[id];
-    _inUse.erase(id);
-    if (killed) return;  // killCursors arrived while it was in use
+    auto it = _inUse.find(id);
+    bool killed = it != _inUse.end() && !it->second.live;
+    if (it != _inUse.end()) _inUse.erase(it);
+    if (killed) {  // killCursors arrived while it was in use
+        victim = std::move(c);
+        return;
+    }
     c->lastUsed = std::chrono::steady_clock::now();
     _cursors[id] = std::move(c);
 }
@@ -58,8 +63,9 @@ bool CursorManager::kill(long long id) {
         if (it != _cursors.end()) {
             victim = std::move(it->second);
             _cursors.erase(it);
-        } else if (_inUse.count(id)) {
-            _inUse[id] = false;  // killed when checked in
+        } else if (auto u = _inUse.find(id); u != _inUse.end()) {
+            u->second.live = false;  // destroyed when checked in
+            if (u->second.user) u->second.user->markKilled(ErrorCodes::CursorKilled);
             return true;
         } else {
             return false;
@@ -77,7 +83,7 @@ void CursorManager::killAll() {
     std::map<long long, std::unique_ptr<ClientCursor>> victims;
     std::lock_guard<std::mutex> lk(_mutex);
     victims.swap(_cursors);
-    for (auto& [id, live] : _inUse) live = false;
+    for (auto& [id, use] : _inUse) use.live = false;
 }
 
 int CursorManager::reapIdle(std::chrono::milliseconds timeout) {

@@ -15,6 +15,8 @@
 
 namespace mongo {
 
+class CappedInsertNotifier;
+
 // Produces a cursor's documents. Implemented by find (PlanExecutor) and aggregate (Pipeline).
 class CursorSource {
 public:
@@ -34,7 +36,11 @@ struct ClientCursor {
     std::unique_ptr<CursorSource> source;
     std::optional<BSONObj> stash;  // a document read but not returned (did not fit the batch)
     BSONObj lsid;
+    // find's tailable: the cursor stays open at the end of its capped collection; awaitData:
+    // a getMore at the end waits for inserts (signalled through insertNotifier).
     bool tailable = false;
+    bool awaitData = false;
+    std::shared_ptr<CappedInsertNotifier> insertNotifier;
     bool noTimeout = false;
     long long nReturned = 0;
     std::chrono::steady_clock::time_point lastUsed;
@@ -46,12 +52,15 @@ public:
 
     // Registers and returns the new cursor id (never 0).
     long long registerCursor(std::unique_ptr<ClientCursor> c);
-    // Takes the cursor out for a getMore; nullptr if unknown. Return it with checkIn or drop it.
-    std::unique_ptr<ClientCursor> checkOut(long long id);
+    // Takes the cursor out for a getMore run by user; nullptr if unknown. Return it with
+    // checkIn or forget before user is destroyed.
+    std::unique_ptr<ClientCursor> checkOut(long long id, OperationContext* user);
     void checkIn(std::unique_ptr<ClientCursor> c);
     // A checked-out cursor that is being destroyed (exhausted or failed).
     void forget(long long id);
-    // Kills a cursor; false if it did not exist (or is in use).
+    // Kills a cursor; false if it did not exist. A cursor in use is destroyed when its user
+    // returns it, and its user is interrupted with CursorKilled (as MongoDB does), which also
+    // ends a getMore waiting for inserts.
     bool kill(long long id);
     // Whether id is registered (in use or not): for killCursors' cursorsAlive/NotFound.
     bool exists(long long id);
@@ -64,7 +73,11 @@ public:
 private:
     std::mutex _mutex;
     std::map<long long, std::unique_ptr<ClientCursor>> _cursors;  // idle (checked in)
-    std::map<long long, bool> _inUse;
+    struct InUse {
+        bool live = true;  // false: killed while in use, destroyed when returned
+        OperationContext* user = nullptr;
+    };
+    std::map<long long, InUse> _inUse;
     long long _timedOut = 0;
 };
 

@@ -50,16 +50,15 @@ FindRequest parseFindRequest(const BSONObj& cmd) {
         else if (f == "hint") r.qr.hint = parseHint(e);
         else if (f == "skip") r.qr.skip = nonNegative(e, "skip");
         else if (f == "limit") r.qr.limit = nonNegative(e, "limit");
-        else if (f == "batchSize") r.batchSize = nonNegative(e, "batchSize");
+        else if (f == "batchSize") r.qr.batchSize = r.batchSize = nonNegative(e, "batchSize");
         else if (f == "singleBatch") r.singleBatch = parseBoolArg(e, kStruct);
         else if (f == "noCursorTimeout") r.noCursorTimeout = parseBoolArg(e, kStruct);
         else if (f == "allowDiskUse") {
             if (!e.isNull()) r.qr.allowDiskUse = parseBoolArg(e, kStruct);  // null: as if absent
         }
-        else if (f == "tailable" || f == "awaitData") {
-            if (parseBoolArg(e, kStruct))
-                uasserted(ErrorCodes::BadValue, "error processing query: tailable cursor requested on non capped collection");
-        } else if (f == "collation") {
+        else if (f == "tailable") r.tailable = parseBoolArg(e, kStruct);
+        else if (f == "awaitData") r.awaitData = parseBoolArg(e, kStruct);
+        else if (f == "collation") {
             checkSimpleCollation(e, "FindCommandRequest.collation");
         } else if (f == "min") {
             r.qr.min = parseObjectArg(e, kStruct).getOwned();
@@ -77,6 +76,19 @@ FindRequest parseFindRequest(const BSONObj& cmd) {
         } else if (f == "term") {
             parseIntegerArg(e, kStruct);
         }
+    }
+    // Tailable cursors (MongoDB's checks, in its order); whether the collection is capped is
+    // the planner's to check.
+    if (r.awaitData && !r.tailable)
+        uasserted(ErrorCodes::FailedToParse, "Cannot set 'awaitData' without also setting 'tailable'");
+    if (r.tailable) {
+        BSONElement natural = r.qr.sort["$natural"];
+        bool naturalForward = r.qr.sort.nFields() == 1 && natural.isNumber() && natural.numberDouble() == 1;
+        if (!r.qr.sort.isEmpty() && !naturalForward)
+            uasserted(ErrorCodes::BadValue, "cannot use tailable option with a sort other than {$natural: 1}");
+        if (r.singleBatch)
+            uasserted(ErrorCodes::BadValue, "cannot use tailable option with the 'singleBatch' option");
+        r.qr.tailable = true;
     }
     // 'let' variables are computed once and bound into the filter's $expr and the projection.
     if (!letSpec.isEmpty()) {

@@ -10,7 +10,8 @@ struct FindRequest {
     long long batchSize = 101;  // first batch default
     bool singleBatch = false;
     bool noCursorTimeout = false;
-    bool tailable = false;
+    bool tailable = false;   // also in qr (the planner needs it)
+    bool awaitData = false;  // getMores at the end wait for inserts (REQUIRES tailable)
 };
 
 FindRequest parseFindRequest(const BSONObj& cmd);

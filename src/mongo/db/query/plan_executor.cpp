@@ -82,6 +82,8 @@ void PlanExecutor::saveState() {
 }
 
 void PlanExecutor::restoreState(const Collection* coll) {
+    // A tailable plan is never done: each batch looks again past the end.
+    if (_cq->request().tailable && _solution->type != StageType::kEOF) _eof = false;
     if (_solution->type == StageType::kEOF || _eof) {
         _ctx.coll = coll;
         return;

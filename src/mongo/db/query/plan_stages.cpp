@@ -100,6 +100,11 @@ protected:
     std::optional<WorkingMember> doNext() override { return std::nullopt; }
 };
 
+// A scan of a capped collection resumes exactly where it stopped, as MongoDB's does: when the
+// record it last saw was deleted meanwhile (the collection rolled over past it, or the record
+// was removed), it fails with CappedPositionLost instead of silently skipping what it missed.
+// A tailable scan (a capped collection, forward) also goes on past the end: the next batch
+// resumes after the last record it saw, or from the start if it has seen none.
 class CollScanStage : public PlanStage {
 public:
     using PlanStage::PlanStage;
@@ -109,8 +114,17 @@ public:
     }
     void restore() override {
         PlanStage::restore();
-        if (_cursor && !_cursor->restore())
+        if (!_cursor) return;
+        if (!_cursor->restore())
             uasserted(ErrorCodes::QueryPlanKilled, "collection scan lost its position: " + _ctx->coll->ns().ns());
+        if (_lastSeen.isNull()) {
+            if (_node->tailable) _cursor.reset();  // it met an empty collection: start over
+            return;
+        }
+        if (_ctx->coll->options().capped && !_cursor->seekExact(_lastSeen))
+            uasserted(ErrorCodes::CappedPositionLost,
+                      "CollectionScan died due to position in capped collection being deleted. Last seen record id: "
+                      "RecordId(" + _lastSeen.toString() + ")");
     }
 
 protected:
@@ -121,6 +135,7 @@ protected:
             _ctx->spendWork();
             auto r = _cursor->next();
             if (!r) return std::nullopt;
+            _lastSeen = r->id;
             _stats.docsExamined++;
             if (!matchesAll(_node->filter, r->doc)) {
                 _stats.needTime++;
@@ -136,6 +151,7 @@ protected:
 
 private:
     std::unique_ptr<RecordCursor> _cursor;
+    RecordId _lastSeen;  // the last record read (whether or not it matched)
 };
 
 class IdHackStage : public PlanStage {

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/query/canonical_query_string.h"
 #include "mongo/db/query/expression_implication.h"
 #include "mongo/db/query/path_traversal.h"
 #include "mongo/db/query/projection.h"
@@ -252,9 +253,10 @@ std::unique_ptr<SolutionNode> finish(std::unique_ptr<SolutionNode> root, const C
     return root;
 }
 
-std::unique_ptr<SolutionNode> collScanPlan(const CanonicalQuery& cq, bool forward) {
+std::unique_ptr<SolutionNode> collScanPlan(const CanonicalQuery& cq, bool forward, bool tailable = false) {
     auto cs = node(StageType::kCollScan);
     cs->forward = forward;
+    cs->tailable = tailable;
     cs->filter = cq.conjuncts();
     return finish(std::move(cs), cq, false);
 }
@@ -490,6 +492,14 @@ std::vector<std::unique_ptr<SolutionNode>> planQueryCandidates(OperationContext*
         uasserted(51173, "When using min()/max() a hint of which index to use must be provided");
     if (!coll) return one(node(StageType::kEOF));
 
+    if (qr.tailable) {
+        if (!coll->options().capped)
+            uasserted(ErrorCodes::BadValue, "error processing query: " + canonicalQueryString(coll->ns().ns(), cq) +
+                                                " tailable cursor requested on non capped collection");
+        // Tailable cursors read in natural order and use no index, whatever the hint: MongoDB's
+        // planner answers them with a collection scan before it looks at the hint.
+        return one(collScanPlan(cq, true, true));
+    }
     if (isHintNatural(qr.hint)) return one(collScanPlan(cq, directionOf(qr.hint["$natural"])));
     if (cq.naturalSort()) return one(collScanPlan(cq, directionOf(qr.sort["$natural"])));
 

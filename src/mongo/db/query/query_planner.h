@@ -12,6 +12,7 @@
 // do not prove stays in a filter, so a plan can be slower than another but never answer
 // differently.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,11 @@ struct QueryRequest {
     BSONObj min, max;
     bool returnKey = false;     // return the index keys instead of the documents
     bool showRecordId = false;  // add each document's $recordId
+    // find's tailable: a forward collection scan of a capped collection that goes on past
+    // its end (BadValue on other collections); no index is used, whatever the hint.
+    bool tailable = false;
+    // find's batchSize as given: only shown in error messages (canonical_query_string.h).
+    std::optional<long long> batchSize;
 };
 
 // What the caller will do with the results: writes and explain-of-writes need whole

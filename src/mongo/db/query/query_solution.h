@@ -55,6 +55,8 @@ struct SolutionNode {
     IndexEntry index;
     IndexBounds bounds;
     bool forward = true;
+    // COLLSCAN of a tailable cursor: after its end it resumes from the last record it saw.
+    bool tailable = false;
     // min()/max(): one range over the whole key instead of per-field bounds.
     bool rangeScan = false;
     BSONObj startKey, endKey;  // {"": v, ...}, in index order
