@@ -134,7 +134,7 @@ void DedupStorage::shutdown() {
     }
     _threadCv.notify_all();
     {
-        std::lock_guard<std::mutex> lk(_insertMu);
+        std::lock_guard<std::mutex> lk(_queueMu);
     }
     _insertCv.notify_all();
     _roomCv.notify_all();
@@ -142,7 +142,7 @@ void DedupStorage::shutdown() {
     if (_rebuild.joinable()) _rebuild.join();
     if (_encoder.joinable()) _encoder.join();
     if (_writeBack.joinable()) _writeBack.join();
-    std::lock_guard<std::mutex> lk(_insertMu);
+    std::lock_guard<std::mutex> lk(_queueMu);
     if (!_queue.empty())
         LOGV2(7700014, Dedup, "Inserts not yet deduplicated at shutdown stay stored whole",
               logv2::attrs("records", static_cast<long long>(_queue.size())));
@@ -154,7 +154,7 @@ void DedupStorage::shutdown() {
 // Inserts.
 
 void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size) {
-    std::unique_lock<std::mutex> lk(_insertMu);
+    std::unique_lock<std::mutex> lk(_queueMu);
     // Under the throttle policy admitClientWrite keeps the backlog near its bound; a writer
     // admitted just before it filled may still overshoot by one batch, up to four times the
     // bound. Past that (and past the bound under storeRaw) the record stays stored whole:
@@ -181,7 +181,7 @@ void DedupStorage::admitClientWrite(OperationContext* opCtx) {
             std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
     if (!_service.throttleWhenFull) return;
-    std::unique_lock<std::mutex> lk(_insertMu);
+    std::unique_lock<std::mutex> lk(_queueMu);
     if (_queueBytes < _service.backlogBytes || _stopping) return;
     const auto t0 = std::chrono::steady_clock::now();
     _throttledWrites.fetch_add(1, std::memory_order_relaxed);
@@ -235,7 +235,10 @@ dedup::RecordInfo DedupStorage::prepareClientChange(OperationContext* opCtx, con
     std::lock_guard<std::mutex> lk(_insertMu);
     // Under _insertMu the encoder is not between reading the record and telling the engine.
     dedup::RecordInfo info = _engine->describe(ns, id);
-    if (!info.tracked && !_queue.empty()) _changedWhileQueued[{ns, id}] = _enqueuedSeq;
+    if (!info.tracked) {
+        std::lock_guard<std::mutex> q(_queueMu);
+        if (!_queue.empty()) _changedWhileQueued[{ns, id}] = _enqueuedSeq;
+    }
     return info;
 }
 
@@ -244,45 +247,60 @@ void DedupStorage::encoderLoop() {
     auto opCtx = makeOperationContext(internalClient());
     while (true) {
         {
-            std::unique_lock<std::mutex> lk(_insertMu);
+            std::unique_lock<std::mutex> lk(_queueMu);
             _insertCv.wait_for(lk, kBackgroundPoll * 20, [&] { return !_queue.empty() || _stopping; });
             if (_stopping) return;
             // Until the start-up rebuild has learned the links, inserts wait in the backlog.
             if (_queue.empty() || !_linksReady.load()) continue;
         }
         // Lock order: the catalog lock (keeps collections from being dropped under the
-        // engine's reads) before _insertMu.
+        // engine's reads) before _insertMu. _insertMu is taken per record, so a client's
+        // update or delete waits for one record's encoding at most.
         CatalogReadLock catalog;
-        std::unique_lock<std::mutex> lk(_insertMu);
         const auto until = std::chrono::steady_clock::now() + kEncodeBatchTime;
-        for (int i = 0; i < kEncodeBatchRecords && !_queue.empty() && !_stopping; ++i) {
-            PendingInsert p = std::move(_queue.front());
-            _queue.pop_front();
-            _queueBytes -= p.size;
+        for (int i = 0; i < kEncodeBatchRecords && !_stopping; ++i) {
+            std::lock_guard<std::mutex> lk(_insertMu);
+            PendingInsert p;
+            {
+                std::lock_guard<std::mutex> q(_queueMu);
+                if (_queue.empty()) break;
+                p = std::move(_queue.front());
+                _queue.pop_front();
+                _queueBytes -= p.size;
+                _encoding = 1;
+            }
             _processedSeq = p.seq;
             processInsertLocked(opCtx.get(), p);
+            bool empty;
+            {
+                std::lock_guard<std::mutex> q(_queueMu);
+                _encoding = 0;
+                empty = _queue.empty();
+            }
+            if (empty) {
+                _changedWhileQueued.clear();
+            } else if (_changedWhileQueued.size() > 1024) {
+                for (auto it = _changedWhileQueued.begin(); it != _changedWhileQueued.end();)
+                    it = it->second <= _processedSeq ? _changedWhileQueued.erase(it) : std::next(it);
+            }
+            _roomCv.notify_all();
             if (std::chrono::steady_clock::now() > until) break;
         }
-        if (_queue.empty()) {
-            _changedWhileQueued.clear();
-        } else if (_changedWhileQueued.size() > 1024) {
-            for (auto it = _changedWhileQueued.begin(); it != _changedWhileQueued.end();)
-                it = it->second <= _processedSeq ? _changedWhileQueued.erase(it) : std::next(it);
-        }
         opCtx->recoveryUnit()->abandonSnapshot();
-        lk.unlock();
-        _roomCv.notify_all();
     }
 }
 
 void DedupStorage::forgetNamespace(const std::string& ns) {
     std::lock_guard<std::mutex> lk(_insertMu);
-    for (auto it = _queue.begin(); it != _queue.end();) {
-        if (it->ns == ns) {
-            _queueBytes -= it->size;
-            it = _queue.erase(it);
-        } else {
-            ++it;
+    {
+        std::lock_guard<std::mutex> q(_queueMu);
+        for (auto it = _queue.begin(); it != _queue.end();) {
+            if (it->ns == ns) {
+                _queueBytes -= it->size;
+                it = _queue.erase(it);
+            } else {
+                ++it;
+            }
         }
     }
     _engine->forgetNamespace(ns);
@@ -381,8 +399,8 @@ void DedupStorage::writeBackLoop() {
             clientWritesPaused() && _engine->writeBackBacklog().entries == 0) {
             bool drained;
             {
-                std::lock_guard<std::mutex> lk(_insertMu);
-                drained = _queue.empty();
+                std::lock_guard<std::mutex> lk(_queueMu);
+                drained = _queue.empty() && _encoding == 0;
             }
             if (drained) {
                 lastCheckpoint = now;

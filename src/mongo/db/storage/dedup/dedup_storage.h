@@ -23,7 +23,7 @@
 // resync(ns) relearns one collection after a unit of work that changed the engine's
 // bookkeeping rolled back.
 //
-// Lock order: catalog lock, write lock (catalog_lock.h), _insertMu, the engine's mutex,
+// Lock order: catalog lock, write lock (catalog_lock.h), _insertMu, _queueMu, the engine's mutex,
 // _storesMu. The engine calls back (readStored/writeStored/removeRetained) with its mutex
 // held, on the thread that called it, using that thread's DedupOpCtxScope.
 // Thread safety: every method may be called from any thread.
@@ -129,10 +129,10 @@ public:
 private:
     struct PendingInsert {
         std::string ns;
-        int64_t id;
-        size_t size;
-        long long enqueuedNanos;
-        uint64_t seq;
+        int64_t id = 0;
+        size_t size = 0;
+        long long enqueuedNanos = 0;
+        uint64_t seq = 0;
     };
     DedupStorage(StorageEngine* engine, const dedup::Options& options, const DedupServiceOptions& service);
 public:
@@ -163,16 +163,23 @@ private:
     mutable std::mutex _storesMu;
     std::map<std::string, DedupRecordStore*, std::less<>> _stores;
 
-    std::mutex _insertMu;  // the queue, and feeding the engine inserts
+    // Feeding the engine inserts: held by the encoder from reading a record to telling the
+    // engine, and by client updates/deletes (prepareClientChange) and resyncs.
+    std::mutex _insertMu;
+    // The queue only (a leaf, held for a few instructions): committing clients never wait for
+    // the encoder's work, which used to hold the one lock for whole batches.
+    mutable std::mutex _queueMu;
     std::condition_variable _insertCv;  // the encoder waits for work
     std::condition_variable _roomCv;    // throttled writers wait for room in the backlog
     std::deque<PendingInsert> _queue;
     size_t _queueBytes = 0;
+    int _encoding = 0;  // taken from the queue, not yet told to the engine (serverStatus counts it)
     // Records a client changed while their insert waited (see prepareClientChange), with the
     // sequence number of the newest insert queued then: once the encoder is past it, the
     // entry can go (pruned in encoderLoop, so it stays bounded under steady load).
     std::map<std::pair<std::string, int64_t>, uint64_t> _changedWhileQueued;
-    uint64_t _enqueuedSeq = 0, _processedSeq = 0;
+    uint64_t _enqueuedSeq = 0;    // under _queueMu
+    uint64_t _processedSeq = 0;   // under _insertMu
 
     std::mutex _readGcMu;  // leaf lock
     std::set<std::pair<std::string, int64_t>> _retainedRead;  // bounded, see noteRetainedRead

@@ -101,12 +101,13 @@ BSONObj DedupStorage::serverStatusSection() const {
         g.doneFast();
     }
     {
-        std::lock_guard<std::mutex> lk(const_cast<std::mutex&>(_insertMu));
-        b.append("pendingInserts", static_cast<long long>(_queue.size()));
+        std::lock_guard<std::mutex> lk(_queueMu);
+        const long long waiting = static_cast<long long>(_queue.size()) + _encoding;
+        b.append("pendingInserts", waiting);
         BSONObjBuilder& q = b.subobjStart("backlog");
         q.append("policy", _service.throttleWhenFull ? "throttle" : "storeRaw");
         q.append("maxBytes", static_cast<long long>(_service.backlogBytes));
-        q.append("inserts", static_cast<long long>(_queue.size()));
+        q.append("inserts", waiting);
         q.append("bytes", static_cast<long long>(_queueBytes));
         const long long now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                   std::chrono::steady_clock::now().time_since_epoch())
