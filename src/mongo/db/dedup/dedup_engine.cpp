@@ -73,6 +73,9 @@ StatusWith<UpdatePlan> Engine::onUpdate(std::string_view ns, int64_t id, std::st
                                         int64_t keepOldAs) {
     return _impl->onUpdate(ns, id, newBytes, keepOldAs);
 }
+Status Engine::onUpdateSettled(std::string_view ns, int64_t id, std::string_view bytes) {
+    return _impl->onUpdateSettled(ns, id, bytes);
+}
 StatusWith<DeletePlan> Engine::onDelete(std::string_view ns, int64_t id) {
     return _impl->onDelete(ns, id);
 }

@@ -192,6 +192,7 @@ struct Stats {
     uint64_t writeBacksInvalidated = 0, writeBacksReplaced = 0, writeBacksDepthLimited = 0;
     uint64_t writeBacksPending = 0, writeBackCacheBytes = 0;
     uint64_t requiredRewrites = 0;    // from onUpdate / onDelete
+    uint64_t updatesReencoded = 0;    // onUpdateSettled write-backs queued
     uint64_t longestChain = 0;        // most decode steps of any record (computeChains only)
     uint64_t retainedRecords = 0;     // deleted by clients, kept as bases (computeChains only)
     uint64_t restoredRecords = 0;     // reported through restoreRecord
@@ -233,6 +234,12 @@ public:
     // against the new bytes at once, in the plan.
     StatusWith<UpdatePlan> onUpdate(std::string_view ns, int64_t id, std::string_view newBytes,
                                     int64_t keepOldAs = 0);
+
+    // Some time after onUpdate (off the client's path): record (ns, id), whose bytes are now
+    // `bytes`, was left stored whole by the update. Queues the write-back that stores it
+    // against the record its chain position points to, so updates do not undo deduplication.
+    // NoSuchKey if the engine does not track the record (the caller may treat it as an insert).
+    Status onUpdateSettled(std::string_view ns, int64_t id, std::string_view bytes);
 
     // A client deletes record (ns, id).
     StatusWith<DeletePlan> onDelete(std::string_view ns, int64_t id);

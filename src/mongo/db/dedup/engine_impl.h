@@ -34,6 +34,7 @@ public:
                               std::string_view forwardDelta, std::string* bytes);
     StatusWith<UpdatePlan> onUpdate(std::string_view ns, int64_t id, std::string_view newBytes,
                                     int64_t keepOldAs);
+    Status onUpdateSettled(std::string_view ns, int64_t id, std::string_view bytes);
     StatusWith<DeletePlan> onDelete(std::string_view ns, int64_t id);
     Status read(std::string_view ns, int64_t id, std::string* out, DecodeInfo* info);
     DrainResult drainWriteBacks(size_t maxEntries, size_t maxBytes);

@@ -5,6 +5,7 @@
 
 #include "mongo/db/dedup/dedup_engine.h"
 #include "mongo/db/dedup/engine_impl.h"
+#include "mongo/db/dedup/source_selection.h"
 
 namespace mongo {
 namespace dedup {
@@ -275,6 +276,66 @@ StatusWith<UpdatePlan> Engine::Impl::onUpdate(std::string_view ns, int64_t id,
     if (preserved != kNoRecord)
         queueDependentRewrites(p, preserved, x, newX);  // onto the new version, later
     return plan;
+}
+
+Status Engine::Impl::onUpdateSettled(std::string_view ns, int64_t id, std::string_view bytes) {
+    uint32_t nsIdx;
+    if (!findNs(ns, &nsIdx))
+        return Status(ErrorCodes::NoSuchKey, "dedup: namespace not tracked");
+    std::lock_guard<std::mutex> lk(_mu);
+    Partition& p = partitionOfNs(nsIdx);
+    const uint32_t x = p.table.find(nsIdx, id);
+    if (x == kNoRecord)
+        return Status(ErrorCodes::NoSuchKey, "dedup: record not tracked");
+    const RecordMeta& xm = p.table.at(x);
+    if (!p.index || xm.deleted || xm.base != kNoRecord || xm.chain == kNoChain ||
+        bytes.size() != xm.logicalSize)
+        return Status::OK();  // dedup is off here, it is stored against something, or it changed
+    // Where the record kept its place in its chain (onUpdate), store it against the record
+    // that place points to, as if its new bytes had been that version all along. Where it
+    // started a chain of its own (others decoded through its old bytes), against the most
+    // similar record, as a new insert's source is chosen.
+    auto usable = [&](uint32_t c) {
+        return c != kNoRecord && c != x && p.table.valid(c) && !p.table.at(c).deleted &&
+            p.table.at(c).ns == nsIdx && !reaches(p, c, x);
+    };
+    uint32_t target = kNoRecord;
+    const std::vector<uint32_t>& members = p.chains[xm.chain].members;
+    if (xm.pos < members.size()) {
+        const int64_t t = chainTarget(_o.chainScheme, _o.hopDistance, xm.pos, members.size() - 1);
+        if (t != kRawTarget && static_cast<uint64_t>(t) < members.size() && usable(members[size_t(t)]))
+            target = members[size_t(t)];
+    }
+    if (target == kNoRecord && xm.indexed) {
+        std::vector<uint32_t> hits;
+        for (Feature f : p.table.sketchOf(x))
+            p.index->lookup(f, &hits);
+        std::vector<SelectionCandidate> cands;
+        for (SelectionCandidate c : tallyCandidates(std::move(hits))) {
+            if (!usable(c.ptr))
+                continue;
+            c.seq = p.table.at(c.ptr).seq;
+            c.cached = _srcCache.contains(keyOf(p.table.at(c.ptr)));
+            cands.push_back(c);
+        }
+        const int best = selectSource(cands, _o.cacheReward);
+        if (best >= 0)
+            target = cands[size_t(best)].ptr;
+    }
+    if (target == kNoRecord)
+        return Status::OK();
+    Bytes tb = fetchLogical(p, target);
+    if (!tb)
+        return Status::OK();
+    std::string delta = _enc.encode(reinterpret_cast<const uint8_t*>(tb->data()), tb->size(),
+                                    reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), _o.compressDeltas);
+    const int64_t targetId = p.table.at(target).id;
+    if (static_cast<double>(deltaStoredSize(id, targetId, delta.size())) >=
+        _o.maxDeltaFraction * static_cast<double>(rawStoredSize(bytes.size())))
+        return Status::OK();
+    ++_counters.updatesReencoded;
+    queueWriteBack(p, x, target, makeDeltaStored(id, targetId, delta), false);
+    return Status::OK();
 }
 
 StatusWith<DeletePlan> Engine::Impl::onDelete(std::string_view ns, int64_t id) {

@@ -287,6 +287,12 @@ void DedupRecordStore::doUpdateRecord(OperationContext* opCtx, RecordId id, cons
     std::string stored = dedup::makeRawStored(std::string_view(data, len));
     _base->updateRecord(opCtx, id, stored.data(), static_cast<int>(stored.size()));
     _sizes->adjust(opCtx, _sizeKey, 0, static_cast<long long>(len) - static_cast<long long>(oldLen));
+    // The new bytes are stored whole; once committed, the encoder stores them against the
+    // record's chain again, off the client's path.
+    if (DedupStorage* svc = _service.load())
+        opCtx->recoveryUnit()->onCommit([svc, ns = _engineNs, rid = id.repr(), len] {
+            svc->enqueueInsert(ns, rid, static_cast<size_t>(len), /*updated=*/true);
+        });
     for (const auto& [rid, before] : rewritten) {
         std::string after;
         Status st = decode(opCtx, rid, &after);

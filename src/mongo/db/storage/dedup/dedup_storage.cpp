@@ -153,7 +153,7 @@ void DedupStorage::shutdown() {
 // ---------------------------------------------------------------------------------------
 // Inserts.
 
-void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size) {
+void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size, bool updated) {
     std::unique_lock<std::mutex> lk(_queueMu);
     // Under the throttle policy admitClientWrite keeps the backlog near its bound; a writer
     // admitted just before it filled may still overshoot by one batch, up to four times the
@@ -166,7 +166,7 @@ void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size)
     }
     const bool wasEmpty = _queue.empty();
     _queueBytes += size;
-    _queue.push_back(PendingInsert{ns, id, size, nowNanos(), ++_enqueuedSeq});
+    _queue.push_back(PendingInsert{ns, id, size, nowNanos(), ++_enqueuedSeq, updated});
     lk.unlock();
     if (wasEmpty) _insertCv.notify_one();
 }
@@ -215,6 +215,12 @@ void DedupStorage::processInsertLocked(OperationContext* opCtx, const PendingIns
         if (!rs->readStored(opCtx, p.id, &stored).isOK() || !dedup::parseStored(p.id, stored, &v).isOK() ||
             v.isDelta || v.retained)
             return;
+        if (p.updated) {
+            Status st = _engine->onUpdateSettled(p.ns, p.id, v.payload);
+            if (st.code() != static_cast<int>(ErrorCodes::NoSuchKey)) return;
+            // Not tracked (inserted before dedup was on, or its insert was skipped because
+            // it changed while queued): learn it now, as an insert.
+        }
         auto sw = _engine->onInsert(p.ns, p.id, v.payload);
         // DuplicateKey: a resync after a rollback already reported the record.
         if (!sw.isOK() && sw.getStatus().code() != static_cast<int>(ErrorCodes::DuplicateKey))

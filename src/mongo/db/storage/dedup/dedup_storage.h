@@ -92,8 +92,9 @@ public:
     void unregisterStore(DedupRecordStore* rs);
 
     // A committed insert of `size` bytes, for the encoder thread (which reads the record as
-    // it is when its turn comes).
-    void enqueueInsert(const std::string& ns, int64_t id, size_t size);
+    // it is when its turn comes). updated: a committed update, which left the record stored
+    // whole; the encoder stores it against its chain again (Engine::onUpdateSettled).
+    void enqueueInsert(const std::string& ns, int64_t id, size_t size, bool updated = false);
     // The collection was dropped or truncated.
     void forgetNamespace(const std::string& ns);
     // Relearns a collection from its stored records (after a rollback).
@@ -133,6 +134,7 @@ private:
         size_t size = 0;
         long long enqueuedNanos = 0;
         uint64_t seq = 0;
+        bool updated = false;
     };
     DedupStorage(StorageEngine* engine, const dedup::Options& options, const DedupServiceOptions& service);
 public:

@@ -37,6 +37,7 @@ BSONObj DedupStorage::serverStatusSection() const {
     b.append("longestChain", _longestChain.load());
     b.append("retainedRecords", _retainedRecords.load());  // as of the last idle moment
     b.append("requiredRewrites", static_cast<long long>(s.requiredRewrites));
+    b.append("updatesReencoded", static_cast<long long>(s.updatesReencoded));
     {
         BSONObjBuilder& c = b.subobjStart("sourceCache");
         c.append("hits", static_cast<long long>(s.sourceCacheHits));
