@@ -6,20 +6,20 @@ ARTICLES = 16
 ARTICLE_BYTES = 6000
 
 
-def words(rng, n):
-    return " ".join("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9)))
-                    for _ in range(n))
+def words(rng, n, letters="abcdefghijklmnopqrstuvwxyz", longest=9):
+    return " ".join("".join(rng.choice(letters) for _ in range(rng.randint(2, longest))) for _ in range(n))
 
 
-def history(article, versions, seed):
-    """Versions of one article, each a few words different from the one before."""
-    rng = random.Random(seed * 1000 + article)
-    text = words(rng, ARTICLE_BYTES // 6).split(" ")
+def history(article, versions, seed, size_words=ARTICLE_BYTES // 6, edits=3):
+    """Versions of one article (an int or a name), each `edits` words different from the one
+    before."""
+    rng = random.Random(seed * 1000 + article if isinstance(article, int) else "%s/%s" % (seed, article))
+    text = words(rng, size_words).split(" ")
     out = []
     for v in range(versions):
-        for _ in range(3):
+        for _ in range(edits):
             text[rng.randrange(len(text))] = words(rng, 1)
-        out.append({"_id": "a%d-v%d" % (article, v), "article": article, "version": v, "body": " ".join(text)})
+        out.append({"_id": "a%s-v%d" % (article, v), "article": article, "version": v, "body": " ".join(text)})
     return out
 
 

@@ -17,6 +17,7 @@ import threading
 import time
 
 import pytest
+import dedup_helpers
 from conftest import run_mongod
 
 SUITE = os.environ.get("RESMOKE_SUITE")
@@ -26,20 +27,9 @@ own_servers = pytest.mark.skipif(SUITE == "pymongo_dedup",
                                  reason="starts its own --dedup servers; run once, in the pymongo suite")
 
 
-def words(rng, n):
-    return " ".join("".join(rng.choice("abcdefghijklmnop") for _ in range(rng.randint(2, 8))) for _ in range(n))
-
-
-def history(name, versions, seed, size_words=250):
+def history(name, versions, seed):
     """Versions of one document, each a couple of words different from the one before."""
-    rng = random.Random(seed)
-    text = words(rng, size_words).split(" ")
-    out = []
-    for v in range(versions):
-        for _ in range(2):
-            text[rng.randrange(len(text))] = words(rng, 1)
-        out.append({"_id": "%s-v%d" % (name, v), "doc": name, "v": v, "body": " ".join(text)})
-    return out
+    return dedup_helpers.history(name, versions, seed, size_words=250, edits=2)
 
 
 def load(coll, histories, batch=20, seed=1):
