@@ -119,6 +119,12 @@ private:
     // _cap - 1 - height(c), or the root if that is negative (the nearest live one); raw if no
     // ancestor is live or no delta pays. Returns whether a rewrite was queued.
     bool repairOne(Partition& p, uint32_t c);
+    // Whether c may become rec's base: live, same namespace, no cycle through rec, and not
+    // decoding through `avoid` (a record about to go; kNoRecord: none).
+    bool usableBase(const Partition& p, uint32_t c, uint32_t rec, uint32_t avoid) const;
+    // The most similar usableBase for rec among the records sharing its features (the
+    // insert path's source selection), or kNoRecord.
+    uint32_t similarLiveRecord(Partition& p, uint32_t rec, uint32_t avoid);
     // Whether following bases from `from` (itself included) reaches `target`.
     bool reaches(const Partition& p, uint32_t from, uint32_t target) const;
     // Forgets a record for good; retained bases left without dependents go too (their ids

@@ -295,33 +295,16 @@ Status Engine::Impl::onUpdateSettled(std::string_view ns, int64_t id, std::strin
     // that place points to, as if its new bytes had been that version all along. Where it
     // started a chain of its own (others decoded through its old bytes), against the most
     // similar record, as a new insert's source is chosen.
-    auto usable = [&](uint32_t c) {
-        return c != kNoRecord && c != x && p.table.valid(c) && !p.table.at(c).deleted &&
-            p.table.at(c).ns == nsIdx && !reaches(p, c, x);
-    };
     uint32_t target = kNoRecord;
     const std::vector<uint32_t>& members = p.chains[xm.chain].members;
     if (xm.pos < members.size()) {
         const int64_t t = chainTarget(_o.chainScheme, _o.hopDistance, xm.pos, members.size() - 1);
-        if (t != kRawTarget && static_cast<uint64_t>(t) < members.size() && usable(members[size_t(t)]))
+        if (t != kRawTarget && static_cast<uint64_t>(t) < members.size() &&
+            usableBase(p, members[size_t(t)], x, kNoRecord))
             target = members[size_t(t)];
     }
-    if (target == kNoRecord && xm.indexed) {
-        std::vector<uint32_t> hits;
-        for (Feature f : p.table.sketchOf(x))
-            p.index->lookup(f, &hits);
-        std::vector<SelectionCandidate> cands;
-        for (SelectionCandidate c : tallyCandidates(std::move(hits))) {
-            if (!usable(c.ptr))
-                continue;
-            c.seq = p.table.at(c.ptr).seq;
-            c.cached = _srcCache.contains(keyOf(p.table.at(c.ptr)));
-            cands.push_back(c);
-        }
-        const int best = selectSource(cands, _o.cacheReward);
-        if (best >= 0)
-            target = cands[size_t(best)].ptr;
-    }
+    if (target == kNoRecord)
+        target = similarLiveRecord(p, x, kNoRecord);
     if (target == kNoRecord)
         return Status::OK();
     Bytes tb = fetchLogical(p, target);
@@ -371,6 +354,30 @@ StatusWith<DeletePlan> Engine::Impl::onDelete(std::string_view ns, int64_t id) {
     return plan;
 }
 
+bool Engine::Impl::usableBase(const Partition& p, uint32_t c, uint32_t rec, uint32_t avoid) const {
+    return c != kNoRecord && c != rec && c != avoid && p.table.valid(c) && !p.table.at(c).deleted &&
+        p.table.at(c).ns == p.table.at(rec).ns && !reaches(p, c, rec) &&
+        (avoid == kNoRecord || !reaches(p, c, avoid));
+}
+
+uint32_t Engine::Impl::similarLiveRecord(Partition& p, uint32_t rec, uint32_t avoid) {
+    if (!p.index || !p.table.at(rec).indexed)
+        return kNoRecord;
+    std::vector<uint32_t> hits;
+    for (Feature f : p.table.sketchOf(rec))
+        p.index->lookup(f, &hits);
+    std::vector<SelectionCandidate> cands;
+    for (SelectionCandidate c : tallyCandidates(std::move(hits))) {
+        if (!usableBase(p, c.ptr, rec, avoid))
+            continue;
+        c.seq = p.table.at(c.ptr).seq;
+        c.cached = _srcCache.contains(keyOf(p.table.at(c.ptr)));
+        cands.push_back(c);
+    }
+    const int best = selectSource(cands, _o.cacheReward);
+    return best < 0 ? kNoRecord : cands[size_t(best)].ptr;
+}
+
 uint32_t Engine::Impl::queueDependentRewrites(Partition& p, uint32_t x, uint32_t fallback,
                                               Bytes fallbackBytes) {
     const RecordMeta& xm = p.table.at(x);
@@ -407,12 +414,21 @@ uint32_t Engine::Impl::queueDependentRewrites(Partition& p, uint32_t x, uint32_t
         // Queued even when it costs bytes (a dependent far along a hop chain may take a larger
         // delta against x's ancestor than against x): x holds a document the client deleted
         // or replaced, and goes only once every dependent has moved.
+        // No live ancestor and no fallback (every version above was replaced or deleted, as a
+        // sweep of updates leaves them): the most similar live record, rather than raw.
+        uint32_t dBase = base;
+        Bytes dBaseBytes = baseBytes;
+        if (dBase == kNoRecord) {
+            dBase = similarLiveRecord(p, d, x);
+            if (dBase != kNoRecord)
+                dBaseBytes = fetchLogical(p, dBase);
+        }
         std::string delta;
-        if (baseBytes)
-            delta = _enc.encode(reinterpret_cast<const uint8_t*>(baseBytes->data()), baseBytes->size(),
+        if (dBaseBytes)
+            delta = _enc.encode(reinterpret_cast<const uint8_t*>(dBaseBytes->data()), dBaseBytes->size(),
                                 reinterpret_cast<const uint8_t*>(db->data()), db->size(), _o.compressDeltas);
-        if (baseBytes && deltaStoredSize(did, p.table.at(base).id, delta.size()) < rawStoredSize(db->size()))
-            queued += queueWriteBack(p, d, base, makeDeltaStored(did, p.table.at(base).id, delta), false, share, true);
+        if (dBaseBytes && deltaStoredSize(did, p.table.at(dBase).id, delta.size()) < rawStoredSize(db->size()))
+            queued += queueWriteBack(p, d, dBase, makeDeltaStored(did, p.table.at(dBase).id, delta), false, share, true);
         else
             queued += queueWriteBack(p, d, kNoRecord, makeRawStored(*db), false, share, true);
     }
