@@ -61,19 +61,14 @@ def _point(coll, cmd, t_go):
     rng = random.Random(cmd["seed"])
     by_k = cmd["kind"] == "k"
     lat, missing, errors = array.array("d"), 0, {}
-    _sleep_until(t_go)
-    t_meas, t_end = t_go + cmd["warmup_s"], t_go + cmd["warmup_s"] + cmd["duration_s"]
-    while True:
-        a = time.monotonic()
-        if a >= t_end:
-            break
+    for a, measured in _op_starts(cmd, t_go):
         j = rng.randrange(n)
         try:
             d = coll.find_one({"k": j} if by_k else {"_id": ids[j]})
         except pymongo.errors.PyMongoError as e:
             errors[type(e).__name__] = errors.get(type(e).__name__, 0) + 1
             continue
-        if a >= t_meas:
+        if measured:
             lat.append(time.monotonic() - a)
             missing += d is None
     return {"ops": len(lat), "lat": lat.tobytes(), "missing": missing, "errors": errors}
@@ -118,12 +113,7 @@ def _mixed(coll, cmd, t_go):
     frac = cmd["update_fraction"]
     lat = {"find": array.array("d"), "update": array.array("d")}
     missing, errors = 0, {}
-    _sleep_until(t_go)
-    t_meas, t_end = t_go + cmd["warmup_s"], t_go + cmd["warmup_s"] + cmd["duration_s"]
-    while True:
-        a = time.monotonic()
-        if a >= t_end:
-            break
+    for a, measured in _op_starts(cmd, t_go):
         upd = rng.random() < frac
         _id = ids[rng.randrange(n)]
         try:
@@ -136,7 +126,7 @@ def _mixed(coll, cmd, t_go):
             k = ("update: " if upd else "find: ") + type(e).__name__
             errors[k] = errors.get(k, 0) + 1
             continue
-        if a >= t_meas:
+        if measured:
             lat["update" if upd else "find"].append(time.monotonic() - a)
             missing += miss
     return {"ops": sum(len(v) for v in lat.values()), "lat_find": lat["find"].tobytes(),
@@ -144,6 +134,18 @@ def _mixed(coll, cmd, t_go):
 
 
 KINDS = {"load": _load, "id": _point, "k": _point, "scan": _scan, "mixed": _mixed}
+
+
+def _op_starts(cmd, t_go):
+    """From t_go, the start time of each next operation until the phase ends (no pauses), and
+    whether it lies in the measured window (after the warm-up)."""
+    _sleep_until(t_go)
+    t_meas, t_end = t_go + cmd["warmup_s"], t_go + cmd["warmup_s"] + cmd["duration_s"]
+    while True:
+        a = time.monotonic()
+        if a >= t_end:
+            return
+        yield a, a >= t_meas
 
 
 def _sleep_until(t):

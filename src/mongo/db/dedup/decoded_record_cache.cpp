@@ -120,11 +120,7 @@ void DecodedRecordCache::beginChangeAll(uint32_t ns) {
         return;
     std::lock_guard<std::mutex> lk(_mu);
     ++_nsInFlight[ns];
-    for (auto it = _lru.begin(); it != _lru.end();) {
-        auto cur = it++;
-        if (cur->key.ns == ns)
-            eraseLocked(cur);
-    }
+    eraseNamespaceLocked(ns);
 }
 
 void DecodedRecordCache::endChangeAll(uint32_t ns) {
@@ -150,12 +146,16 @@ void DecodedRecordCache::eraseNamespace(uint32_t ns) {
     if (!_capacity)
         return;
     std::lock_guard<std::mutex> lk(_mu);
+    eraseNamespaceLocked(ns);
+    _nsLastChange.erase(ns);
+}
+
+void DecodedRecordCache::eraseNamespaceLocked(uint32_t ns) {
     for (auto it = _lru.begin(); it != _lru.end();) {
         auto cur = it++;
         if (cur->key.ns == ns)
             eraseLocked(cur);
     }
-    _nsLastChange.erase(ns);
 }
 
 DecodedRecordCache::Stats DecodedRecordCache::stats() const {

@@ -81,6 +81,7 @@ private:
     bool inFlightLocked(const RecordKey& k) const;
     Bytes lookupLocked(const RecordKey& k, uint64_t snapshotEpoch, bool touch);
     void eraseLocked(Lru::iterator it);
+    void eraseNamespaceLocked(uint32_t ns);
     void remember(const RecordKey& k, uint64_t epoch);
 
     const size_t _capacity;

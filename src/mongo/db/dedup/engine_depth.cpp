@@ -97,13 +97,8 @@ bool Engine::Impl::repairOne(Partition& p, uint32_t c) {
     const int64_t cid = p.table.at(c).id;
     std::string stored;
     if (base != kNoRecord) {
-        if (Bytes baseBytes = fetchLogical(p, base)) {
-            std::string delta = _enc.encode(reinterpret_cast<const uint8_t*>(baseBytes->data()), baseBytes->size(),
-                                            reinterpret_cast<const uint8_t*>(bytes->data()), bytes->size(),
-                                            _o.compressDeltas);
-            if (deltaStoredSize(cid, p.table.at(base).id, delta.size()) < rawStoredSize(bytes->size()))
-                stored = makeDeltaStored(cid, p.table.at(base).id, delta);
-        }
+        if (Bytes baseBytes = fetchLogical(p, base))
+            stored = deltaStoredIfSmaller(cid, *bytes, p.table.at(base).id, *baseBytes, 1.0);
         if (stored.empty())
             base = kNoRecord;
     }

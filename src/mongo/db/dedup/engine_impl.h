@@ -119,6 +119,10 @@ private:
     // _cap - 1 - height(c), or the root if that is negative (the nearest live one); raw if no
     // ancestor is live or no delta pays. Returns whether a rewrite was queued.
     bool repairOne(Partition& p, uint32_t c);
+    // rec `id`'s stored form as a delta against baseBytes (record baseId), or empty when it is
+    // not smaller than maxFraction of the raw form.
+    std::string deltaStoredIfSmaller(int64_t id, std::string_view bytes, int64_t baseId,
+                                     const std::string& baseBytes, double maxFraction);
     // Whether c may become rec's base: live, same namespace, no cycle through rec, and not
     // decoding through `avoid` (a record about to go; kNoRecord: none).
     bool usableBase(const Partition& p, uint32_t c, uint32_t rec, uint32_t avoid) const;

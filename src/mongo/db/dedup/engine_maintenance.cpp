@@ -224,16 +224,11 @@ StatusWith<UpdatePlan> Engine::Impl::onUpdate(std::string_view ns, int64_t id,
     const int64_t xid = p.table.at(x).id;
     for (auto& [d, bytes] : rebuilt) {
         RecordMeta& dm = p.table.at(d);
-        std::string delta =
-            _enc.encode(reinterpret_cast<const uint8_t*>(newX->data()), newX->size(),
-                        reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), _o.compressDeltas);
-        std::string stored;
-        uint32_t newBase = kNoRecord;
-        if (deltaStoredSize(dm.id, xid, delta.size()) < rawStoredSize(bytes.size())) {
-            stored = makeDeltaStored(dm.id, xid, delta);
-            newBase = x;
-        } else {
+        std::string stored = deltaStoredIfSmaller(dm.id, bytes, xid, *newX, 1.0);
+        uint32_t newBase = x;
+        if (stored.empty()) {
             stored = makeRawStored(bytes);
+            newBase = kNoRecord;
         }
         p.storedBytes += stored.size();
         p.storedBytes -= dm.storedSize;
@@ -310,14 +305,11 @@ Status Engine::Impl::onUpdateSettled(std::string_view ns, int64_t id, std::strin
     Bytes tb = fetchLogical(p, target);
     if (!tb)
         return Status::OK();
-    std::string delta = _enc.encode(reinterpret_cast<const uint8_t*>(tb->data()), tb->size(),
-                                    reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), _o.compressDeltas);
-    const int64_t targetId = p.table.at(target).id;
-    if (static_cast<double>(deltaStoredSize(id, targetId, delta.size())) >=
-        _o.maxDeltaFraction * static_cast<double>(rawStoredSize(bytes.size())))
+    std::string stored = deltaStoredIfSmaller(id, bytes, p.table.at(target).id, *tb, _o.maxDeltaFraction);
+    if (stored.empty())
         return Status::OK();
     ++_counters.updatesReencoded;
-    queueWriteBack(p, x, target, makeDeltaStored(id, targetId, delta), false);
+    queueWriteBack(p, x, target, std::move(stored), false);
     return Status::OK();
 }
 
@@ -352,6 +344,16 @@ StatusWith<DeletePlan> Engine::Impl::onDelete(std::string_view ns, int64_t id) {
     plan.retain = true;
     queueDependentRewrites(p, x);
     return plan;
+}
+
+std::string Engine::Impl::deltaStoredIfSmaller(int64_t id, std::string_view bytes, int64_t baseId,
+                                               const std::string& baseBytes, double maxFraction) {
+    std::string delta = _enc.encode(reinterpret_cast<const uint8_t*>(baseBytes.data()), baseBytes.size(),
+                                    reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), _o.compressDeltas);
+    if (static_cast<double>(deltaStoredSize(id, baseId, delta.size())) >=
+        maxFraction * static_cast<double>(rawStoredSize(bytes.size())))
+        return std::string();
+    return makeDeltaStored(id, baseId, delta);
 }
 
 bool Engine::Impl::usableBase(const Partition& p, uint32_t c, uint32_t rec, uint32_t avoid) const {
@@ -423,14 +425,14 @@ uint32_t Engine::Impl::queueDependentRewrites(Partition& p, uint32_t x, uint32_t
             if (dBase != kNoRecord)
                 dBaseBytes = fetchLogical(p, dBase);
         }
-        std::string delta;
+        std::string stored;
         if (dBaseBytes)
-            delta = _enc.encode(reinterpret_cast<const uint8_t*>(dBaseBytes->data()), dBaseBytes->size(),
-                                reinterpret_cast<const uint8_t*>(db->data()), db->size(), _o.compressDeltas);
-        if (dBaseBytes && deltaStoredSize(did, p.table.at(dBase).id, delta.size()) < rawStoredSize(db->size()))
-            queued += queueWriteBack(p, d, dBase, makeDeltaStored(did, p.table.at(dBase).id, delta), false, share, true);
-        else
-            queued += queueWriteBack(p, d, kNoRecord, makeRawStored(*db), false, share, true);
+            stored = deltaStoredIfSmaller(did, *db, p.table.at(dBase).id, *dBaseBytes, 1.0);
+        if (stored.empty()) {
+            dBase = kNoRecord;
+            stored = makeRawStored(*db);
+        }
+        queued += queueWriteBack(p, d, dBase, std::move(stored), false, share, true);
     }
     return queued;
 }

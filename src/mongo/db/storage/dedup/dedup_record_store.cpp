@@ -104,21 +104,24 @@ Status DedupRecordStore::decodeStored(OperationContext* opCtx, int64_t id, std::
     return dedup::decodeRecord(fetch, id, out, info, known, 1u << 16, onDecoded);
 }
 
+dedup::DecodedRecordCache* DedupRecordStore::readCache() const {
+    DedupStorage* svc = _service.load();
+    return svc && svc->decodedCache().enabled() ? &svc->decodedCache() : nullptr;
+}
+
+dedup::KnownRecordFn DedupRecordStore::cachedBases(dedup::DecodedRecordCache* cache, uint64_t epoch,
+                                                   int64_t exclude) const {
+    if (!cache) return {};
+    return [this, cache, epoch, exclude](int64_t base) {
+        return base == exclude ? nullptr : cache->probe(cacheKey(base), epoch);
+    };
+}
+
 Status DedupRecordStore::rebuild(OperationContext* opCtx, int64_t id, std::string_view stored,
                                  std::shared_ptr<const std::string>* out, uint32_t* deltas, bool* hit,
                                  std::vector<int64_t>* retainedSeen) const {
-    DedupStorage* svc = _service.load();
-    dedup::DecodedRecordCache* cache = svc && svc->decodedCache().enabled() ? &svc->decodedCache() : nullptr;
-    const uint64_t epoch = opCtx->recoveryUnit()->snapshotEpoch();
-    *deltas = 0;
-    *hit = false;
-    if (cache) {
-        if (auto whole = cache->get(cacheKey(id), epoch)) {
-            *hit = true;
-            *out = std::move(whole);
-            return Status::OK();
-        }
-    }
+    if (deltas) *deltas = 0;
+    if (hit) *hit = false;
     dedup::StoredView v;
     Status parsed = dedup::parseStored(id, stored, &v);
     if (!parsed.isOK()) return parsed;
@@ -126,24 +129,30 @@ Status DedupRecordStore::rebuild(OperationContext* opCtx, int64_t id, std::strin
         *out = std::make_shared<const std::string>(v.payload);
         return Status::OK();
     }
+    dedup::DecodedRecordCache* cache = readCache();
+    const uint64_t epoch = opCtx->recoveryUnit()->snapshotEpoch();
+    if (cache) {
+        if (auto whole = cache->get(cacheKey(id), epoch)) {
+            if (hit) *hit = true;
+            *out = std::move(whole);
+            return Status::OK();
+        }
+    }
     BaseReadFn onBaseRead;
     if (retainedSeen)
         onBaseRead = [&](int64_t i, const std::string& s) {
             if (!s.empty() && (uint8_t(s[0]) & dedup::kStoredRetainedFlag)) retainedSeen->push_back(i);
         };
-    dedup::KnownRecordFn known;
     dedup::DecodedFn onDecoded;
-    if (cache) {
-        known = [&](int64_t base) { return cache->probe(cacheKey(base), epoch); };
+    if (cache)
         onDecoded = [&](int64_t i, const std::string& bytes) {
             if (i != id) cache->offer(cacheKey(i), std::make_shared<const std::string>(bytes), epoch);
         };
-    }
     dedup::DecodeInfo info;
     std::string bytes;
-    Status st = decodeStored(opCtx, id, stored, &bytes, onBaseRead, known, onDecoded, &info);
+    Status st = decodeStored(opCtx, id, stored, &bytes, onBaseRead, cachedBases(cache, epoch, id), onDecoded, &info);
     if (!st.isOK()) return st;
-    *deltas = info.steps;
+    if (deltas) *deltas = info.steps;
     auto whole = std::make_shared<const std::string>(std::move(bytes));
     if (cache) cache->offer(cacheKey(id), whole, epoch);
     *out = std::move(whole);
@@ -239,9 +248,8 @@ RecordId DedupRecordStore::doInsertRecord(OperationContext* opCtx, const char* d
 }
 
 void DedupRecordStore::noteBytesChange(OperationContext* opCtx, int64_t id) {
-    DedupStorage* svc = _service.load();
-    if (!svc || !svc->decodedCache().enabled()) return;
-    dedup::DecodedRecordCache* cache = &svc->decodedCache();
+    dedup::DecodedRecordCache* cache = readCache();
+    if (!cache) return;
     const dedup::RecordKey k = cacheKey(id);
     cache->beginChange(k);
     // Both run after the storage transaction ended, which is what the epoch protocol needs.
@@ -322,7 +330,7 @@ void DedupRecordStore::doDeleteRecord(OperationContext* opCtx, RecordId id) {
     }
     // Its bytes stay what they were (a retained record is still a base), and its id is not
     // reused: the cache only gives the memory back.
-    if (DedupStorage* svc = _service.load()) svc->decodedCache().erase(cacheKey(id.repr()));
+    if (dedup::DecodedRecordCache* cache = readCache()) cache->erase(cacheKey(id.repr()));
     if (retain) {
         std::string flagged = dedup::withRetainedFlag(cur, true);
         _base->updateRecord(opCtx, id, flagged.data(), static_cast<int>(flagged.size()));
@@ -333,8 +341,7 @@ void DedupRecordStore::doDeleteRecord(OperationContext* opCtx, RecordId id) {
 }
 
 void DedupRecordStore::doTruncate(OperationContext* opCtx) {
-    if (DedupStorage* svc = _service.load()) {
-        dedup::DecodedRecordCache* cache = &svc->decodedCache();
+    if (dedup::DecodedRecordCache* cache = readCache()) {
         cache->beginChangeAll(_cacheNs);
         opCtx->recoveryUnit()->onCommit([cache, ns = _cacheNs] { cache->endChangeAll(ns); });
         opCtx->recoveryUnit()->onRollback([cache, ns = _cacheNs] { cache->endChangeAll(ns); });
@@ -364,25 +371,14 @@ Status DedupRecordStore::writeBack(OperationContext* opCtx, int64_t id, std::str
     Status st = readStored(opCtx, id, &cur);
     if (!st.isOK()) return st;
     std::shared_ptr<const std::string> want;
-    uint32_t deltas = 0;
-    bool hit = false;
-    st = rebuild(opCtx, id, cur, &want, &deltas, &hit, nullptr);
+    st = rebuild(opCtx, id, cur, &want, nullptr, nullptr, nullptr);
     if (!st.isOK()) return st;
     // Decoding the new form must not pass through this record: that would be a cycle once
-    // the new form is in place.
+    // the new form is in place (so the cache is not asked for the record itself).
     bool loops = false;
     std::string got;
-    DedupStorage* svc = _service.load();
-    dedup::KnownRecordFn known;
-    if (svc && svc->decodedCache().enabled()) {
-        dedup::DecodedRecordCache* cache = &svc->decodedCache();
-        const uint64_t epoch = opCtx->recoveryUnit()->snapshotEpoch();
-        known = [this, cache, epoch, id](int64_t base) {
-            return base == id ? nullptr : cache->probe(cacheKey(base), epoch);
-        };
-    }
     st = decodeStored(opCtx, id, stored, &got, [&](int64_t i, const std::string&) { loops = loops || i == id; },
-                      known);
+                      cachedBases(readCache(), opCtx->recoveryUnit()->snapshotEpoch(), id));
     if (!st.isOK()) return st;
     if (loops) return Status(ErrorCodes::BadValue, "write-back would form a cycle");
     if (got != *want) return Status(ErrorCodes::ConflictingOperationInProgress, "write-back is stale");
@@ -400,7 +396,7 @@ Status DedupRecordStore::removeRetained(OperationContext* opCtx, int64_t id) {
     if (!st.isOK()) return st;
     if (!v.retained)
         return Status(ErrorCodes::IllegalOperation, "record " + std::to_string(id) + " is live, not retained");
-    if (DedupStorage* svc = _service.load()) svc->decodedCache().erase(cacheKey(id));
+    if (dedup::DecodedRecordCache* cache = readCache()) cache->erase(cacheKey(id));
     _base->deleteRecord(opCtx, RecordId(id));
     return Status::OK();
 }

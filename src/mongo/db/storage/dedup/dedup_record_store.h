@@ -38,6 +38,9 @@
 #include "mongo/db/storage/size_storer.h"
 
 namespace mongo {
+namespace dedup {
+class DecodedRecordCache;
+}  // namespace dedup
 
 class DedupStorage;
 
@@ -106,8 +109,14 @@ private:
     RecordData decodeForRead(OperationContext* opCtx, RecordId id, std::string_view stored) const;
     // id's bytes rebuilt from `stored` through the decoded record cache (filling it): *deltas
     // applied, *hit if the cache had it whole; retained bases passed through go to retainedSeen.
+    // The three out-parameters may be null.
     Status rebuild(OperationContext* opCtx, int64_t id, std::string_view stored, std::shared_ptr<const std::string>* out,
                    uint32_t* deltas, bool* hit, std::vector<int64_t>* retainedSeen) const;
+    // The decoded record cache, or null when it is off (or the store is detached).
+    dedup::DecodedRecordCache* readCache() const;
+    // A decode's `known`: bases from the cache as a snapshot with this epoch may see them,
+    // never record `exclude` (empty when cache is null).
+    dedup::KnownRecordFn cachedBases(dedup::DecodedRecordCache* cache, uint64_t epoch, int64_t exclude) const;
     // The record's key in the decoded record cache.
     dedup::RecordKey cacheKey(int64_t id) const { return dedup::RecordKey{_cacheNs, id}; }
     // An update of id is about to change its bytes: the cache forgets them until it commits.
