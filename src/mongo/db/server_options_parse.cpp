@@ -40,6 +40,8 @@ const OptionSpec kOptions[] = {
      "maximum amount of memory to allocate for cache; defaults to 1/2 of physical RAM"},
     {"storage.wiredTiger.engineConfig.journalCompressor", "wiredTigerJournalCompressor", OptType::kString,
      "use a compressor for log records [none|snappy|zlib|zstd]"},
+    {"storage.wiredTiger.engineConfig.zstdCompressionLevel", "zstdDefaultCompressionLevel", OptType::kInt,
+     "default compression level for zstd compressor (-7..22) - 6"},
     {"storage.wiredTiger.collectionConfig.blockCompressor", "wiredTigerCollectionBlockCompressor",
      OptType::kString, "block compression algorithm for collection data [none|snappy|zlib|zstd]"},
     {"storage.dedup.enabled", "dedup", OptType::kOptBool, "store documents deduplicated against similar ones"},
