@@ -128,12 +128,44 @@ def test_full_backlog_follows_the_policy(mongod_factory, policy):
         assert backlog["storedRaw"] == 0, backlog
     else:
         assert backlog["throttledWrites"] == 0, backlog
+        # Inserts past the bound were stored whole, then deduplicated when the encoder got to
+        # them (test_inserts_past_a_full_backlog_are_deduplicated_later holds the encoder).
+        assert backlog["storedRaw"] == 0, backlog
+        assert status["recordsExamined"] == len(docs), status
     # Whatever the policy did, every document is there and reads back as written.
     got = {d["_id"]: d for d in client.bp.c.find()}
     assert len(got) == len(docs)
     for d in docs:
         assert got[d["_id"]] == d
     assert client.bp.command("validate", "c", full=True)["valid"]
+
+
+def test_inserts_past_a_full_backlog_are_deduplicated_later(mongod_factory):
+    """storeRaw: with the encoder held, inserts past --dedupBacklogMB are stored whole at once
+    (the writer never waits) and queued past the bound; once the encoder runs they are
+    deduplicated like the rest, in insert order."""
+    m = mongod_factory(["--dedup", "--dedupBacklogMB", "1"])
+    client = m.client()
+    client.admin.command("configureFailPoint", "hangDedupEncoder", mode="alwaysOn")
+    hist = [history(a, 12, seed=3) for a in range(40)]
+    docs = [h[v] for v in range(12) for h in hist]
+    for i in range(0, len(docs), 20):
+        client.bl.c.insert_many(docs[i:i + 20])
+    logical = sum(len(d["body"]) for d in docs)
+    assert logical > 2 << 20, logical  # well past the 1 MB bound
+    backlog = client.admin.command("serverStatus")["dedup"]["backlog"]
+    assert backlog["inserts"] == len(docs), backlog
+    assert 0 < backlog["bytes"] <= backlog["maxBytes"] + max(len(d["body"]) for d in docs) + 1024, backlog
+    assert backlog["deferred"] > 0 and backlog["deferredBytes"] > 0, backlog
+    assert backlog["deferred"] == backlog["deferredTotal"], backlog
+    assert backlog["storedRaw"] == 0 and backlog["throttledWrites"] == 0, backlog
+    client.admin.command("configureFailPoint", "hangDedupEncoder", mode="off")
+    status = wait_settled(client)
+    assert status["recordsExamined"] == len(docs), status
+    assert status["recordsEncoded"] >= len(docs) - 2 * len(hist), status
+    assert status["backlog"]["deferred"] == 0 and status["backlog"]["deferredBytes"] == 0, status["backlog"]
+    got = {d["_id"]: d for d in client.bl.c.find()}
+    assert all(got[d["_id"]] == d for d in docs)
 
 
 @pytest.mark.parametrize("args", [["--dedupBacklogPolicy", "drop"], ["--dedupBacklogMB", "0"],

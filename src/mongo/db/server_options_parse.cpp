@@ -67,7 +67,7 @@ const OptionSpec kOptions[] = {
     {"storage.dedup.backlogMB", "dedupBacklogMB", OptType::kInt,
      "bytes of committed inserts that may wait for the dedup encoder, MB (1..4096) - 16"},
     {"storage.dedup.backlogPolicy", "dedupBacklogPolicy", OptType::kString,
-     "when the dedup backlog is full [storeRaw|throttle]: store the insert whole, or make the writer wait - storeRaw"},
+     "when the dedup backlog is full [storeRaw|throttle]: store the insert whole and deduplicate it later, or make the writer wait - storeRaw"},
     {"storage.dedup.autoCompact", "dedupAutoCompact", OptType::kOptBool,
      "return free space in data files to the file system in the background (true/false) - true"},
     {"systemLog.path", "logpath", OptType::kString, "log file to send write to instead of stdout"},
