@@ -1,6 +1,10 @@
 #include "mongo/db/storage/dedup/dedup_storage.h"
 
 #include <chrono>
+#include <cstring>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/catalog_lock.h"
@@ -46,6 +50,13 @@ constexpr auto kYieldToWriteBacks = std::chrono::milliseconds(20);
 // sustained load beyond the encoder's pace then costs lag, not compression; only past this
 // many does a record stay whole for good.
 constexpr size_t kMaxDeferredInserts = 131072;
+// Under storeRaw the encoder runs at this nice value (clients' threads run at 0): when the
+// cores are all busy, the scheduler gives the clients most of them and the encoder the rest,
+// so the load goes at nearly the speed of plain storage and the inserts it did not reach wait
+// past the bound; an idle core still runs the encoder at full speed (nice only matters under
+// contention). Once half of kMaxDeferredInserts wait, it runs at 0 again, so as not to leave
+// records whole for good. Under throttle writers wait for the encoder: it always runs at 0.
+constexpr int kBackgroundEncoderNice = 10;
 
 long long nowNanos() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -277,6 +288,7 @@ void DedupStorage::encoderLoop() {
             // Until the start-up rebuild has learned the links, inserts wait in the backlog.
             if (_queue.empty() || !_linksReady.load()) continue;
         }
+        setEncoderNice();
         if (hangDedupEncoder.shouldFail()) {
             std::this_thread::sleep_for(kBackgroundPoll);
             continue;
@@ -321,6 +333,25 @@ void DedupStorage::encoderLoop() {
         }
         opCtx->recoveryUnit()->abandonSnapshot();
     }
+}
+
+void DedupStorage::setEncoderNice() {
+    int want = 0;
+    if (!_service.throttleWhenFull) {
+        std::lock_guard<std::mutex> q(_queueMu);
+        want = _deferred < kMaxDeferredInserts / 2 ? kBackgroundEncoderNice : 0;
+    }
+    if (want == _encoderNice.load(std::memory_order_relaxed) || _encoderNiceStuck) return;
+    // Per thread: on Linux, PRIO_PROCESS with a thread id sets that thread's nice value.
+    if (setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), want) != 0) {
+        // Lowering a nice value needs CAP_SYS_NICE or RLIMIT_NICE; without them the encoder
+        // keeps its background priority (and records past the deferred limit stay whole).
+        _encoderNiceStuck = true;
+        LOGV2_WARNING(7700030, Dedup, "Could not change the dedup encoder's scheduling priority",
+                      logv2::attrs("nice", want, "error", std::string(std::strerror(errno))));
+        return;
+    }
+    _encoderNice.store(want, std::memory_order_relaxed);
 }
 
 void DedupStorage::forgetNamespace(const std::string& ns) {

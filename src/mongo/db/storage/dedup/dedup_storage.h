@@ -142,6 +142,8 @@ public:
     ~DedupStorage() override;  // stops the threads if shutdown() was not called
 private:
     DedupRecordStore* storeFor(std::string_view ns);
+    // Encoder thread: its scheduling priority for the backlog's state (kBackgroundEncoderNice).
+    void setEncoderNice();
     // REQUIRES: _insertMu held.
     void processInsertLocked(OperationContext* opCtx, const PendingInsert& p);
     bool clientWritesPaused() const;
@@ -177,7 +179,9 @@ private:
     std::deque<PendingInsert> _queue;
     size_t _queueBytes = 0;  // bytes of the entries within the backlog bound
     size_t _deferred = 0, _deferredBytes = 0;  // entries queued past the bound, and their bytes
-    int _encoding = 0;  // taken from the queue, not yet told to the engine (serverStatus counts it)
+    int _encoding = 0;
+    std::atomic<int> _encoderNice{0};  // the encoder thread's nice value (setEncoderNice)
+    bool _encoderNiceStuck = false;     // encoder thread only  // taken from the queue, not yet told to the engine (serverStatus counts it)
     // Records a client changed while their insert waited (see prepareClientChange), with the
     // sequence number of the newest insert queued then: once the encoder is past it, the
     // entry can go (pruned in encoderLoop, so it stays bounded under steady load).

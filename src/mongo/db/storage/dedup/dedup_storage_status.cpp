@@ -118,6 +118,7 @@ BSONObj DedupStorage::serverStatusSection() const {
         q.append("deferredBytes", static_cast<long long>(_deferredBytes));
         q.append("deferredTotal", _backlogDeferredTotal.load());
         q.append("storedRaw", _backlogStoredRaw.load());
+        q.append("encoderNice", _encoderNice.load());
         q.append("throttledWrites", _throttledWrites.load());
         q.append("throttledMillis", _throttledMicros.load() / 1000);
         q.doneFast();
