@@ -89,6 +89,7 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
 
     // --- diagnostics and administration ---
     add("dbStats", A::strict("dbStats", {"scale", "freeStorage"}));
+    add("dataSize", A::strict("dataSize", {"keyPattern", "min", "max", "estimate", "maxSize", "maxObjects"}));
     add("profile", A::strict("profile", {"slowms", "sampleRate", "filter"}));
     add("shutdown", A::strict("shutdown", {"force", "timeoutSecs"}));
     add("fsync", A::strict("fsync", {"lock"}));
