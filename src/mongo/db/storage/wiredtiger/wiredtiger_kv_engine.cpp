@@ -142,6 +142,8 @@ void WiredTigerKVEngine::createRecordStore(const std::string& ident, const Recor
     std::string config = "type=file,key_format=q,value_format=u,memory_page_max=10m,split_pct=90,"
                          "leaf_value_max=64MB,checksum=on,block_compressor=" +
                          (compressor == "none" ? std::string() : compressor);
+    if (options.allocationSizeBytes) config += ",allocation_size=" + std::to_string(options.allocationSizeBytes) + "B";
+    if (options.leafPageMaxBytes) config += ",leaf_page_max=" + std::to_string(options.leafPageMaxBytes) + "B";
     auto session = _sessionCache->getSession();
     int ret = session->get()->create(session->get(), uriFor(ident).c_str(), config.c_str());
     _sessionCache->releaseSession(std::move(session));
