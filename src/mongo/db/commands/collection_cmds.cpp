@@ -76,15 +76,19 @@ void createView(OperationContext* opCtx, const NamespaceString& nss, const OpMsg
     }
     checkSimpleCollation(req.body["collation"], "create.collation");
     CatalogDDLLock lock;
-    ViewDefinition def = ViewCatalog::validate(opCtx, nss, req.body["viewOn"], req.body["pipeline"], "create");
-    if (auto existing = ViewCatalog::lookup(opCtx, nss)) {
-        // As for collections, create is idempotent when the definition is identical.
-        if (existing->viewOn == def.viewOn && existing->pipelineArray().woCompare(def.pipelineArray()) == 0) return;
-        uasserted(ErrorCodes::NamespaceExists, "A view already exists. NS: " + nss.ns());
-    }
+    // An existing name is reported before the definition is checked, as MongoDB does.
     if (CollectionCatalog::get()->lookupCollection(opCtx, nss))
         uasserted(ErrorCodes::NamespaceExists, "Namespace already exists: " + nss.ns());
-    ViewCatalog::create(opCtx, def);
+    if (auto existing = ViewCatalog::lookup(opCtx, nss)) {
+        // As for collections, create is idempotent when the definition is identical.
+        BSONElement on = req.body["viewOn"], p = req.body["pipeline"];
+        bool same = on.type() == String && on.str() == existing->viewOn &&
+                    (p.eoo() ? existing->pipeline.empty()
+                             : p.type() == Array && existing->pipelineArray().woCompare(p.Obj()) == 0);
+        if (same) return;
+        uasserted(ErrorCodes::NamespaceExists, "A view already exists. NS: " + nss.ns());
+    }
+    ViewCatalog::create(opCtx, ViewCatalog::validate(opCtx, nss, req.body["viewOn"], req.body["pipeline"], "create"));
 }
 
 class CreateCmd : public Command {
