@@ -157,6 +157,7 @@ def test_writes_and_indexes_refused(db):
                lambda: db.v.create_index("x"),
                lambda: db.v.drop_index("x_1"),
                lambda: list(db.v.list_indexes()),
+               lambda: db.command("validate", "v"),
                lambda: db.client.admin.command("renameCollection", "%s.v" % db.name, to="%s.w" % db.name)):
         assert code_of(fn) == 166
     assert db.c.count_documents({}) == 10 and "y" not in db.c.find_one()
