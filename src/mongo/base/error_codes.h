@@ -143,6 +143,7 @@ namespace mongo {
     X(NoSuchTransaction, 251)                      \
     X(TransactionTooOld, 225)                      \
     X(InvalidUUID, 207)                            \
+    X(InvalidViewDefinition, 182)                  \
     X(ClientMetadataMissingField, 183)             \
     X(ClientMetadataAppNameTooLarge, 184)          \
     X(ClientMetadataDocumentTooLarge, 185)         \

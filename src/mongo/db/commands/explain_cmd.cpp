@@ -10,6 +10,7 @@
 #include "mongo/db/commands/aggregate_cursor_source.h"
 #include "mongo/db/commands/build_info.h"
 #include "mongo/db/commands/command.h"
+#include "mongo/db/views/view_requests.h"
 #include "mongo/db/commands/command_args.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/ops/write_ops.h"
@@ -176,6 +177,7 @@ public:
         std::string name = innerReq.commandName();
         if (name == "aggregate") {
             AggregateRequest ar = parseAggregateRequest(innerReq);
+            resolveAggregate(opCtx, ar);  // a view: its stages first, over its collection
             CatalogReadLock lock;
             AggregateCursorSource src(opCtx, ar);
             src.appendExplain(opCtx, verbosity, result);
@@ -195,6 +197,21 @@ public:
                     if (st.type() == Object && !st.Obj()["collation"].eoo())
                         checkSimpleCollation(st.Obj()["collation"], name + "." + stmts + ".collation");
         ExplainedQuery x = queryOf(name, innerReq.body);
+        if (auto view = resolveViewForRead(opCtx, nss)) {
+            // Reads of a view explain the aggregate they run (views/view_requests.h); writes
+            // are refused as the command itself refuses them.
+            if (name != "find" && name != "count" && name != "distinct")
+                uassertStatusOK(ViewCatalog::notCollectionStatus(nss));
+            AggregateRequest ar = name == "find" ? findAsAggregate(nss, *view, innerReq, parseFindRequest(innerReq.body))
+                                  : name == "count" ? countAsAggregate(*view, x.qr)
+                                                    : distinctAsAggregate(*view, x.qr);
+            CatalogReadLock lock;
+            AggregateCursorSource src(opCtx, ar);
+            src.appendExplain(opCtx, verbosity, result);
+            result.append("command", inner.Obj());
+            appendServerInfo(result);
+            return;
+        }
         CatalogReadLock lock;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
         // count of everything: the record store's count, no plan at all.
