@@ -175,14 +175,18 @@ public:
         OpMsgRequest innerReq;
         innerReq.body = cb.obj();
         std::string name = innerReq.commandName();
-        if (name == "aggregate") {
-            AggregateRequest ar = parseAggregateRequest(innerReq);
-            resolveAggregate(opCtx, ar);  // a view: its stages first, over its collection
+        // An aggregate (the command itself, or what a read of a view runs) explains its stages.
+        auto explainAggregate = [&](const AggregateRequest& ar) {
             CatalogReadLock lock;
             AggregateCursorSource src(opCtx, ar);
             src.appendExplain(opCtx, verbosity, result);
             result.append("command", inner.Obj());
             appendServerInfo(result);
+        };
+        if (name == "aggregate") {
+            AggregateRequest ar = parseAggregateRequest(innerReq);
+            resolveAggregate(opCtx, ar);  // a view: its stages first, over its collection
+            explainAggregate(ar);
             return;
         }
         NamespaceString nss = commandTargetNamespace(innerReq);
@@ -202,14 +206,9 @@ public:
             // are refused as the command itself refuses them.
             if (name != "find" && name != "count" && name != "distinct")
                 uassertStatusOK(ViewCatalog::notCollectionStatus(nss));
-            AggregateRequest ar = name == "find" ? findAsAggregate(nss, *view, innerReq, parseFindRequest(innerReq.body))
-                                  : name == "count" ? countAsAggregate(*view, x.qr)
-                                                    : distinctAsAggregate(*view, x.qr);
-            CatalogReadLock lock;
-            AggregateCursorSource src(opCtx, ar);
-            src.appendExplain(opCtx, verbosity, result);
-            result.append("command", inner.Obj());
-            appendServerInfo(result);
+            explainAggregate(name == "find" ? findAsAggregate(nss, *view, innerReq, parseFindRequest(innerReq.body))
+                             : name == "count" ? countAsAggregate(*view, x.qr)
+                                               : distinctAsAggregate(*view, x.qr));
             return;
         }
         CatalogReadLock lock;
