@@ -142,8 +142,8 @@ def test_full_backlog_follows_the_policy(mongod_factory, policy):
 
 def test_inserts_past_a_full_backlog_are_deduplicated_later(mongod_factory):
     """storeRaw: with the encoder held, inserts past --dedupBacklogMB are stored whole at once
-    (the writer never waits) and queued past the bound; once the encoder runs they are
-    deduplicated like the rest, in insert order."""
+    (the writer never waits) and set aside past the bound; once the encoder runs they are
+    deduplicated like the rest, after the backlog."""
     m = mongod_factory(["--dedup", "--dedupBacklogMB", "1"])
     client = m.client()
     client.admin.command("configureFailPoint", "hangDedupEncoder", mode="alwaysOn")

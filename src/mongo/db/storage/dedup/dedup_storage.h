@@ -135,15 +135,14 @@ private:
         long long enqueuedNanos = 0;
         uint64_t seq = 0;
         bool updated = false;
-        bool deferred = false;  // queued past the backlog bound (storeRaw): see enqueueInsert
     };
     DedupStorage(StorageEngine* engine, const dedup::Options& options, const DedupServiceOptions& service);
 public:
     ~DedupStorage() override;  // stops the threads if shutdown() was not called
 private:
     DedupRecordStore* storeFor(std::string_view ns);
-    // Encoder thread: its scheduling priority for the backlog's state (kBackgroundEncoderNice).
-    void setEncoderNice();
+    // The oldest sequence number still waiting in either queue (UINT64_MAX: none). REQUIRES: _queueMu.
+    uint64_t oldestPendingSeqLocked() const;
     // REQUIRES: _insertMu held.
     void processInsertLocked(OperationContext* opCtx, const PendingInsert& p);
     bool clientWritesPaused() const;
@@ -176,18 +175,18 @@ private:
     mutable std::mutex _queueMu;
     std::condition_variable _insertCv;  // the encoder waits for work
     std::condition_variable _roomCv;    // throttled writers wait for room in the backlog
-    std::deque<PendingInsert> _queue;
-    size_t _queueBytes = 0;  // bytes of the entries within the backlog bound
-    size_t _deferred = 0, _deferredBytes = 0;  // entries queued past the bound, and their bytes
-    int _encoding = 0;
-    std::atomic<int> _encoderNice{0};  // the encoder thread's nice value (setEncoderNice)
-    bool _encoderNiceStuck = false;     // encoder thread only  // taken from the queue, not yet told to the engine (serverStatus counts it)
+    std::deque<PendingInsert> _queue;  // within the backlog bound, in insert order
+    size_t _queueBytes = 0;
+    // storeRaw: inserts that found the backlog full, encoded only when _queue is empty (see
+    // enqueueInsert), at most kMaxDeferredInserts.
+    std::deque<PendingInsert> _deferred;
+    size_t _deferredBytes = 0;
+    int _encoding = 0;  // taken from a queue, not yet told to the engine (serverStatus counts it)
     // Records a client changed while their insert waited (see prepareClientChange), with the
-    // sequence number of the newest insert queued then: once the encoder is past it, the
-    // entry can go (pruned in encoderLoop, so it stays bounded under steady load).
+    // sequence number of the newest insert queued then: once every insert up to it has been
+    // encoded, the entry can go (pruned in encoderLoop, so it stays bounded under steady load).
     std::map<std::pair<std::string, int64_t>, uint64_t> _changedWhileQueued;
     uint64_t _enqueuedSeq = 0;    // under _queueMu
-    uint64_t _processedSeq = 0;   // under _insertMu
 
     std::mutex _readGcMu;  // leaf lock
     std::set<std::pair<std::string, int64_t>> _retainedRead;  // bounded, see noteRetainedRead

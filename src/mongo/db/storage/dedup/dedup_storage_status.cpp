@@ -103,7 +103,7 @@ BSONObj DedupStorage::serverStatusSection() const {
     }
     {
         std::lock_guard<std::mutex> lk(_queueMu);
-        const long long waiting = static_cast<long long>(_queue.size()) + _encoding;
+        const long long waiting = static_cast<long long>(_queue.size() + _deferred.size()) + _encoding;
         b.append("pendingInserts", waiting);
         BSONObjBuilder& q = b.subobjStart("backlog");
         q.append("policy", _service.throttleWhenFull ? "throttle" : "storeRaw");
@@ -113,12 +113,15 @@ BSONObj DedupStorage::serverStatusSection() const {
         const long long now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                   std::chrono::steady_clock::now().time_since_epoch())
                                   .count();  // the clock enqueueInsert stamps with
-        q.append("oldestAgeMillis", _queue.empty() ? 0LL : (now - _queue.front().enqueuedNanos) / 1000000);
-        q.append("deferred", static_cast<long long>(_deferred));
+        long long oldestNanos = 0;
+        if (!_queue.empty()) oldestNanos = _queue.front().enqueuedNanos;
+        if (!_deferred.empty() && (oldestNanos == 0 || _deferred.front().enqueuedNanos < oldestNanos))
+            oldestNanos = _deferred.front().enqueuedNanos;
+        q.append("oldestAgeMillis", oldestNanos == 0 ? 0LL : (now - oldestNanos) / 1000000);
+        q.append("deferred", static_cast<long long>(_deferred.size()));
         q.append("deferredBytes", static_cast<long long>(_deferredBytes));
         q.append("deferredTotal", _backlogDeferredTotal.load());
         q.append("storedRaw", _backlogStoredRaw.load());
-        q.append("encoderNice", _encoderNice.load());
         q.append("throttledWrites", _throttledWrites.load());
         q.append("throttledMillis", _throttledMicros.load() / 1000);
         q.doneFast();
