@@ -151,6 +151,7 @@ namespace mongo {
     X(ExceededMemoryLimit, 146)                    \
     X(PrimarySteppedDown, 189)                     \
     X(ElectionInProgress, 216)                     \
+    X(SnapshotTooOld, 239)                         \
     X(InterruptedAtShutdown, 11600)                \
     X(InterruptedDueToReplStateChange, 11602)      \
     X(BackgroundOperationInProgressForNamespace, 12587) \
