@@ -142,6 +142,8 @@ namespace mongo {
     X(SessionTransferIncomplete, 228)              \
     X(NoSuchTransaction, 251)                      \
     X(TransactionTooOld, 225)                      \
+    X(IncompleteTransactionHistory, 217)           \
+    X(NotARetryableWriteCommand, 50768)            \
     X(InvalidUUID, 207)                            \
     X(ClientMetadataMissingField, 183)             \
     X(ClientMetadataAppNameTooLarge, 184)          \

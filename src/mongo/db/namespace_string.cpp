@@ -59,6 +59,7 @@ Status NamespaceString::validateUserCreatable(std::string_view db, std::string_v
     if (Status s = validateNamespace(db, coll); !s.isOK()) return s;
     if (coll.rfind("system.", 0) != 0) return Status::OK();
     if (coll == "system.js" || coll == "system.profile") return Status::OK();
+    if (db == "local" && coll == "system.replset") return Status::OK();  // the replica set's config
     if (db == "admin" && (coll == "system.users" || coll == "system.roles" || coll == "system.version" ||
                           coll == "system.new_users" || coll == "system.backup_users"))
         return Status::OK();
