@@ -251,3 +251,16 @@ def test_retried_write_is_never_applied_twice(mongod_factory):
         assert code_of(lambda: c.test.command(cmd)) == 225  # TransactionTooOld
         assert c.test.r.count_documents({}) == 1
         assert code_of(lambda: c.test.command({"find": "r", "lsid": lsid, "txnNumber": Int64(5)})) == 50768
+
+
+def test_write_concern_on_a_one_member_set(mongod_factory):
+    m = initiate(start_member(mongod_factory))
+    with rs_client(m) as c:
+        db = c.test
+        assert db.command({"insert": "w", "documents": [{"_id": 1}], "writeConcern": {"w": "majority"}})["n"] == 1
+        assert db.command({"insert": "w", "documents": [{"_id": 2}], "writeConcern": {"w": 1, "j": True}})["n"] == 1
+        assert code_of(lambda: db.command({"insert": "w", "documents": [{"_id": 3}],
+                                           "writeConcern": {"w": 2}})) == 100  # UnsatisfiableWriteConcern
+        assert db.w.count_documents({}) == 2
+        rw = c.admin.command("getDefaultRWConcern")
+        assert rw["defaultWriteConcern"]["w"] == "majority"
