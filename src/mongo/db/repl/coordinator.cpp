@@ -319,6 +319,13 @@ void ReplicationCoordinator::appendHelloFields(bool legacyNames, BSONObjBuilder*
 }
 
 void ReplicationCoordinator::appendStatus(BSONObjBuilder* b) const {
+    // Storage is asked before the state mutex is taken (it is never held across storage calls).
+    KVEngine* kv;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        kv = _options.kv;
+    }
+    const uint64_t stable = kv ? kv->stableTimestamp() : 0;
     std::lock_guard<std::mutex> lk(_mutex);
     uassert(ErrorCodes::NoReplicationEnabled, "not running with --replSet", _isReplSet);
     uassert(ErrorCodes::NotYetInitialized, "no replset config has been received", _config != nullptr);
@@ -343,7 +350,6 @@ void ReplicationCoordinator::appendStatus(BSONObjBuilder* b) const {
     ot.append("lastAppliedWallTime", _lastAppliedWall);
     ot.append("lastDurableWallTime", _lastAppliedWall);
     b->append("optimes", ot.obj());
-    uint64_t stable = _options.kv ? _options.kv->stableTimestamp() : 0;
     b->append("lastStableRecoveryTimestamp", Timestamp::fromULL(stable));
     if (_state == MemberState::kPrimary) {
         BSONObjBuilder em;
