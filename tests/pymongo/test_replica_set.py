@@ -262,5 +262,8 @@ def test_write_concern_on_a_one_member_set(mongod_factory):
         assert code_of(lambda: db.command({"insert": "w", "documents": [{"_id": 3}],
                                            "writeConcern": {"w": 2}})) == 100  # UnsatisfiableWriteConcern
         assert db.w.count_documents({}) == 2
+        # The live oplog can be neither dropped nor renamed (IllegalOperation), as in MongoDB.
+        assert code_of(lambda: c.local.drop_collection("oplog.rs")) == 20
+        assert code_of(lambda: c.admin.command("renameCollection", "local.oplog.rs", to="local.x")) == 20
         rw = c.admin.command("getDefaultRWConcern")
         assert rw["defaultWriteConcern"]["w"] == "majority"
