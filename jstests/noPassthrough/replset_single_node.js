@@ -63,6 +63,11 @@ for (const e of entries) {
   assert.eq(2, Number(e.v));
 }
 
+// mongosh's replication helpers read the oplog's size and time span.
+const info = db.getReplicationInfo();
+assert.eq(16, info.logSizeMB, tojson(info));
+assert(info.tFirst && info.tLast, tojson(info));
+
 // The set, its oplog and its data survive a restart; the node is primary again, in term 2.
 m.restart();
 db = m.conn.getDB('test');

@@ -280,10 +280,17 @@ void ReplicationCoordinator::onOplogCommitted(const OpTime& opTime, Date_t wall)
     }
     // Majority = this node: what it applied is majority-committed, so WiredTiger's stable
     // timestamp follows it (and nothing needs history older than that yet).
+    // This runs after the write committed: a failure here must not turn an applied write
+    // into an error reply, so it is logged (the next commit tries again).
     if (kv) {
         uint64_t ts = opTime.getTimestamp().asULL();
-        kv->setStableTimestamp(ts);
-        kv->setOldestTimestamp(ts);
+        try {
+            kv->setStableTimestamp(ts);
+            kv->setOldestTimestamp(ts);
+        } catch (const DBException& e) {
+            LOGV2_WARNING(21411, Replication, "Could not advance the stable timestamp",
+                          logv2::attrs("timestamp", opTime.getTimestamp(), "error", e.toStatus().toString()));
+        }
     }
 }
 
