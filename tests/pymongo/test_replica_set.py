@@ -58,7 +58,17 @@ def test_before_initiate(mongod_factory):
                   lambda c: c.test.c.create_index("x")):
         with m.client(retryWrites=False, serverSelectionTimeoutMS=2000) as c:
             assert code_of(lambda: write(c)) == 10107
+    # Reads too, as MongoDB: without secondaryOk 13435, with it 13436 (STARTUP serves no reads).
+    with m.client(serverSelectionTimeoutMS=2000) as c:
+        find = {"find": "c", "$readPreference": {"mode": "primary"}}
+        assert code_of(lambda: c.test.command(find)) == 13435
+    with m.client(serverSelectionTimeoutMS=2000) as c:
+        find = {"find": "c", "$readPreference": {"mode": "primaryPreferred"}}
+        assert code_of(lambda: c.test.command(find)) == 13436
+    with m.client(serverSelectionTimeoutMS=2000) as c:
+        assert code_of(lambda: c.test.c.find_one()) == 13436  # pymongo sends primaryPreferred directly
     with m.client() as c:
+        assert c.local.scratch.find_one()["x"] == 1  # the local database is always readable
         assert "oplog.rs" not in c.local.list_collection_names()
 
 

@@ -59,6 +59,23 @@ std::optional<std::string> writeTargetDatabase(const std::string& name, const Op
     return std::nullopt;
 }
 
+// Commands that read a database's data: a replica-set member that is not primary serves them
+// only as MongoDB does (ReplicationCoordinator::checkCanServeReads). getMore is not checked:
+// an open cursor survives a change of state, as in MongoDB.
+bool readsData(const std::string& name) {
+    static const std::set<std::string> kReads = {"find", "aggregate", "count", "distinct", "listCollections",
+                                                 "listIndexes", "listDatabases", "dbStats", "collStats",
+                                                 "explain", "validate"};
+    return kReads.count(name) > 0;
+}
+
+bool secondaryOk(const BSONObj& body) {
+    BSONElement rp = body["$readPreference"];
+    if (rp.type() != Object) return false;
+    BSONElement mode = rp.embeddedObject()["mode"];
+    return mode.type() == String && mode.str() != "primary";
+}
+
 void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBuilder& result) {
     const BSONObj& body = req.body;
     if (BSONElement dbElem = body["$db"]; !dbElem.eoo() && dbElem.type() != String)
@@ -83,7 +100,10 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         uasserted(ErrorCodes::IllegalOperation,
                   "Transaction numbers are only allowed on a replica set member or mongos");
     // Writes only on the primary (replica-set members), as MongoDB: NotWritablePrimary.
-    if (auto db = writeTargetDatabase(cmd->name(), req)) repl::ReplicationCoordinator::get()->checkCanAcceptWrites(*db);
+    if (auto db = writeTargetDatabase(cmd->name(), req))
+        repl::ReplicationCoordinator::get()->checkCanAcceptWrites(*db);
+    else if (replSet && readsData(cmd->name()))
+        repl::ReplicationCoordinator::get()->checkCanServeReads(req.db(), secondaryOk(body));
 
     auto opCtx = makeOperationContext(client);
     std::string ns = req.db();

@@ -108,6 +108,18 @@ void ReplicationCoordinator::checkCanAcceptWrites(const std::string& db) const {
     uassert(ErrorCodes::NotWritablePrimary, "not primary", canAcceptWritesForDatabase(db));
 }
 
+void ReplicationCoordinator::checkCanServeReads(const std::string& db, bool secondaryOk) const {
+    MemberState state;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        if (!_isReplSet || db == "local" || _state == MemberState::kPrimary) return;
+        state = _state;
+    }
+    uassert(ErrorCodes::NotPrimaryNoSecondaryOk, "not primary and secondaryOk=false", secondaryOk);
+    uassert(ErrorCodes::NotPrimaryOrSecondary, "node is not in primary or recovering state",
+            state == MemberState::kSecondary);
+}
+
 void ReplicationCoordinator::startup(OperationContext* opCtx, ReplicationStartupOptions options) {
     {
         std::lock_guard<std::mutex> lk(_mutex);

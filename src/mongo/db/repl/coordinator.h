@@ -54,6 +54,12 @@ public:
     // NotWritablePrimary (10107) "not primary" unless canAcceptWritesForDatabase.
     void checkCanAcceptWrites(const std::string& db) const;
 
+    // Reads of db's data may be served: not a member, the local database, PRIMARY, or
+    // SECONDARY when the client allows it (secondaryOk: a $readPreference other than primary).
+    // Otherwise NotPrimaryNoSecondaryOk (13435) without secondaryOk, NotPrimaryOrSecondary
+    // (13436) with it (a member in STARTUP or REMOVED serves no reads), as MongoDB.
+    void checkCanServeReads(const std::string& db, bool secondaryOk) const;
+
     // replSetInitiate. config: the document, or empty for the default one. Appends info2/me
     // for the default config. Throws DBException with MongoDB's codes.
     void initiate(OperationContext* opCtx, const BSONObj& config, BSONObjBuilder* result);
