@@ -110,6 +110,12 @@ SHAPES = [
           implying=[{"n": {"$lt": -1}}, {"s": "a"}, {"s": {"$in": ["b"]}}, {"$or": [{"n": -5}, {"s": "b"}]}]),
     Shape("unique_u", [_ix(("u", 1), unique=True)]),
     Shape("hidden_b", [_ix(("b", 1), hidden=True), _ix(("n", 1), ("b", 1), hidden=True)]),
+    # Hashed indexes: equality and $in through hashes of values of every numeric type and
+    # edge (NaN, infinities, 2^63, fractions), ranges never; never covering, sorting or distinct.
+    Shape("n_hashed", [_ix(("n", "hashed"))]),
+    Shape("s_n_hashed", [_ix(("s", 1), ("n", "hashed"))]),
+    Shape("b_hashed_n", [_ix(("b", "hashed"), ("n", -1))]),
+    Shape("sparse_n_hashed", [_ix(("n", "hashed"), sparse=True), _ix(("u", "hashed"))]),
     Shape("id", [], mixed_ids=True),
     Shape("many", [_ix(("a.d", 1)), _ix(("b", 1)), _ix(("n", 1), ("b", -1)), _ix(("a.e", 1), ("a.d", 1)),
                    _ix(("s", 1), sparse=True), _ix(("b", 1), ("n", 1), partialFilterExpression={"n": {"$lt": 3}}),

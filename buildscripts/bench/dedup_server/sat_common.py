@@ -40,7 +40,8 @@ DATA_DIR = _find_data_dir()
 CONFIGS = {"snappy": ("snappy", False), "dedup_snappy": ("snappy", True), "dedup_zstd": ("zstd", True)}
 # dedup_bench flags that match mongod's dedup defaults (server_options.cpp: sketch 16, hop
 # chains, no size filter); override with --dedup-bench-args when the server's defaults change.
-DEFAULT_DEDUP_BENCH_ARGS = "--scheme hop --sketch 16 --no-size-filter"
+# mongod --dedup defaults: bounded-hop chains (the decode bound), K = 16, no size filter.
+DEFAULT_DEDUP_BENCH_ARGS = "--scheme bounded-hop --sketch 16 --no-size-filter"
 
 
 def dataset_path(data_dir, name):

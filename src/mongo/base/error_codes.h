@@ -145,6 +145,7 @@ namespace mongo {
     X(IncompleteTransactionHistory, 217)           \
     X(NotARetryableWriteCommand, 50768)            \
     X(InvalidUUID, 207)                            \
+    X(InvalidViewDefinition, 182)                  \
     X(ClientMetadataMissingField, 183)             \
     X(ClientMetadataAppNameTooLarge, 184)          \
     X(ClientMetadataDocumentTooLarge, 185)         \

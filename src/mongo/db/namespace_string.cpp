@@ -58,7 +58,9 @@ Status NamespaceString::validateNamespace(std::string_view db, std::string_view 
 Status NamespaceString::validateUserCreatable(std::string_view db, std::string_view coll) {
     if (Status s = validateNamespace(db, coll); !s.isOK()) return s;
     if (coll.rfind("system.", 0) != 0) return Status::OK();
-    if (coll == "system.js" || coll == "system.profile") return Status::OK();
+    // system.views holds view definitions (db/views/view_catalog.h); MongoDB lets clients
+    // create and write it like system.js.
+    if (coll == "system.js" || coll == "system.profile" || coll == "system.views") return Status::OK();
     if (db == "local" && coll == "system.replset") return Status::OK();  // the replica set's config
     if (db == "admin" && (coll == "system.users" || coll == "system.roles" || coll == "system.version" ||
                           coll == "system.new_users" || coll == "system.backup_users"))

@@ -74,6 +74,7 @@ TEST(NamespaceStringTest, UserCreatable) {
     EXPECT_TRUE(NamespaceString::validateUserCreatable("test", "c").isOK());
     EXPECT_TRUE(NamespaceString::validateUserCreatable("test", "system.js").isOK());
     EXPECT_TRUE(NamespaceString::validateUserCreatable("test", "system.profile").isOK());
+    EXPECT_TRUE(NamespaceString::validateUserCreatable("test", "system.views").isOK());  // view definitions
     EXPECT_TRUE(NamespaceString::validateUserCreatable("admin", "system.users").isOK());
     EXPECT_TRUE(NamespaceString::validateUserCreatable("test", "systemx").isOK());
     Status s = NamespaceString::validateUserCreatable("test", "system.foo");

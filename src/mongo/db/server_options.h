@@ -66,6 +66,7 @@ struct ServerGlobalParams {
     double syncPeriodSecs = 60;
     double wiredTigerCacheSizeGB = 0;  // 0: WiredTiger's default sizing
     std::string wiredTigerJournalCompressor = "snappy";
+    int wiredTigerZstdCompressionLevel = 6;  // -7..22, as MongoDB
     std::string wiredTigerCollectionBlockCompressor = "snappy";  // none|snappy|zlib|zstd
     DedupOptions dedup;
 

@@ -97,6 +97,8 @@ Status applyOptions(const BSONObj& flat, ServerGlobalParams* p) {
             if (!isKnownCompressor(e.str()))
                 s = badOption("Bad value for storage.wiredTiger.engineConfig.journalCompressor: '" + e.str() +
                               "' (must be one of none, snappy, zlib, zstd)");
+        } else if (k == "storage.wiredTiger.engineConfig.zstdCompressionLevel") {
+            s = intIn(-7, 22, &p->wiredTigerZstdCompressionLevel);
         } else if (k == "storage.wiredTiger.collectionConfig.blockCompressor") {
             p->wiredTigerCollectionBlockCompressor = e.str();
             if (!isKnownCompressor(e.str()))

@@ -162,6 +162,18 @@ TEST(ServerOptions, BadBlockCompressorIsAnError) {
     EXPECT_NE(err.find("none, snappy, zlib, zstd"), std::string::npos);
 }
 
+TEST(ServerOptions, JournalCompressorAndZstdLevel) {
+    auto d = parseOK({});
+    EXPECT_EQ(d.wiredTigerJournalCompressor, "snappy");
+    EXPECT_EQ(d.wiredTigerZstdCompressionLevel, 6);
+    auto p = parseOK({"--wiredTigerJournalCompressor", "zstd", "--zstdDefaultCompressionLevel", "-3"});
+    EXPECT_EQ(p.wiredTigerJournalCompressor, "zstd");
+    EXPECT_EQ(p.wiredTigerZstdCompressionLevel, -3);
+    EXPECT_NE(parseError({"--zstdDefaultCompressionLevel", "23"}).find("between -7 and 22"), std::string::npos);
+    EXPECT_NE(parseError({"--zstdDefaultCompressionLevel", "-8"}).find("between -7 and 22"), std::string::npos);
+    EXPECT_NE(parseError({"--wiredTigerJournalCompressor", "lz4"}).find("lz4"), std::string::npos);
+}
+
 TEST(ServerOptions, UnknownOptionIsAnError) {
     std::string err = parseError({"--frobnicate"});
     EXPECT_NE(err.find("Error parsing command line"), std::string::npos);

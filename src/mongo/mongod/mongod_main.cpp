@@ -141,6 +141,8 @@ int runMongod() {
         so.dbpath = params.dbPath;
         so.cacheSizeGB = params.wiredTigerCacheSizeGB;
         so.blockCompressor = params.wiredTigerCollectionBlockCompressor;
+        so.journalCompressor = params.wiredTigerJournalCompressor;
+        so.zstdCompressionLevel = params.wiredTigerZstdCompressionLevel;
         so.journal = params.journalEnabled;
         so.syncDelaySecs = static_cast<int>(params.syncPeriodSecs);
         so.dedup = params.dedup.enabled;

@@ -159,8 +159,10 @@ TEST_F(CatalogTest, IndexSpecValidationAndConflicts) {
               int(ErrorCodes::IndexKeySpecsConflict));  // unique is part of the index signature
     EXPECT_EQ(errorCode([&] { ic->createIndex(opCtx.get(), fromjson(R"({"key": {"a": 1, "b": -1}, "name": "other"})")); }),
               int(ErrorCodes::IndexOptionsConflict));
-    EXPECT_EQ(errorCode([&] { ic->createIndex(opCtx.get(), fromjson(R"({"key": {"h": "hashed"}})")); }),
+    EXPECT_EQ(errorCode([&] { ic->createIndex(opCtx.get(), fromjson(R"({"key": {"h": "text"}})")); }),
               int(ErrorCodes::CannotCreateIndex));
+    EXPECT_EQ(errorCode([&] { ic->createIndex(opCtx.get(), fromjson(R"({"key": {"h": "hashed"}, "unique": true})")); }),
+              16764);  // hashed indexes are supported, never unique
     EXPECT_EQ(errorCode([&] { ic->createIndex(opCtx.get(), fromjson(R"({"key": {"h": "bogus"}})")); }),
               int(ErrorCodes::CannotCreateIndex));
     EXPECT_EQ(errorCode([&] { ic->createIndex(opCtx.get(), fromjson(R"({"key": {"h": 1}, "foo": 1})")); }),

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/hash/bson_element_hasher.h"
 #include "mongo/db/storage/key_string.h"
 
 namespace mongo {
@@ -63,6 +64,60 @@ IndexKeyGenerator::IndexKeyGenerator(const BSONObj& keyPattern, bool sparse)
     u.appendUndefined("");
     _nullObj = n.obj();
     _undefinedObj = u.obj();
+    int i = 0;
+    BSONObjBuilder others;
+    for (auto e : _keyPattern) {
+        if (e.type() == String && e.str() == "hashed") _hashedField = i;
+        else others.append(e);
+        i++;
+    }
+    if (_hashedField >= 0 && _keyPattern.nFields() > 1) {
+        BSONObj o = others.obj();
+        _others = std::make_unique<IndexKeyGenerator>(o, false);
+        _othersSparse = std::make_unique<IndexKeyGenerator>(o, true);
+    }
+}
+
+void IndexKeyGenerator::getHashedKeys(const BSONObj& doc, KeyStringSet* keys, MultikeyPaths* mkPaths) const {
+    const std::string& full = _fieldNames[_hashedField];
+    const char* rest = full.c_str();
+    BSONElement v = extractAtPathOrArrayAlongPath(doc, &rest);
+    if (v.type() == Array) {
+        // The path up to the array: rest points past its component (and past the dot after it).
+        size_t upTo = static_cast<size_t>(rest - full.c_str()) - (*rest ? 1 : 0);
+        uasserted(16766, "Error: hashed indexes do not currently support array values. Found array at path: " +
+                             full.substr(0, upTo));
+    }
+    bool missing = v.eoo();
+    BSONObjBuilder nb;
+    nb.appendNull("");
+    BSONObj nullObj = nb.obj();
+    long long hash = hashBSONElement(missing ? nullObj.firstElement() : v);
+    if (!_others) {
+        if (_sparse && missing) return;
+        BSONObjBuilder b;
+        b.append("", hash);
+        keys->insert(b.obj());
+        return;
+    }
+    // A sparse compound index skips a document only when every key field is missing.
+    KeyStringSet sub;
+    MultikeyPaths subPaths;
+    ((_sparse && missing) ? _othersSparse : _others)->getKeys(doc, &sub, &subPaths);
+    for (size_t j = 0; j < subPaths.size(); j++) {
+        size_t f = j < static_cast<size_t>(_hashedField) ? j : j + 1;
+        (*mkPaths)[f].insert(subPaths[j].begin(), subPaths[j].end());
+    }
+    for (const BSONObj& k : sub) {
+        BSONObjBuilder b;
+        int i = 0;
+        for (BSONElement e : k) {
+            if (i++ == _hashedField) b.append("", hash);
+            b.appendAs(e, e.fieldNameStringData());
+        }
+        if (i == _hashedField) b.append("", hash);
+        keys->insert(b.obj());
+    }
 }
 
 size_t IndexKeyGenerator::arrayComponent(size_t field, const char* pathPos) const {
@@ -84,6 +139,7 @@ void IndexKeyGenerator::getKeys(const BSONObj& doc, KeyStringSet* keys, bool* mu
 
 void IndexKeyGenerator::getKeys(const BSONObj& doc, KeyStringSet* keys, MultikeyPaths* mkPaths) const {
     if (mkPaths->size() < _fieldNames.size()) mkPaths->resize(_fieldNames.size());
+    if (_hashedField >= 0) return getHashedKeys(doc, keys, mkPaths);
     std::vector<const char*> paths;
     for (auto& f : _fieldNames) paths.push_back(f.c_str());
     struct State {

@@ -8,9 +8,13 @@
 //     empty array gives undefined (or null if the path continues past it); nested arrays at
 //     the end of a path are indexed whole; two fields whose paths cross different arrays
 //     fail with CannotIndexParallelArrays (171);
-//   - numeric path components ("a.0.b") index into arrays positionally.
+//   - numeric path components ("a.0.b") index into arrays positionally;
+//   - a "hashed" field ({a: "hashed"}, or one field of a compound pattern) keys the value's
+//     64-bit hash as a NumberLong (db/hash/bson_element_hasher.h), a missing field the hash of
+//     null; an array along its path fails with 16766, as in MongoDB 7.0.
 // Keys are BSONObjs with empty field names (but for missing fields), deduplicated by value.
 // Thread safety: immutable after construction; getKeys may be called concurrently.
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -39,6 +43,8 @@ public:
     void getKeys(const BSONObj& doc, KeyStringSet* keys, MultikeyPaths* paths) const;
 
 private:
+    void getHashedKeys(const BSONObj& doc, KeyStringSet* keys, MultikeyPaths* paths) const;
+
     // Component index of the array that 'pathPos' (a position inside _fieldNames[field], just
     // past the array's component) follows.
     size_t arrayComponent(size_t field, const char* pathPos) const;
@@ -48,6 +54,10 @@ private:
     bool _sparse;
     BSONObj _nullObj;       // {"": null}
     BSONObj _undefinedObj;  // {"": undefined}
+    // A hashed key pattern: the hashed field's position, and generators of the other fields'
+    // keys (dense, and sparse for documents lacking the hashed field); null when none remain.
+    int _hashedField = -1;
+    std::unique_ptr<IndexKeyGenerator> _others, _othersSparse;
 };
 
 }  // namespace mongo

@@ -73,7 +73,33 @@ void validateIndexSpecTTL(const BSONObj& spec, const BSONObj& kp) {
             kp.nFields() == 1);
 }
 
+// A hashed index ({a: "hashed"}, or compound with one hashed field), as MongoDB 7.0 allows it:
+// one hashed field at most (31303), never unique (16764: the hash cannot tell equal keys from
+// colliding ones) and not a TTL index (its keys are hashes, not dates).
+void validateHashedKeyPattern(const BSONObj& spec, const BSONObj& kp) {
+    int hashed = 0;
+    for (auto e : kp)
+        if (e.type() == String) hashed++;
+    if (hashed == 0) return;
+    uassert(31303,
+            "A maximum of one index field is allowed to be hashed but found " + std::to_string(hashed) +
+                " for 'key' " + specForMessage(kp),
+            hashed == 1);
+    uassert(16764, "Currently hashed indexes cannot guarantee uniqueness. Use a regular index.",
+            !spec["unique"].trueValue());
+    uassert(ErrorCodes::CannotCreateIndex,
+            "Error in specification " + specForMessage(spec) +
+                " :: caused by :: TTL indexes cannot have a hashed key (its keys are hashes, not dates)",
+            spec["expireAfterSeconds"].eoo());
+}
+
 }  // namespace
+
+bool isHashedKeyPattern(const BSONObj& keyPattern) {
+    for (auto e : keyPattern)
+        if (e.type() == String && e.str() == "hashed") return true;
+    return false;
+}
 
 bool isKnownIndexSpecField(std::string_view field) { return allowedFields().count(std::string(field)) > 0; }
 
@@ -150,6 +176,12 @@ BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec) {
                 "Error in specification " + specForMessage(spec) +
                     " :: caused by :: Index key contains an illegal field name: field name ends with '.'.",
                 f.back() != '.' && f.find("..") == std::string::npos && f[0] != '.');
+        if (e.type() == String && e.str() == "hashed") {
+            uassert(ErrorCodes::CannotCreateIndex,
+                    "Error in specification " + specForMessage(spec) + " :: caused by :: duplicate field in key pattern",
+                    seen.insert(f).second);
+            continue;  // checked as a whole below
+        }
         if (e.type() == String) {
             std::string plugin = e.str();
             static const std::set<std::string> known = {"hashed", "text", "2dsphere", "2d", "geoHaystack",
@@ -176,6 +208,7 @@ BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec) {
                 "Error in specification " + specForMessage(spec) + " :: caused by :: duplicate field in key pattern",
                 seen.insert(f).second);
     }
+    validateHashedKeyPattern(spec, kp);
     BSONElement name = spec["name"];
     std::string indexName;
     if (name.eoo()) {

@@ -1,7 +1,8 @@
 #pragma once
 // Validation and normalisation of createIndexes specs, with MongoDB's rules and error codes:
-//   key pattern values must be non-zero numbers (1 / -1 ...); index plugins given as strings
-//   ("hashed", "text", "2dsphere", "2d", "wildcard") are not supported -> CannotCreateIndex (67);
+//   key pattern values must be non-zero numbers (1 / -1 ...) or "hashed" (one field at most,
+//   31303; never unique, 16764); other index plugins given as strings ("text", "2dsphere",
+//   "2d", "wildcard") are not supported -> CannotCreateIndex (67);
 //   unknown spec fields -> InvalidIndexSpecificationOption (197); a missing name is generated
 //   as MongoDB's shell does ("a_1_b_-1").
 // Thread safety: stateless functions.
@@ -13,7 +14,10 @@
 
 namespace mongo {
 
-// "a_1_b_-1" for {a: 1, b: -1}.
+// Whether the key pattern has a "hashed" field.
+bool isHashedKeyPattern(const BSONObj& keyPattern);
+
+// "a_1_b_-1" for {a: 1, b: -1}, "a_hashed" for {a: "hashed"}.
 std::string defaultIndexName(const BSONObj& keyPattern);
 
 // Returns the spec as stored and listed: {v: 2, key, name, <other options in given order>}.

@@ -7,6 +7,7 @@
 #include "mongo/db/ops/aggregate_output.h"
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/query/find_request.h"
+#include "mongo/db/views/view_requests.h"
 
 namespace mongo {
 
@@ -21,32 +22,25 @@ public:
         AggregateRequest ar = parseAggregateRequest(req);
         if (BSONElement b = req.body["bypassDocumentValidation"]; !b.eoo())
             opCtx->bypassDocumentValidation = parseBoolArg(b, "aggregate");  // for $out / $merge
+        // On a view: the view's stages run first, over its collection (views/view_requests.h).
+        std::optional<NamespaceString> view = resolveAggregate(opCtx, ar);
+        const NamespaceString replyNss = view ? *view : ar.nss;
         std::string_view last = ar.stages.empty() ? "" : ar.stages.back().firstElementFieldName();
-        if (!ar.explain && (last == "$out" || last == "$merge")) return runWithOutput(opCtx, ar, result);
-        CatalogReadLock lock;
-        auto source = std::make_unique<AggregateCursorSource>(opCtx, ar);
+        if (!ar.explain && (last == "$out" || last == "$merge")) return runWithOutput(opCtx, ar, replyNss, result);
         if (ar.explain) {
-            source->appendExplain(opCtx, "queryPlanner", result);  // explain: true is queryPlanner verbosity
+            CatalogReadLock lock;
+            AggregateCursorSource source(opCtx, ar);
+            source.appendExplain(opCtx, "queryPlanner", result);  // explain: true is queryPlanner verbosity
             return;
         }
-        auto cursor = std::make_unique<ClientCursor>();
-        cursor->nss = ar.nss;
-        cursor->lsid = opCtx->lsid;
-        cursor->source = std::move(source);
-        BSONArrayBuilder docs;
-        bool exhausted = fillBatch(opCtx, *cursor, ar.batchSize, docs);
-        long long id = 0;
-        if (!exhausted) {
-            cursor->source->save();
-            id = CursorManager::get().registerCursor(std::move(cursor));
-        }
-        appendCursorReply(result, "firstBatch", docs.arr(), id, ar.nss.ns());
+        runAggregateCursor(opCtx, ar, replyNss, false, result);
     }
 
 private:
     // $out/$merge: run the pipeline to its end under the read lock, then write the results
     // without it (the writes take DDL and write locks), and reply with an empty cursor.
-    static void runWithOutput(OperationContext* opCtx, const AggregateRequest& ar, BSONObjBuilder& result) {
+    static void runWithOutput(OperationContext* opCtx, const AggregateRequest& ar, const NamespaceString& replyNss,
+                              BSONObjBuilder& result) {
         std::optional<AggregateCursorSource::PendingOutput> out;
         {
             CatalogReadLock lock;
@@ -56,7 +50,7 @@ private:
             out = source.takePendingOutput();
         }
         if (out) writeAggregationOutput(opCtx, ar.nss.db(), out->stage, out->docs);
-        appendCursorReply(result, "firstBatch", BSONArray(), 0, ar.nss.ns());
+        appendCursorReply(result, "firstBatch", BSONArray(), 0, replyNss.ns());
     }
 };
 AggregateCmd aggregateCmd;

@@ -6,6 +6,7 @@
 #include "mongo/db/server_options.h"
 #include "mongo/db/server_parameters.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/views/view_catalog.h"
 
 #include <chrono>
 #include <unistd.h>
@@ -126,6 +127,18 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
         NamespaceString fnss(db, coll);
         auto tmp = makeOperationContext(client);
         const Collection* c = CollectionCatalog::get()->lookupCollection(tmp.get(), fnss);
+        if (!c) {
+            // $lookup/$graphLookup/$unionWith from a view read the view's pipeline over its
+            // collection (views/view_catalog.h).
+            if (auto view = ViewCatalog::resolve(tmp.get(), fnss)) {
+                AggregateRequest inner;
+                inner.nss = view->collection;
+                inner.stages = view->pipeline;
+                inner.allowDiskUse = true;
+                auto src = std::make_shared<AggregateCursorSource>(tmp.get(), inner);
+                return [src, this]() { return src->next(_interruptCtx); };
+            }
+        }
         auto exec = std::make_shared<PlanExecutor>(client, c, fnss, QueryRequest{});
         return [exec, this]() { return exec->getNext(_interruptCtx); };
     };

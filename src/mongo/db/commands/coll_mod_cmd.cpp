@@ -13,6 +13,7 @@
 #include "mongo/db/catalog/collection_validator.h"
 #include "mongo/db/catalog/index_spec.h"
 #include "mongo/db/commands/command.h"
+#include "mongo/db/views/view_catalog.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/util/log.h"
 
@@ -208,6 +209,29 @@ BSONObj withCappedOptions(const BSONObj& raw, const std::optional<long long>& si
     return b.obj();
 }
 
+// collMod of a view: viewOn and/or pipeline replace the definition (checked as create checks
+// it: cycles, depth, stages); any other option is refused, as MongoDB refuses it on a view.
+void modifyView(OperationContext* opCtx, const OpMsgRequest& req, const ViewDefinition& view) {
+    bool first = true;
+    for (BSONElement e : req.body) {
+        std::string_view n = e.fieldNameStringData();
+        bool skip = first || n == "viewOn" || n == "pipeline" || isGenericArgument(n);
+        first = false;
+        if (!skip) uasserted(ErrorCodes::InvalidOptions, "option not supported on a view: " + std::string(n));
+    }
+    BSONObj current;
+    {
+        BSONObjBuilder b;
+        b.append("viewOn", view.viewOn);
+        b.appendArray("pipeline", view.pipelineArray());
+        current = b.obj();
+    }
+    BSONElement viewOn = req.body["viewOn"].eoo() ? current["viewOn"] : req.body["viewOn"];
+    BSONElement pipeline = req.body["pipeline"].eoo() ? current["pipeline"] : req.body["pipeline"];
+    LOGV2(5324201, Command, "CMD: collMod", logv2::attrs("cmdObj", req.body));
+    ViewCatalog::modify(opCtx, ViewCatalog::validate(opCtx, view.name, viewOn, pipeline, "collMod"));
+}
+
 class CollModCmd : public Command {
 public:
     CollModCmd() : Command("collMod") {}
@@ -220,6 +244,9 @@ public:
         Request r = parseRequest(req);
         CatalogDDLLock lock;
         Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+        if (!coll) {
+            if (auto view = ViewCatalog::lookup(opCtx, nss)) return modifyView(opCtx, req, *view);
+        }
         uassert(ErrorCodes::NamespaceNotFound, "ns does not exist", coll);
         LOGV2(5324200, Command, "CMD: collMod", logv2::attrs("cmdObj", req.body));
 

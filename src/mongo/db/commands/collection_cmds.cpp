@@ -8,6 +8,7 @@
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/query/matcher.h"
 #include "mongo/db/repl/coordinator.h"
+#include "mongo/db/views/view_catalog.h"
 
 namespace mongo {
 namespace {
@@ -57,14 +58,47 @@ void checkSupportedCreateOptions(const BSONObj& cmd) {
     }
 }
 
+// create with viewOn/pipeline: a view (db/views/view_catalog.h). Its only other option is a
+// collation, which must be the simple one here (there is no ICU), refused as a collection's.
+void createView(OperationContext* opCtx, const NamespaceString& nss, const OpMsgRequest& req) {
+    if (req.body["viewOn"].eoo())
+        uasserted(ErrorCodes::BadValue, "'pipeline' requires 'viewOn' to also be specified");
+    if (nss.isSystem())
+        uasserted(ErrorCodes::InvalidNamespace, nss.coll() == "system.views"
+                                                    ? "Cannot create a view called '" + nss.ns() + "'"
+                                                    : "Invalid system namespace: " + nss.ns());
+    uassertStatusOK(NamespaceString::validateUserCreatable(nss.db(), nss.coll()));
+    bool first = true;
+    for (BSONElement e : req.body) {
+        std::string_view n = e.fieldNameStringData();
+        bool skip = first || n == "viewOn" || n == "pipeline" || n == "collation" || isGenericArgument(n);
+        first = false;
+        if (!skip) uasserted(ErrorCodes::InvalidOptions, "option not supported on a view: " + std::string(n));
+    }
+    checkSimpleCollation(req.body["collation"], "create.collation");
+    CatalogDDLLock lock;
+    // An existing name is reported before the definition is checked, as MongoDB does.
+    if (CollectionCatalog::get()->lookupCollection(opCtx, nss))
+        uasserted(ErrorCodes::NamespaceExists, "Namespace already exists: " + nss.ns());
+    if (auto existing = ViewCatalog::lookup(opCtx, nss)) {
+        // As for collections, create is idempotent when the definition is identical.
+        BSONElement on = req.body["viewOn"], p = req.body["pipeline"];
+        bool same = on.type() == String && on.str() == existing->viewOn &&
+                    (p.eoo() ? existing->pipeline.empty()
+                             : p.type() == Array && existing->pipelineArray().woCompare(p.Obj()) == 0);
+        if (same) return;
+        uasserted(ErrorCodes::NamespaceExists, "A view already exists. NS: " + nss.ns());
+    }
+    ViewCatalog::create(opCtx, ViewCatalog::validate(opCtx, nss, req.body["viewOn"], req.body["pipeline"], "create"));
+}
+
 class CreateCmd : public Command {
 public:
     CreateCmd() : Command("create") {}
     std::string help() const override { return "create a collection"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
-        if (!req.body["viewOn"].eoo() || !req.body["pipeline"].eoo())
-            uasserted(ErrorCodes::CommandNotSupported, "views are not supported by this server");
+        if (!req.body["viewOn"].eoo() || !req.body["pipeline"].eoo()) return createView(opCtx, nss, req);
         if (!req.body["timeseries"].eoo())
             uasserted(ErrorCodes::CommandNotSupported, "time-series collections are not supported by this server");
         checkSupportedCreateOptions(req.body);
@@ -76,6 +110,8 @@ public:
             if (userOptions(existing->options().raw).woCompare(userOptions(req.body)) == 0) return;
             uasserted(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists with different options.");
         }
+        if (ViewCatalog::isView(opCtx, nss))
+            uasserted(ErrorCodes::NamespaceExists, "Cannot create collection " + nss.ns() + " - a view with that name already exists");
         CollectionCatalog::get()->createCollection(opCtx, nss, opts);
     }
 };
@@ -91,7 +127,10 @@ public:
             uasserted(ErrorCodes::IllegalOperation, "can't drop live oplog while replicating");
         CatalogDDLLock lock;
         Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
-        if (!coll) return;  // MongoDB 7.0: dropping a missing collection succeeds
+        if (!coll) {
+            ViewCatalog::drop(opCtx, nss);
+            return;  // MongoDB 7.0: dropping a missing collection succeeds
+        }
         int nIndexes = static_cast<int>(coll->getIndexCatalog()->getAllIndexes().size());
         CollectionCatalog::get()->dropCollection(opCtx, nss);
         result.append("nIndexesWas", nIndexes);
@@ -136,6 +175,10 @@ public:
             repl::ReplicationCoordinator::get()->isReplSet())
             uasserted(ErrorCodes::IllegalOperation, "Cannot rename the oplog while replicating");
         CatalogDDLLock lock;
+        if (ViewCatalog::isView(opCtx, src))
+            uasserted(ErrorCodes::CommandNotSupportedOnView, "cannot rename view: " + src.ns());
+        if (ViewCatalog::isView(opCtx, dst))
+            uasserted(ErrorCodes::NamespaceExists, "a view already exists with that name: " + dst.ns());
         if (src == dst) uasserted(ErrorCodes::IllegalOperation, "Can't rename a collection to itself");
         if (!CollectionCatalog::get()->lookupCollection(opCtx, src))
             uasserted(ErrorCodes::NamespaceNotFound, "Source collection " + src.ns() + " does not exist");
@@ -184,6 +227,22 @@ public:
                 info.appendBinData("uuid", 16, 4, bytes);
                 d.append("info", info.obj());
                 d.append("idIndex", idIndexSpec());
+            }
+            BSONObj doc = d.obj();
+            if (matcher.matches(doc)) docs.push_back(doc);
+        }
+        for (const ViewDefinition& v : ViewCatalog::list(opCtx, req.db())) {
+            BSONObjBuilder d;
+            d.append("name", v.name.coll());
+            d.append("type", "view");
+            if (!nameOnly) {
+                BSONObjBuilder o;
+                o.append("viewOn", v.viewOn);
+                o.appendArray("pipeline", v.pipelineArray());
+                d.append("options", o.obj());
+                BSONObjBuilder info;
+                info.append("readOnly", true);
+                d.append("info", info.obj());
             }
             BSONObj doc = d.obj();
             if (matcher.matches(doc)) docs.push_back(doc);

@@ -89,6 +89,7 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
 
     // --- diagnostics and administration ---
     add("dbStats", A::strict("dbStats", {"scale", "freeStorage"}));
+    add("dataSize", A::strict("dataSize", {"keyPattern", "min", "max", "estimate", "maxSize", "maxObjects"}));
     add("profile", A::strict("profile", {"slowms", "sampleRate", "filter"}));
     add("shutdown", A::strict("shutdown", {"force", "timeoutSecs"}));
     add("fsync", A::strict("fsync", {"lock"}));
@@ -102,7 +103,7 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     const char* basic = "a BasicCommand in MongoDB 7.0: it reads the fields it knows and ignores the others";
     for (const char* name : {"buildInfo", "ping", "hostInfo", "whatsmyuri", "getCmdLineOpts", "getLog", "logRotate",
                              "listCommands", "collStats", "killOp", "configureFailPoint", "startSession",
-                             "endSessions", "refreshSessions", "killSessions"})
+                             "endSessions", "refreshSessions", "killSessions", "dbHash"})
         add(name, A::lenient(basic));
     add("replSetGetConfig", A::strict("replSetGetConfig", {"commitmentStatus"}));
     add("replSetInitiate", A::lenient("a BasicCommand in MongoDB 7.0: its value is the configuration"));

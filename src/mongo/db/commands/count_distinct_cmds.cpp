@@ -10,6 +10,7 @@
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/query/path_traversal.h"
 #include "mongo/db/query/plan_executor.h"
+#include "mongo/db/views/view_requests.h"
 
 namespace mongo {
 
@@ -36,6 +37,12 @@ public:
         }
         qr.hint = parseHint(req.body["hint"]);
         checkSimpleCollation(req.body["collation"], "count.collation");
+        if (auto view = resolveViewForRead(opCtx, nss)) {
+            long long n = 0;
+            forEachAggregateResult(opCtx, countAsAggregate(*view, qr), [&](const BSONObj& d) { n = d["count"].numberLong(); });
+            result.append("n", n);
+            return;
+        }
         CatalogReadLock lock;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
         long long n = 0;
@@ -83,12 +90,17 @@ public:
         // query: null is no filter, as MongoDB's distinct parser treats it.
         if (!req.body["query"].isNull()) qr.filter = parseObjectArg(req.body["query"], "distinct");
         checkSimpleCollation(req.body["collation"], "distinct.collation");
-        CatalogReadLock lock;
-        const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
         std::string path = key.str();
-        PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kDistinct, path, opCtx);
         std::set<BSONObj, BSONObjCmp> values;
-        while (auto d = exec.getNext(opCtx)) collectValues(*d, path, values);
+        if (auto view = resolveViewForRead(opCtx, nss)) {
+            forEachAggregateResult(opCtx, distinctAsAggregate(*view, qr),
+                                   [&](const BSONObj& d) { collectValues(d, path, values); });
+        } else {
+            CatalogReadLock lock;
+            const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+            PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kDistinct, path, opCtx);
+            while (auto d = exec.getNext(opCtx)) collectValues(*d, path, values);
+        }
         BSONArrayBuilder arr;
         for (auto& v : values) arr.append(v.firstElement());
         if (arr.len() > BSONObjMaxUserSize)

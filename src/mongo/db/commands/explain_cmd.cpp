@@ -10,6 +10,7 @@
 #include "mongo/db/commands/aggregate_cursor_source.h"
 #include "mongo/db/commands/build_info.h"
 #include "mongo/db/commands/command.h"
+#include "mongo/db/views/view_requests.h"
 #include "mongo/db/commands/command_args.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/ops/write_ops.h"
@@ -174,13 +175,18 @@ public:
         OpMsgRequest innerReq;
         innerReq.body = cb.obj();
         std::string name = innerReq.commandName();
-        if (name == "aggregate") {
-            AggregateRequest ar = parseAggregateRequest(innerReq);
+        // An aggregate (the command itself, or what a read of a view runs) explains its stages.
+        auto explainAggregate = [&](const AggregateRequest& ar) {
             CatalogReadLock lock;
             AggregateCursorSource src(opCtx, ar);
             src.appendExplain(opCtx, verbosity, result);
             result.append("command", inner.Obj());
             appendServerInfo(result);
+        };
+        if (name == "aggregate") {
+            AggregateRequest ar = parseAggregateRequest(innerReq);
+            resolveAggregate(opCtx, ar);  // a view: its stages first, over its collection
+            explainAggregate(ar);
             return;
         }
         NamespaceString nss = commandTargetNamespace(innerReq);
@@ -195,6 +201,16 @@ public:
                     if (st.type() == Object && !st.Obj()["collation"].eoo())
                         checkSimpleCollation(st.Obj()["collation"], name + "." + stmts + ".collation");
         ExplainedQuery x = queryOf(name, innerReq.body);
+        if (auto view = resolveViewForRead(opCtx, nss)) {
+            // Reads of a view explain the aggregate they run (views/view_requests.h); writes
+            // are refused as the command itself refuses them.
+            if (name != "find" && name != "count" && name != "distinct")
+                uassertStatusOK(ViewCatalog::notCollectionStatus(nss));
+            explainAggregate(name == "find" ? findAsAggregate(nss, *view, innerReq, parseFindRequest(innerReq.body))
+                             : name == "count" ? countAsAggregate(*view, x.qr)
+                                               : distinctAsAggregate(*view, x.qr));
+            return;
+        }
         CatalogReadLock lock;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
         // count of everything: the record store's count, no plan at all.

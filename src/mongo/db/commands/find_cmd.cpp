@@ -7,6 +7,7 @@
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/query/find_cursor_source.h"
+#include "mongo/db/views/view_requests.h"
 
 namespace mongo {
 
@@ -20,8 +21,17 @@ public:
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
         FindRequest fr = parseFindRequest(req.body);
-        CatalogReadLock lock;
+        std::optional<CatalogReadLock> lock;
+        lock.emplace();
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+        if (!coll) {
+            // A view: the find runs as an aggregate over its collection (views/view_requests.h).
+            if (auto view = ViewCatalog::resolve(opCtx, nss)) {
+                lock.reset();
+                AggregateRequest ar = findAsAggregate(nss, *view, req, fr);
+                return runAggregateCursor(opCtx, ar, nss, fr.singleBatch, result);
+            }
+        }
         auto cursor = std::make_unique<ClientCursor>();
         cursor->nss = nss;
         cursor->lsid = opCtx->lsid;

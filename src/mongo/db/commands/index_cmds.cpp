@@ -5,6 +5,7 @@
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/cursor_manager.h"
+#include "mongo/db/views/view_catalog.h"
 
 namespace mongo {
 namespace {
@@ -44,6 +45,7 @@ public:
         auto* cat = CollectionCatalog::get();
         Collection* coll = cat->lookupCollection(opCtx, nss);
         bool created = false;
+        if (!coll && ViewCatalog::isView(opCtx, nss)) uassertStatusOK(ViewCatalog::notCollectionStatus(nss));
         if (!coll) {
             coll = cat->createCollection(opCtx, nss, CollectionOptions());
             created = true;
@@ -76,6 +78,7 @@ public:
             uasserted(ErrorCodes::InvalidOptions, "BSON field 'listIndexes.includeIndexBuildInfo' is not supported by this server");
         CatalogReadLock lock;
         Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+        if (!coll && ViewCatalog::isView(opCtx, nss)) uassertStatusOK(ViewCatalog::notCollectionStatus(nss));
         if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "ns does not exist: " + nss.ns());
         std::vector<BSONObj> docs;
         for (const IndexDescriptor* d : coll->getIndexCatalog()->getAllIndexes()) docs.push_back(d->infoObj);
@@ -95,6 +98,7 @@ public:
         if (index.eoo()) uasserted(ErrorCodes::Location40414, "BSON field 'dropIndexes.index' is missing but a required field");
         CatalogDDLLock lock;
         Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+        if (!coll && ViewCatalog::isView(opCtx, nss)) uassertStatusOK(ViewCatalog::notCollectionStatus(nss));
         if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "ns not found " + nss.ns());
         IndexCatalog* ic = coll->getIndexCatalog();
         int was = static_cast<int>(ic->getAllIndexes().size());

@@ -1,6 +1,7 @@
 // collStats, dbStats, validate, fsync, shutdown.
 #include <sys/statvfs.h>
 
+#include "mongo/db/views/view_catalog.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_impl.h"
@@ -136,7 +137,7 @@ public:
         }
         result.append("db", db);
         result.append("collections", static_cast<long long>(colls.size()));
-        result.append("views", 0);
+        result.append("views", static_cast<int>(ViewCatalog::list(opCtx, db).size()));
         result.append("objects", objects);
         result.append("avgObjSize", objects ? static_cast<double>(dataSize) / objects : 0.0);
         result.append("dataSize", static_cast<double>(dataSize / scale));

@@ -1,4 +1,5 @@
 // validate: reads every record and checks the indexes against the documents.
+#include "mongo/db/views/view_catalog.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/commands/command.h"
@@ -20,6 +21,7 @@ public:
                           std::string("BSON field 'validate.") + f + "' is not supported by this server");
         CollectionWriteLock lock;  // a consistent view: no writes during validation
         Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+        if (!coll && ViewCatalog::isView(opCtx, nss)) uasserted(ErrorCodes::CommandNotSupportedOnView, "Cannot validate a view");
         if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "Collection '" + nss.ns() + "' does not exist to validate.");
         std::vector<std::string> errors, warnings;
         long long nrecords = 0, invalid = 0, bytes = 0;

@@ -8,6 +8,7 @@
 #include "mongo/db/error_extra_info.h"
 #include "mongo/db/ops/write_ops.h"
 #include "mongo/db/storage/duplicate_key_error.h"
+#include "mongo/db/views/view_requests.h"
 
 namespace mongo {
 namespace {
@@ -40,6 +41,7 @@ void throwFirst(const std::vector<WriteError>& errors, const char* stage) {
 void runOut(OperationContext* opCtx, const std::string& db, const BSONElement& spec, const std::vector<BSONObj>& docs) {
     NamespaceString target = targetOf(spec, db, "$out");
     uassertStatusOK(NamespaceString::validateNamespace(target.db(), target.coll()));
+    if (namesView(opCtx, target)) uassertStatusOK(ViewCatalog::notCollectionStatus(target));  // views are read-only
     // Results go to a temporary collection that replaces the target in one rename, so readers
     // never see a half-written result, as MongoDB does.
     NamespaceString tmp(target.db(), "tmp.agg_out." + generateUUIDHex());
@@ -81,6 +83,7 @@ void runMerge(OperationContext* opCtx, const std::string& db, const BSONElement&
         uasserted(51182, "$merge only supports a string or object argument, not " + typeName(spec.type()));
     }
     uassertStatusOK(NamespaceString::validateNamespace(target.db(), target.coll()));
+    if (namesView(opCtx, target)) uassertStatusOK(ViewCatalog::notCollectionStatus(target));  // views are read-only
     std::vector<std::string> on{"_id"};
     if (BSONElement o = opts["on"]; !o.eoo()) {
         on.clear();

@@ -40,6 +40,7 @@ int IndexEntry::fieldIndex(std::string_view path) const {
 }
 
 bool IndexEntry::keyFieldsIndependent() const {
+    if (hashedField >= 0) return false;
     for (size_t i = 0; i < fields.size(); i++)
         for (size_t j = 0; j < fields.size(); j++)
             if (i != j && isPathPrefixOf(fields[i], fields[j])) return false;
@@ -54,6 +55,7 @@ IndexEntry IndexEntry::make(OperationContext* opCtx, const Collection* coll, con
     e.ident = desc->ident;
     e.keyPattern = desc->keyPattern;
     for (BSONElement f : desc->keyPattern) {
+        if (f.type() == String && f.str() == "hashed") e.hashedField = static_cast<int>(e.fields.size());
         e.fields.emplace_back(f.fieldNameStringData());
         e.directions.push_back(f.isNumber() && f.numberDouble() < 0 ? -1 : 1);
     }

@@ -26,12 +26,17 @@ struct IndexEntry {
     bool sparse = false;
     bool hidden = false;
     const MatchExpression* partialFilter = nullptr;  // owned by the index catalog
+    // The key field holding hashes ({a: "hashed"}), or -1. Its keys are not the document's
+    // values: they give only equality bounds (inexact: values may collide), and never cover a
+    // projection or filter, provide a sort or answer a distinct.
+    int hashedField = -1;
 
     bool fieldMultikey(size_t i) const { return i < multikeyPaths.size() && !multikeyPaths[i].empty(); }
+    bool fieldHashed(size_t i) const { return hashedField >= 0 && i == static_cast<size_t>(hashedField); }
     // Position of path among the key fields, or -1.
     int fieldIndex(std::string_view path) const;
-    // Every key field is a distinct path and none is a prefix of another, so a document can
-    // be rebuilt from a key (covered plans and key filters need that).
+    // Every key field is a distinct path and none is a prefix of another, and none is hashed,
+    // so a document can be rebuilt from a key (covered plans and key filters need that).
     bool keyFieldsIndependent() const;
 
     static IndexEntry make(OperationContext* opCtx, const Collection* coll, const IndexDescriptor* desc);

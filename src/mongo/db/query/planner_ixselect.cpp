@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/hash/bson_element_hasher.h"
 #include "mongo/db/query/index_bounds_builder.h"
 
 namespace mongo {
@@ -125,6 +127,33 @@ bool compoundable(const IndexEntry& idx, size_t i, const PredicateRef& p, size_t
     return !found || shareElemMatch(p, q, deepest + 1);
 }
 
+// Bounds on a hashed key field: the hashes under which a value equal to the predicate's may
+// be filed, for equality and $in without regexes. Never exact (hashes collide, and numbers
+// with one integer part share one), and nothing for an array value: no document with an array
+// along the path is in a hashed index, and equality to an array also matches arrays holding it.
+std::optional<OrderedIntervalList> hashedBounds(const MatchExpression& m) {
+    std::vector<BSONElement> values;
+    if (m.matchType() == MatchType::kEq) {
+        values.push_back(static_cast<const ComparisonMatchExpression&>(m).rhs());
+    } else if (m.matchType() == MatchType::kIn) {
+        const auto& in = static_cast<const InMatchExpression&>(m);
+        if (!in.regexes().empty()) return std::nullopt;
+        values = in.equalities();
+    } else {
+        return std::nullopt;
+    }
+    OrderedIntervalList out;
+    for (const BSONElement& v : values) {
+        if (v.type() == Array) return std::nullopt;
+        for (long long h : hashedKeysForEquality(v)) {
+            BSONObjBuilder b;
+            b.append("", h);
+            out.push_back(Interval::point(b.obj().firstElement()));
+        }
+    }
+    return oil::normalize(std::move(out));
+}
+
 bool allowedOnKey(const IndexEntry& idx, const MatchExpression& node) {
     switch (node.matchType()) {
         case MatchType::kAnd:
@@ -188,7 +217,13 @@ IndexAssignment assignPredicates(const IndexEntry& idx, const std::vector<Predic
         std::vector<LeafBounds> leafBounds;
         for (const PredicateRef& p : preds) {
             if (p.path != idx.fields[i] || !usableForBounds(idx, i, p)) continue;
-            auto lb = translateLeaf(*p.expr, mk);
+            std::optional<LeafBounds> lb;
+            if (idx.fieldHashed(i)) {
+                if (!p.topLevel()) continue;
+                if (auto hb = hashedBounds(*p.expr)) lb = LeafBounds{std::move(*hb), false};
+            } else {
+                lb = translateLeaf(*p.expr, mk);
+            }
             if (!lb || oil::isFullRange(lb->oil)) continue;
             bool ok = true;
             for (size_t j = 0; j < i && ok; j++)

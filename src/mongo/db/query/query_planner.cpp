@@ -57,7 +57,7 @@ bool providesSort(const IndexEntry& idx, const IndexBounds& bounds, const BSONOb
         while (k < n && idx.fields[k] != s.fieldNameStringData() && bounds.fields[k].size() == 1 &&
                bounds.fields[k][0].isPoint())
             k++;
-        if (k >= n || idx.fields[k] != s.fieldNameStringData() || !s.isNumber()) return false;
+        if (k >= n || idx.fields[k] != s.fieldNameStringData() || !s.isNumber() || idx.fieldHashed(k)) return false;
         int d = (directionOf(s) ? 1 : -1) * idx.directions[k];
         if (dir == 0) dir = d;
         else if (dir != d) return false;
@@ -398,7 +398,8 @@ std::unique_ptr<SolutionNode> orPlan(const std::vector<IndexEntry>& entries, con
 std::unique_ptr<SolutionNode> distinctScanPlan(const std::vector<Candidate>& candidates, const CanonicalQuery& cq) {
     for (const Candidate& c : candidates) {
         const IndexEntry& idx = *c.idx;
-        if (idx.fields[0] != cq.distinctKey() || idx.fieldMultikey(0) || !c.residual.empty()) continue;
+        if (idx.fields[0] != cq.distinctKey() || idx.fieldMultikey(0) || idx.fieldHashed(0) || !c.residual.empty())
+            continue;
         auto ds = node(StageType::kDistinctScan);
         ds->index = idx;
         ds->bounds = c.a.bounds;

@@ -4,6 +4,7 @@
 // units, and owns durability (journal, checkpoints). It knows nothing of namespaces: the
 // catalog (db/catalog) maps collections and indexes to idents.
 // Thread safety: every method may be called concurrently unless stated otherwise.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ namespace mongo {
 
 struct RecordStoreOptions {
     std::string blockCompressor;  // "" = the engine's default (none|snappy|zlib|zstd)
+    // Page layout; 0 = the engine's default (WiredTiger: 4 KB allocation unit, 32 KB leaf pages).
+    uint32_t allocationSizeBytes = 0;  // the unit file space is handed out in
+    uint32_t leafPageMaxBytes = 0;     // a leaf page splits beyond this (before compression)
     // Written to the journal (when the engine has one). WiredTiger ignores commit and read
     // timestamps on logged tables: only an unlogged table keeps versions by timestamp (and
     // is then durable only through checkpoints at the stable timestamp, as MongoDB's replica

@@ -24,6 +24,10 @@ struct StorageEngineOptions {
     double cacheSizeGB = 0;
     // Block compressor of collection tables: none | snappy | zlib | zstd.
     std::string blockCompressor = "snappy";
+    // Compressor of the journal's log records: none | snappy | zlib | zstd.
+    std::string journalCompressor = "snappy";
+    // zstd's level wherever WiredTiger compresses with zstd (MongoDB's default: 6).
+    int zstdCompressionLevel = 6;
     // Write-ahead log (journal). Without it, only checkpoints are durable.
     bool journal = true;
     // Seconds between checkpoints (MongoDB's syncdelay); 0 disables the periodic checkpoint.

@@ -2,11 +2,15 @@
 
 #include <chrono>
 #include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/dedup/delta_format.h"
 #include "mongo/db/dedup/stored_form.h"
+#include "mongo/db/service_context.h"
 #include "mongo/db/storage/dedup/dedup_storage.h"
 #include "mongo/util/log.h"
 
@@ -478,25 +482,71 @@ long long DedupRecordStore::restoreLinksInto(OperationContext* opCtx, std::vecto
     if (!svc) return 0;
     dedup::Engine& engine = svc->engine();
     engine.forgetNamespace(_engineNs);
-    long long n = 0;
+    std::atomic<long long> done{0};
     RebuildProgress progress(_engineNs);
-    auto cursor = _base->getCursor(opCtx, true);
-    while (auto e = cursor->next()) {
-        if ((n & 1023) == 0 && stop.load()) return -1;
-        const int64_t id = e->id.repr();
-        dedup::StoredView v;
-        StatusWith<size_t> len = logicalLength(id, e->data.view());
-        if (!len.isOK() || !dedup::parseStored(id, e->data.view(), &v).isOK()) {
-            warnUndecodable(_engineNs, id, len.getStatus());  // left untracked: validate reports it
-            continue;
+    std::mutex progressMu;
+    // Reports the records with ids in [from, to) (to == 0: to the end); false if stopped.
+    auto scan = [&](OperationContext* ctx, int64_t from, int64_t to, std::vector<int64_t>* raw) {
+        auto cursor = _base->getCursor(ctx, true);
+        std::optional<RecordEntry> e = from > 0 ? cursor->seekExact(RecordId(from)) : std::nullopt;
+        if (!e) e = cursor->next();
+        for (long long n = 0; e && (to == 0 || e->id.repr() < to); e = cursor->next(), ++n) {
+            if ((n & 1023) == 0) {
+                if (stop.load()) return false;
+                std::lock_guard<std::mutex> lk(progressMu);
+                progress.note(done.load());
+            }
+            const int64_t id = e->id.repr();
+            dedup::StoredView v;
+            StatusWith<size_t> len = logicalLength(id, e->data.view());
+            if (!len.isOK() || !dedup::parseStored(id, e->data.view(), &v).isOK()) {
+                warnUndecodable(_engineNs, id, len.getStatus());  // left untracked: validate reports it
+                continue;
+            }
+            engine.restoreLink(_engineNs, id, len.getValue(), v.isDelta ? v.baseId : 0, e->data.size(), v.retained);
+            if (!v.isDelta && !v.retained) raw->push_back(id);
+            done.fetch_add(1, std::memory_order_relaxed);
         }
-        engine.restoreLink(_engineNs, id, len.getValue(), v.isDelta ? v.baseId : 0, e->data.size(), v.retained);
-        if (!v.isDelta && !v.retained) rawIds->push_back(id);
-        ++n;
-        progress.note(n);
+        return true;
+    };
+    constexpr long long kTwoThreadsFrom = 50000;
+    int64_t split = 0;
+    if (_base->numRecords(opCtx) >= kTwoThreadsFrom) {
+        auto first = _base->getCursor(opCtx, true)->next();
+        auto last = _base->getCursor(opCtx, false)->next();
+        if (first && last && last->id.repr() > first->id.repr() + 1)
+            split = first->id.repr() + (last->id.repr() - first->id.repr()) / 2;
     }
+    bool ok = true;
+    if (split == 0) {
+        ok = scan(opCtx, 0, 0, rawIds);
+    } else {
+        std::vector<int64_t> upper;
+        bool upperOk = true;
+        std::exception_ptr upperError;
+        std::thread t([&] {
+            try {
+                auto ctx = makeOperationContext(internalClient());
+                DedupOpCtxScope scope(ctx.get());
+                upperOk = scan(ctx.get(), split, 0, &upper);
+            } catch (...) {
+                upperError = std::current_exception();
+            }
+        });
+        try {
+            ok = scan(opCtx, 0, split, rawIds);
+        } catch (...) {
+            t.join();
+            throw;
+        }
+        t.join();
+        if (upperError) std::rethrow_exception(upperError);
+        ok = ok && upperOk;
+        rawIds->insert(rawIds->end(), upper.begin(), upper.end());
+    }
+    if (!ok) return -1;
     engine.finishRestore(_engineNs);
-    return n;
+    return done.load();
 }
 
 BSONObj DedupRecordStore::layerStats(OperationContext* opCtx) const {

@@ -92,6 +92,9 @@ public:
     // stored forms' headers alone (Engine::restoreLink, no decoding, no features), then
     // finishRestore. Appends the ids of the live records stored whole to rawIds, for
     // DedupStorage to index in the background. Stops early (returning -1) once stop is set.
+    // A large collection is read as two id ranges on two threads (the second with its own
+    // operation context): the scan is bound by decompressing pages, and the engine orders
+    // what it learns by record id in finishRestore anyway.
     long long restoreLinksInto(OperationContext* opCtx, std::vector<int64_t>* rawIds,
                                const std::atomic<bool>& stop) const;
     // Stops talking to the engine (the collection is gone or the catalog is closing).

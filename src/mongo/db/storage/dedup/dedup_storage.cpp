@@ -1,6 +1,10 @@
 #include "mongo/db/storage/dedup/dedup_storage.h"
 
 #include <chrono>
+#include <cstring>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/catalog_lock.h"
@@ -8,6 +12,7 @@
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/dedup/dedup_record_store.h"
 #include "mongo/db/storage/write_admission.h"
+#include "mongo/util/fail_point.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -16,6 +21,9 @@ namespace {
 std::unique_ptr<DedupStorage> gDedup;
 
 thread_local OperationContext* tlsOpCtx = nullptr;
+
+// Tests hold the encoder, to see inserts wait in (and past) the backlog.
+MONGO_FAIL_POINT_DEFINE(hangDedupEncoder);
 
 // Client writes count as paused after this long without one: the moment for the work that
 // walks the engine's whole state (serverStatus' chain figures).
@@ -37,6 +45,18 @@ constexpr long long kSettleCheckpointWriteBacks = 256;
 constexpr auto kSettleCheckpointEvery = std::chrono::seconds(5);
 // A writer lets a waiting write-back batch take the write lock first, for at most this long.
 constexpr auto kYieldToWriteBacks = std::chrono::milliseconds(20);
+// Under storeRaw, inserts that find the backlog full are stored whole and still queued, in
+// order, for when the encoder gets to them: at most this many (about 100 bytes each). A
+// sustained load beyond the encoder's pace then costs lag, not compression; only past this
+// many does a record stay whole for good.
+constexpr size_t kMaxDeferredInserts = 131072;
+// Under storeRaw the encoder runs at this nice value (clients' threads run at 0): when the
+// cores are all busy, the scheduler gives the clients most of them and the encoder the rest,
+// so the load goes at nearly the speed of plain storage and the inserts it did not reach wait
+// past the bound; an idle core still runs the encoder at full speed (nice only matters under
+// contention). Once half of kMaxDeferredInserts wait, it runs at 0 again, so as not to leave
+// records whole for good. Under throttle writers wait for the encoder: it always runs at 0.
+constexpr int kBackgroundEncoderNice = 10;
 
 long long nowNanos() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -148,6 +168,7 @@ void DedupStorage::shutdown() {
               logv2::attrs("records", static_cast<long long>(_queue.size())));
     _queue.clear();
     _queueBytes = 0;
+    _deferred = _deferredBytes = 0;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -157,16 +178,24 @@ void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size,
     std::unique_lock<std::mutex> lk(_queueMu);
     // Under the throttle policy admitClientWrite keeps the backlog near its bound; a writer
     // admitted just before it filled may still overshoot by one batch, up to four times the
-    // bound. Past that (and past the bound under storeRaw) the record stays stored whole:
-    // this runs in a commit handler, which must not wait or fail.
+    // bound, and past that the record stays stored whole. Under storeRaw, a record past the
+    // bound is deferred: it is stored whole now (its writer never waits) and encoded when the
+    // encoder reaches it, after everything queued before it; past kMaxDeferredInserts it
+    // stays whole. This runs in a commit handler, which must not wait or fail.
     const size_t cap = _service.throttleWhenFull ? 4 * _service.backlogBytes : _service.backlogBytes;
+    bool deferred = false;
     if (!_queue.empty() && _queueBytes + size > cap) {
-        _backlogStoredRaw.fetch_add(1, std::memory_order_relaxed);
-        return;
+        if (_service.throttleWhenFull || _deferred >= kMaxDeferredInserts) {
+            _backlogStoredRaw.fetch_add(1, std::memory_order_relaxed);
+            return;
+        }
+        deferred = true;
+        ++_deferred;  // (bytes counted below)
+        _backlogDeferredTotal.fetch_add(1, std::memory_order_relaxed);
     }
     const bool wasEmpty = _queue.empty();
-    _queueBytes += size;
-    _queue.push_back(PendingInsert{ns, id, size, nowNanos(), ++_enqueuedSeq, updated});
+    (deferred ? _deferredBytes : _queueBytes) += size;
+    _queue.push_back(PendingInsert{ns, id, size, nowNanos(), ++_enqueuedSeq, updated, deferred});
     lk.unlock();
     if (wasEmpty) _insertCv.notify_one();
 }
@@ -259,6 +288,11 @@ void DedupStorage::encoderLoop() {
             // Until the start-up rebuild has learned the links, inserts wait in the backlog.
             if (_queue.empty() || !_linksReady.load()) continue;
         }
+        setEncoderNice();
+        if (hangDedupEncoder.shouldFail()) {
+            std::this_thread::sleep_for(kBackgroundPoll);
+            continue;
+        }
         // Lock order: the catalog lock (keeps collections from being dropped under the
         // engine's reads) before _insertMu. _insertMu is taken per record, so a client's
         // update or delete waits for one record's encoding at most.
@@ -272,7 +306,12 @@ void DedupStorage::encoderLoop() {
                 if (_queue.empty()) break;
                 p = std::move(_queue.front());
                 _queue.pop_front();
-                _queueBytes -= p.size;
+                if (p.deferred) {
+                    --_deferred;
+                    _deferredBytes -= p.size;
+                } else {
+                    _queueBytes -= p.size;
+                }
                 _encoding = 1;
             }
             _processedSeq = p.seq;
@@ -296,13 +335,37 @@ void DedupStorage::encoderLoop() {
     }
 }
 
+void DedupStorage::setEncoderNice() {
+    int want = 0;
+    if (!_service.throttleWhenFull) {
+        std::lock_guard<std::mutex> q(_queueMu);
+        want = _deferred < kMaxDeferredInserts / 2 ? kBackgroundEncoderNice : 0;
+    }
+    if (want == _encoderNice.load(std::memory_order_relaxed) || _encoderNiceStuck) return;
+    // Per thread: on Linux, PRIO_PROCESS with a thread id sets that thread's nice value.
+    if (setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), want) != 0) {
+        // Lowering a nice value needs CAP_SYS_NICE or RLIMIT_NICE; without them the encoder
+        // keeps its background priority (and records past the deferred limit stay whole).
+        _encoderNiceStuck = true;
+        LOGV2_WARNING(7700030, Dedup, "Could not change the dedup encoder's scheduling priority",
+                      logv2::attrs("nice", want, "error", std::string(std::strerror(errno))));
+        return;
+    }
+    _encoderNice.store(want, std::memory_order_relaxed);
+}
+
 void DedupStorage::forgetNamespace(const std::string& ns) {
     std::lock_guard<std::mutex> lk(_insertMu);
     {
         std::lock_guard<std::mutex> q(_queueMu);
         for (auto it = _queue.begin(); it != _queue.end();) {
             if (it->ns == ns) {
-                _queueBytes -= it->size;
+                if (it->deferred) {
+                    --_deferred;
+                    _deferredBytes -= it->size;
+                } else {
+                    _queueBytes -= it->size;
+                }
                 it = _queue.erase(it);
             } else {
                 ++it;

@@ -135,12 +135,15 @@ private:
         long long enqueuedNanos = 0;
         uint64_t seq = 0;
         bool updated = false;
+        bool deferred = false;  // queued past the backlog bound (storeRaw): see enqueueInsert
     };
     DedupStorage(StorageEngine* engine, const dedup::Options& options, const DedupServiceOptions& service);
 public:
     ~DedupStorage() override;  // stops the threads if shutdown() was not called
 private:
     DedupRecordStore* storeFor(std::string_view ns);
+    // Encoder thread: its scheduling priority for the backlog's state (kBackgroundEncoderNice).
+    void setEncoderNice();
     // REQUIRES: _insertMu held.
     void processInsertLocked(OperationContext* opCtx, const PendingInsert& p);
     bool clientWritesPaused() const;
@@ -174,8 +177,11 @@ private:
     std::condition_variable _insertCv;  // the encoder waits for work
     std::condition_variable _roomCv;    // throttled writers wait for room in the backlog
     std::deque<PendingInsert> _queue;
-    size_t _queueBytes = 0;
-    int _encoding = 0;  // taken from the queue, not yet told to the engine (serverStatus counts it)
+    size_t _queueBytes = 0;  // bytes of the entries within the backlog bound
+    size_t _deferred = 0, _deferredBytes = 0;  // entries queued past the bound, and their bytes
+    int _encoding = 0;
+    std::atomic<int> _encoderNice{0};  // the encoder thread's nice value (setEncoderNice)
+    bool _encoderNiceStuck = false;     // encoder thread only  // taken from the queue, not yet told to the engine (serverStatus counts it)
     // Records a client changed while their insert waited (see prepareClientChange), with the
     // sequence number of the newest insert queued then: once the encoder is past it, the
     // entry can go (pruned in encoderLoop, so it stays bounded under steady load).
@@ -202,7 +208,7 @@ private:
     std::atomic<long long> _lastClientWriteNanos{0};
     std::atomic<int> _writeBackWaiting{0};  // the write-back thread wants the write lock
     std::atomic<int> _applyingWriteBacks{0};  // a batch is between the engine's queue and commit
-    std::atomic<long long> _backlogStoredRaw{0}, _throttledWrites{0}, _throttledMicros{0};
+    std::atomic<long long> _backlogStoredRaw{0}, _backlogDeferredTotal{0}, _throttledWrites{0}, _throttledMicros{0};
     std::atomic<long long> _writeBacksSinceCheckpoint{0}, _settleCheckpoints{0};
     std::atomic<long long> _decodeFailures{0}, _resyncs{0}, _writeBackRejected{0}, _writeBackFailed{0},
         _retainedRemoved{0}, _applyBatches{0}, _insertsDropped{0}, _readPathCollections{0};

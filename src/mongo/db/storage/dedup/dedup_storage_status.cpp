@@ -114,7 +114,11 @@ BSONObj DedupStorage::serverStatusSection() const {
                                   std::chrono::steady_clock::now().time_since_epoch())
                                   .count();  // the clock enqueueInsert stamps with
         q.append("oldestAgeMillis", _queue.empty() ? 0LL : (now - _queue.front().enqueuedNanos) / 1000000);
+        q.append("deferred", static_cast<long long>(_deferred));
+        q.append("deferredBytes", static_cast<long long>(_deferredBytes));
+        q.append("deferredTotal", _backlogDeferredTotal.load());
         q.append("storedRaw", _backlogStoredRaw.load());
+        q.append("encoderNice", _encoderNice.load());
         q.append("throttledWrites", _throttledWrites.load());
         q.append("throttledMillis", _throttledMicros.load() / 1000);
         q.doneFast();

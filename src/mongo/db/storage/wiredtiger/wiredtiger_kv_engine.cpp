@@ -86,11 +86,14 @@ std::string WiredTigerKVEngine::extensionsConfig() const {
         if (!fileExists(path)) {
             uassert(ErrorCodes::BadValue,
                     std::string("block compressor ") + name + " is not available (" + path + " missing)",
-                    _options.blockCompressor != name && !(std::string(name) == "snappy" && _options.journal));
+                    _options.blockCompressor != name && !(_options.journalCompressor == name && _options.journal));
             continue;
         }
         if (!list.empty()) list += ",";
         list += "\"" + path + "\"";
+        // The zstd extension reads its level from the configuration it is loaded with.
+        if (std::string(name) == "zstd")
+            list += "=(config=[compression_level=" + std::to_string(_options.zstdCompressionLevel) + "])";
     }
     return "extensions=[" + list + "],";
 }
@@ -108,7 +111,11 @@ WiredTigerKVEngine::WiredTigerKVEngine(const StorageEngineOptions& options) : _o
     config += "file_manager=(close_idle_time=600,close_scan_interval=10,close_handle_minimum=2000),";
     config += extensionsConfig();
     if (_options.journal) {
-        config += "log=(enabled=true,remove=true,path=journal,compressor=snappy),";
+        const std::string& jc = _options.journalCompressor;
+        uassert(ErrorCodes::BadValue, "invalid journal compressor: " + jc,
+                jc == "none" || jc == "snappy" || jc == "zlib" || jc == "zstd");
+        config += "log=(enabled=true,remove=true,path=journal" +
+                  (jc == "none" ? std::string() : ",compressor=" + jc) + "),";
         config += "transaction_sync=(enabled=true,method=none),";
     } else {
         config += "log=(enabled=false),";
@@ -137,6 +144,8 @@ void WiredTigerKVEngine::createRecordStore(const std::string& ident, const Recor
     std::string config = "type=file,key_format=q,value_format=u,memory_page_max=10m,split_pct=90,"
                          "leaf_value_max=64MB,checksum=on,block_compressor=" +
                          (compressor == "none" ? std::string() : compressor);
+    if (options.allocationSizeBytes) config += ",allocation_size=" + std::to_string(options.allocationSizeBytes) + "B";
+    if (options.leafPageMaxBytes) config += ",leaf_page_max=" + std::to_string(options.leafPageMaxBytes) + "B";
     if (!options.logged) config += ",log=(enabled=false)";
     auto session = _sessionCache->getSession();
     int ret = session->get()->create(session->get(), uriFor(ident).c_str(), config.c_str());

@@ -1,0 +1,33 @@
+#pragma once
+// MongoDB's 64-bit hash of a BSON value, the key of a hashed index ({a: "hashed"}): the first 8
+// bytes (little-endian) of an MD5 over, in order, the seed (int32), then for the value:
+//   its canonical type (int32, BSON's canonical type order: numbers 10, strings 15, ...),
+//   then numbers as one int64 (safeNumberLongForHash: doubles truncated toward zero, NaN 0,
+//   2^63 exactly as -2^63 (MongoDB's historic cast, kept for on-disk compatibility), larger
+//   values 2^63 - 1, smaller -2^63; decimals truncated toward zero and clamped, NaN 0),
+//   other scalars as their BSON value bytes, and documents/arrays as the same for each element
+//   preceded by its field name with its NUL, then an end marker (canonical type 0 and an empty
+//   name); a code-with-scope adds its code (with its NUL) before the scope's elements.
+// So numbers that compare equal and differ only in type hash alike, strings and symbols hash
+// alike, and a document's field order matters (as it does to equality).
+// Thread safety: stateless functions.
+#include <cstdint>
+#include <vector>
+
+#include "mongo/bson/bsonobj.h"
+
+namespace mongo {
+
+// hash64 with the seed MongoDB's hashed indexes use by default (0).
+long long hashBSONElement(const BSONElement& e, int32_t seed = 0);
+
+// The number a numeric element contributes to its hash (see above).
+long long safeNumberLongForHash(const BSONElement& e);
+
+// The hashed-index keys under which a document whose field equals v (as the matcher decides
+// equality: numerically for numbers, null also matching undefined and a missing field) may be
+// found: one hash for most values, the hashes of both neighbouring integers for a fractional
+// number, and the hashes at both ends of the 64-bit range where values saturate.
+std::vector<long long> hashedKeysForEquality(const BSONElement& v);
+
+}  // namespace mongo
