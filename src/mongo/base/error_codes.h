@@ -142,6 +142,8 @@ namespace mongo {
     X(SessionTransferIncomplete, 228)              \
     X(NoSuchTransaction, 251)                      \
     X(TransactionTooOld, 225)                      \
+    X(IncompleteTransactionHistory, 217)           \
+    X(NotARetryableWriteCommand, 50768)            \
     X(InvalidUUID, 207)                            \
     X(InvalidViewDefinition, 182)                  \
     X(ClientMetadataMissingField, 183)             \
@@ -152,6 +154,7 @@ namespace mongo {
     X(ExceededMemoryLimit, 146)                    \
     X(PrimarySteppedDown, 189)                     \
     X(ElectionInProgress, 216)                     \
+    X(SnapshotTooOld, 239)                         \
     X(InterruptedAtShutdown, 11600)                \
     X(InterruptedDueToReplStateChange, 11602)      \
     X(BackgroundOperationInProgressForNamespace, 12587) \

@@ -102,8 +102,10 @@ public:
         if (!_committed) _ru->abortUnitOfWork();
     }
     void commit() {
-        _ru->commitUnitOfWork();
+        // A commit that throws has still ended the unit (the engine rolled it back): the
+        // destructor must not abort it a second time.
         _committed = true;
+        _ru->commitUnitOfWork();
     }
 
 private:

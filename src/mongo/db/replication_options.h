@@ -1,13 +1,12 @@
 #pragma once
 // MongoDB's replication options (replication.*: --replSet, --oplogSize,
-// --enableMajorityReadConcern). This server has no replication yet: it runs standalone only,
-// so an option that asks for a replica set member must not be accepted and ignored (the
-// user would believe the node replicates, and getCmdLineOpts would say so). Each option is
-// recognised on the command line and in the config file and refused at start-up with a
-// message saying so (exit code 2, as mongod for bad options); only settings that ask for
-// nothing a standalone lacks are accepted (replication.enableMajorityReadConcern: true,
-// MongoDB's fixed default). serverGlobalParams().replSetName therefore stays empty and hello
-// never reports a setName.
+// --enableMajorityReadConcern), recognised on the command line and in the config file.
+// What the server can do is accepted: --replSet <name> (a single-node replica set formed by
+// replSetInitiate, repl/coordinator.h), --oplogSize with it, enableMajorityReadConcern: true.
+// What it cannot do yet is refused at start-up with a message saying so (exit code 2, as
+// mongod for bad options): a seed list in --replSet, false for enableMajorityReadConcern,
+// any other replication.* setting, and --oplogSize without --replSet
+// (server_options_apply.cpp, which sets serverGlobalParams().replSetName / oplogSizeMB).
 //
 // Pure functions over constant tables: callable from any thread.
 #include <optional>
@@ -32,9 +31,13 @@ const std::vector<ReplicationOption>& replicationOptions();
 // Whether dotted is one of replicationOptions().
 bool isReplicationOption(const std::string& dotted);
 
-// OK if value (the option's typed value: a bool for switches, else a string) asks for
-// nothing beyond a standalone server; otherwise BadValue saying why it is refused.
+// OK if value (the option's typed value: a bool for switches, else a string; numbers from a
+// config file) asks for what the server can do; otherwise BadValue saying why it is refused.
 Status checkReplicationOption(const std::string& dotted, const BSONElement& value);
+
+// The MB of an --oplogSize / replication.oplogSizeMB value, or nullopt if it is not a whole
+// number in [1, 1 PB].
+std::optional<long long> oplogSizeMBFromOption(const BSONElement& value);
 
 // For a config-file path the parser does not know: the refusal message when it lies in the
 // replication section (e.g. replication.secondaryIndexPrefetch), which is named as

@@ -85,9 +85,11 @@ struct ServerGlobalParams {
     int slowOpThresholdMs = 100;
     double slowOpSampleRate = 1.0;
 
-    // replication: none yet. Always empty: --replSet / replication.replSetName are refused at
-    // start-up (replication_options.h); the replication layer will set it.
+    // replication (replication_options.h): the replica set this node is a member of ("" =
+    // standalone) and the size of the oplog it creates at replSetInitiate (0 = MongoDB's
+    // default, 5% of free disk within [990 MB, 50 GB]).
     std::string replSetName;
+    long long oplogSizeMB = 0;
 
     // security: there is no authentication, TLS, encryption at rest or auditing; the options
     // that would turn them on are refused at start-up (protection_options.h).

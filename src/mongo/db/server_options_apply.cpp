@@ -184,10 +184,10 @@ Status applyOptions(const BSONObj& flat, ServerGlobalParams* p) {
             if (!(p->slowOpSampleRate >= 0 && p->slowOpSampleRate <= 1))
                 s = badOption("operationProfiling.slowOpSampleRate must be between 0.0 and 1.0");
         } else if (isReplicationOption(k)) {
-            // There is no replication yet: refused unless it asks for nothing a standalone
-            // lacks, so that the server never runs standalone while its options (and
-            // getCmdLineOpts) name a replica set.
+            // Accepted only for what the server can do (replication_options.h).
             s = checkReplicationOption(k, e);
+            if (s.isOK() && (k == "replication.replSetName" || k == "replication.replSet")) p->replSetName = e.str();
+            if (s.isOK() && k == "replication.oplogSizeMB") p->oplogSizeMB = *oplogSizeMBFromOption(e);
         } else if (isProtectionOption(k)) {
             // Refused unless it turns the protection off: the server must not run unprotected
             // while its options (and getCmdLineOpts) say otherwise.
@@ -197,6 +197,9 @@ Status applyOptions(const BSONObj& flat, ServerGlobalParams* p) {
         }
         if (!s.isOK()) return s;
     }
+    if (p->oplogSizeMB > 0 && p->replSetName.empty())
+        return badOption("Unsupported option replication.oplogSizeMB (--oplogSize) without --replSet: only a replica "
+                         "set member has an oplog");
     if (p->bindIpAll && bindIpGiven) return badOption("net.bindIp and net.bindIpAll are mutually exclusive");
     // As mongod: a log path only takes effect with destination "file" (--logpath implies it).
     if (destinationFile && p->logPath.empty())

@@ -230,40 +230,35 @@ TEST(ServerOptions, SetParameterNotSettableAtStartupIsAnError) {
     parseError({"--setParameter", "featureCompatibilityVersion=6.0"});
 }
 
-// There is no replication yet (replication_options.h): what asks for a replica set member is
-// refused, so the server never runs standalone while its options say otherwise.
-TEST(ServerOptions, ReplSetIsRefused) {
-    for (const auto& args : std::vector<std::vector<std::string>>{
-             {"--replSet", "rs0"}, {"--replSet", "rs0/host1:27017"}, {"--replSet=rs0"}, {"--oplogSize", "1024"},
-             {"--enableMajorityReadConcern", "false"}, {"--enableMajorityReadConcern=false"}}) {
-        std::string msg = parseError(args);
-        EXPECT_NE(msg.find("Unsupported option replication."), std::string::npos) << args[0] << ": " << msg;
-    }
-    std::string msg = parseError({"--replSet", "rs0"});
-    EXPECT_NE(msg.find("replication.replSet: rs0 (--replSet)"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("replica sets are not supported yet; this server runs standalone only"), std::string::npos)
-        << msg;
-    EXPECT_NE(parseError({"--oplogSize", "1024"}).find("standalone only"), std::string::npos);
-    EXPECT_NE(parseError({"--enableMajorityReadConcern", "false"}).find("cannot be disabled"), std::string::npos);
-    // An empty name is no less a replica set request.
-    EXPECT_NE(parseError({"--replSet", ""}).find("Unsupported option"), std::string::npos);
+// --replSet <name> makes a replica-set member (with --oplogSize sizing its oplog); what the
+// server cannot do yet is refused (replication_options.h).
+TEST(ServerOptions, ReplSetNameAndOplogSizeAreAccepted) {
+    auto p = parseOK({"--replSet", "rs0", "--oplogSize", "64"});
+    EXPECT_EQ(p.replSetName, "rs0");
+    EXPECT_EQ(p.oplogSizeMB, 64);
+    p = parseOK({"--replSet=rs1"});
+    EXPECT_EQ(p.replSetName, "rs1");
+    EXPECT_EQ(p.oplogSizeMB, 0);
+    ConfigFile cfg("replication:\n  replSetName: rs2\n  oplogSizeMB: 990\n");
+    p = parseOK({"--config", cfg.path()});
+    EXPECT_EQ(p.replSetName, "rs2");
+    EXPECT_EQ(p.oplogSizeMB, 990);
 }
 
-TEST(ServerOptions, ReplicationInTheConfigFileIsRefused) {
-    for (const std::string yaml : {"replication:\n  replSetName: rs0\n", "replication:\n  replSet: rs0/h:1\n",
-                                   "replication:\n  oplogSizeMB: 50\n",
+TEST(ServerOptions, WhatCannotWorkYetIsRefused) {
+    EXPECT_NE(parseError({"--replSet", "rs0/host1:27017"}).find("a seed list is not supported"), std::string::npos);
+    EXPECT_NE(parseError({"--replSet", ""}).find("empty replica set name"), std::string::npos);
+    EXPECT_NE(parseError({"--oplogSize", "1024"}).find("without --replSet"), std::string::npos);
+    EXPECT_NE(parseError({"--replSet", "rs0", "--oplogSize", "0"}).find("greater than 0"), std::string::npos);
+    EXPECT_NE(parseError({"--replSet", "rs0", "--oplogSize", "x"}).find("greater than 0"), std::string::npos);
+    EXPECT_NE(parseError({"--enableMajorityReadConcern", "false"}).find("cannot be disabled"), std::string::npos);
+    for (const std::string yaml : {"replication:\n  replSet: rs0/h:1\n", "replication:\n  oplogSizeMB: 50\n",
                                    "replication:\n  enableMajorityReadConcern: false\n",
-                                   "replication:\n  secondaryIndexPrefetch: all\n",
-                                   "replication:\n  enableMajorityReadConcern: true\n  replSetName: rs0\n"}) {
+                                   "replication:\n  secondaryIndexPrefetch: all\n"}) {
         ConfigFile cfg(yaml);
         std::string msg = parseError({"--config", cfg.path()});
-        EXPECT_NE(msg.find("Unsupported option replication."), std::string::npos) << yaml << msg;
+        EXPECT_NE(msg.find("replication."), std::string::npos) << yaml << msg;
     }
-    ConfigFile cfg("replication:\n  replSetName: rs0\n");
-    std::string msg = parseError({"--config", cfg.path()});
-    EXPECT_NE(msg.find("replication.replSetName: rs0 (--replSet): replica sets are not supported yet"),
-              std::string::npos)
-        << msg;
 }
 
 // MongoDB 5.0+ fixes enableMajorityReadConcern to true: saying so asks for nothing new.
@@ -282,11 +277,11 @@ TEST(ServerOptions, MajorityReadConcernTrueIsAccepted) {
     EXPECT_TRUE(p.replSetName.empty());
 }
 
-TEST(ServerOptions, HelpMarksReplicationOptionsAsRefused) {
+TEST(ServerOptions, HelpSaysSeedListsAreNotSupported) {
     std::string help = serverOptionsHelp();
     auto at = help.find("--replSet");
     ASSERT_NE(at, std::string::npos);
-    EXPECT_NE(help.find("not supported by this server", at), std::string::npos);
+    EXPECT_NE(help.find("a seed list is not", at), std::string::npos);
 }
 
 TEST(ServerOptions, ArgvAndParsedAreKept) {

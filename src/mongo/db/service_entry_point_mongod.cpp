@@ -1,6 +1,8 @@
 #include "mongo/db/service_entry_point_mongod.h"
 
 #include <chrono>
+#include <optional>
+#include <set>
 
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_args.h"
@@ -10,6 +12,8 @@
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/profile_settings.h"
 #include "mongo/db/error_extra_info.h"
+#include "mongo/db/repl/coordinator.h"
+#include "mongo/db/repl/session_txn_table.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/duplicate_key_error.h"
 #include "mongo/util/log.h"
@@ -29,6 +33,49 @@ BSONObj makeErrorReply(const Status& s, const BSONObj& extraInfo) {
 
 namespace {
 
+// The database a command writes to, when it is a write a non-primary must refuse; nullopt for
+// reads and administration.
+std::optional<std::string> writeTargetDatabase(const std::string& name, const OpMsgRequest& req) {
+    static const std::set<std::string> kWrites = {"insert", "update", "delete", "findAndModify", "create", "drop",
+                                                  "dropDatabase", "createIndexes", "dropIndexes", "collMod",
+                                                  "convertToCapped", "emptycapped", "cloneCollectionAsCapped"};
+    if (kWrites.count(name)) return req.db();
+    if (name == "renameCollection") {
+        BSONElement from = req.body.firstElement();
+        if (from.type() != String) return std::nullopt;  // the command reports the bad argument
+        std::string ns = from.str();
+        return ns.substr(0, ns.find('.'));
+    }
+    if (name == "aggregate") {
+        // $out / $merge write their output.
+        BSONElement p = req.body["pipeline"];
+        if (p.type() != Array) return std::nullopt;
+        std::string last;
+        for (BSONElement st : p.embeddedObject())
+            if (st.type() == Object && !st.embeddedObject().isEmpty())
+                last = std::string(st.embeddedObject().firstElementFieldName());
+        if (last == "$out" || last == "$merge") return req.db();
+    }
+    return std::nullopt;
+}
+
+// Commands that read a database's data: a replica-set member that is not primary serves them
+// only as MongoDB does (ReplicationCoordinator::checkCanServeReads). getMore is not checked:
+// an open cursor survives a change of state, as in MongoDB.
+bool readsData(const std::string& name) {
+    static const std::set<std::string> kReads = {"find", "aggregate", "count", "distinct", "listCollections",
+                                                 "listIndexes", "listDatabases", "dbStats", "collStats",
+                                                 "explain", "validate"};
+    return kReads.count(name) > 0;
+}
+
+bool secondaryOk(const BSONObj& body) {
+    BSONElement rp = body["$readPreference"];
+    if (rp.type() != Object) return false;
+    BSONElement mode = rp.embeddedObject()["mode"];
+    return mode.type() == String && mode.str() != "primary";
+}
+
 void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBuilder& result) {
     const BSONObj& body = req.body;
     if (BSONElement dbElem = body["$db"]; !dbElem.eoo() && dbElem.type() != String)
@@ -44,9 +91,19 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         result.append("help", "help for: " + cmd->name() + " " + cmd->help());
         return;
     }
-    if (!body["txnNumber"].eoo() || !body["startTransaction"].eoo() || !body["autocommit"].eoo())
+    const bool replSet = repl::ReplicationCoordinator::get()->isReplSet();
+    if (!body["startTransaction"].eoo() || !body["autocommit"].eoo())
+        uasserted(ErrorCodes::IllegalOperation,
+                  replSet ? "multi-document transactions are not supported by this server yet"
+                          : "Transaction numbers are only allowed on a replica set member or mongos");
+    if (!body["txnNumber"].eoo() && !replSet)
         uasserted(ErrorCodes::IllegalOperation,
                   "Transaction numbers are only allowed on a replica set member or mongos");
+    // Writes only on the primary (replica-set members), as MongoDB: NotWritablePrimary.
+    if (auto db = writeTargetDatabase(cmd->name(), req))
+        repl::ReplicationCoordinator::get()->checkCanAcceptWrites(*db);
+    else if (replSet && readsData(cmd->name()))
+        repl::ReplicationCoordinator::get()->checkCanServeReads(req.db(), secondaryOk(body));
 
     auto opCtx = makeOperationContext(client);
     std::string ns = req.db();
@@ -65,6 +122,9 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         args->check(body);
     else
         CommandArgs::strict(cmd->name(), {}).check(body);
+    // Retryable writes (txnNumber on a replica-set member): a statement is never applied twice
+    // (repl/session_txn_table.h).
+    if (!body["txnNumber"].eoo()) repl::SessionTxnTable::get()->beginRetryableWrite(cmd->name(), body);
     if (auto outcome = checkFailCommand(opCtx.get(), cmd->name(), ns)) {
         if (outcome->closeConnection) {
             client->closeConnectionWithoutReply = true;
@@ -119,11 +179,16 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     if (!status.isOK()) {
         cmd->failed++;
         globalAssertionCounters().gotUser();
-        return makeErrorReply(status, extraInfo);
+        BSONObjBuilder extra;
+        extra.appendElements(extraInfo);
+        repl::ReplicationCoordinator::get()->appendClusterTimeFields(&extra);
+        return makeErrorReply(status, extra.obj());
     }
     // A command may have set "ok" itself (a failCommand reply).
     BSONObj reply;
     if (!result.hasField("ok")) result.append("ok", 1.0);
+    // Replica-set members gossip the cluster time in every reply, as MongoDB.
+    repl::ReplicationCoordinator::get()->appendClusterTimeFields(&result);
     reply = result.obj();
     if (!reply["ok"].trueValue()) cmd->failed++;
     return reply;

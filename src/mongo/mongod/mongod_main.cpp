@@ -14,6 +14,8 @@
 #include "mongo/db/commands/serverstatus_section.h"
 #include "mongo/transport/network_stats.h"
 #include "mongo/db/query/cursor_manager.h"
+#include "mongo/db/repl/coordinator.h"
+#include "mongo/db/repl/oplog.h"
 #include "mongo/db/server_options.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/service_entry_point_mongod.h"
@@ -96,6 +98,30 @@ std::string hostName() {
     return host;
 }
 
+// --replSet: this node is a replica-set member (repl/coordinator.h). The names it answers to
+// ("host:port" forms of this machine and its bind addresses) decide which member of a config
+// it is; replSetInitiate's default config names it "localhost:<port>" when it listens on the
+// loopback only (as MongoDB since 3.6), else "<hostname>:<port>".
+void startReplication(StorageEngine* eng) {
+    const ServerGlobalParams& params = serverGlobalParams();
+    repl::ReplicationStartupOptions o;
+    o.setName = params.replSetName;
+    o.oplogSizeBytes = params.oplogSizeMB > 0 ? params.oplogSizeMB * 1024 * 1024
+                                              : repl::LocalOplog::defaultSizeBytes(params.dbPath);
+    const std::string port = ":" + std::to_string(params.port);
+    const std::string host = hostName();
+    o.selfHosts = {"localhost" + port, "127.0.0.1" + port, host + port, "[::1]" + port};
+    bool loopbackOnly = !params.bindIpAll;
+    for (const auto& ip : params.bindIps) {
+        o.selfHosts.push_back(ip + port);
+        if (ip != "127.0.0.1" && ip != "localhost" && ip != "::1") loopbackOnly = false;
+    }
+    o.defaultHost = (loopbackOnly ? std::string("localhost") : host) + port;
+    o.kv = eng->kvEngine();
+    auto opCtx = makeOperationContext(internalClient());
+    repl::ReplicationCoordinator::get()->startup(opCtx.get(), std::move(o));
+}
+
 int runMongod() {
     const ServerGlobalParams& params = serverGlobalParams();
     logv2::setThreadName("initandlisten");
@@ -134,6 +160,7 @@ int runMongod() {
     // the dedup format and must be readable and writable by every later run.
     DedupStorage* dedupStorage = DedupStorage::install(eng, dedupEngineOptions(params.dedup), dedupServiceOptions(params.dedup));
     openCollectionCatalog(eng);
+    if (!params.replSetName.empty()) startReplication(eng);
     dedupStorage->start();
     if (params.dedup.enabled && params.dedup.autoCompact) {
         // Write-backs free space inside the files as they replace raw records with deltas;

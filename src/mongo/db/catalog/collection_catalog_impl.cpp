@@ -3,6 +3,7 @@
 #include <set>
 
 #include "mongo/db/catalog/index_spec.h"
+#include "mongo/db/repl/op_observer.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -85,10 +86,15 @@ Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, con
     md.ident = _durable->newCollectionIdent();
     md.options = options.raw.getOwned();
     md.dedup = storesDeduplicated(_engine, nss, options);
+    // The oplog has no _id index (as in MongoDB): its entries have no _id, and it is read in
+    // insertion order only.
+    const bool withIdIndex = !(nss.db() == "local" && nss.coll() == "oplog.rs");
     IndexMetaData idIndex;
-    idIndex.spec = idIndexSpec();
-    idIndex.ident = _durable->newIndexIdent();
-    md.indexes.push_back(idIndex);
+    if (withIdIndex) {
+        idIndex.spec = idIndexSpec();
+        idIndex.ident = _durable->newIndexIdent();
+        md.indexes.push_back(idIndex);
+    }
 
     RecordStoreOptions rso;
     rso.blockCompressor = blockCompressorFromOptions(options.raw);
@@ -104,19 +110,22 @@ Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, con
         rso.leafPageMaxBytes = 64 * 1024;
     }
     kv->createRecordStore(md.ident, rso);
-    SortedDataOptions sdo;
-    sdo.ordering = key_string::Ordering::make(idIndex.spec["key"].Obj());
-    sdo.unique = true;
-    try {
-        kv->createSortedDataInterface(idIndex.ident, sdo);
-    } catch (...) {
-        kv->dropIdent(md.ident);
-        throw;
+    if (withIdIndex) {
+        SortedDataOptions sdo;
+        sdo.ordering = key_string::Ordering::make(idIndex.spec["key"].Obj());
+        sdo.unique = true;
+        try {
+            kv->createSortedDataInterface(idIndex.ident, sdo);
+        } catch (...) {
+            kv->dropIdent(md.ident);
+            throw;
+        }
     }
 
     WriteUnitOfWork wuow(opCtx);
     RecoveryUnit* ru = opCtx->recoveryUnit();
-    std::vector<std::string> idents = {md.ident, idIndex.ident};
+    std::vector<std::string> idents = {md.ident};
+    if (withIdIndex) idents.push_back(idIndex.ident);
     ru->onRollback([kv, idents] {
         for (auto& i : idents) kv->dropIdent(i);
     });
@@ -131,6 +140,7 @@ Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, con
         std::unique_lock<std::shared_mutex> lk(_mutex);
         _collections.erase(ns);
     });
+    repl::OpObserver::get()->onCreateCollection(opCtx, *raw, idIndex.spec);
     wuow.commit();
     LOGV2(20320, Storage, "createCollection",
           logv2::attrs("namespace", nss.ns(), "uuidDisposition", "generated", "uuid", raw->uuid(), "options",
@@ -139,6 +149,10 @@ Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, con
 }
 
 void CollectionCatalogImpl::dropCollection(OperationContext* opCtx, const NamespaceString& nss) {
+    dropCollectionImpl(opCtx, nss, true);
+}
+
+void CollectionCatalogImpl::dropCollectionImpl(OperationContext* opCtx, const NamespaceString& nss, bool observe) {
     CollectionImpl* coll = lookupImpl(nss);
     uassert(ErrorCodes::NamespaceNotFound, "ns not found", coll);
     KVEngine* kv = _engine->kvEngine();
@@ -169,12 +183,19 @@ void CollectionCatalogImpl::dropCollection(OperationContext* opCtx, const Namesp
         coll->markDropped();
         for (auto& i : idents) kv->dropIdent(i);
     });
+    if (observe) repl::OpObserver::get()->onDropCollection(opCtx, nss, coll->uuid());
     wuow.commit();
     LOGV2(20318, Storage, "Finishing collection drop", logv2::attrs("namespace", nss.ns(), "uuid", coll->uuid()));
 }
 
 void CollectionCatalogImpl::dropDatabase(OperationContext* opCtx, const std::string& db) {
-    for (const NamespaceString& nss : listCollections(opCtx, db)) dropCollection(opCtx, nss);
+    auto colls = listCollections(opCtx, db);
+    for (const NamespaceString& nss : colls) dropCollection(opCtx, nss);
+    if (colls.empty()) return;
+    // As MongoDB: each collection's drop, then the database's.
+    WriteUnitOfWork wuow(opCtx);
+    repl::OpObserver::get()->onDropDatabase(opCtx, db);
+    wuow.commit();
 }
 
 void CollectionCatalogImpl::renameCollection(OperationContext* opCtx, const NamespaceString& from,
@@ -197,7 +218,12 @@ void CollectionCatalogImpl::renameCollection(OperationContext* opCtx, const Name
 
     WriteUnitOfWork wuow(opCtx);
     RecoveryUnit* ru = opCtx->recoveryUnit();
-    if (lookupImpl(to)) dropCollection(opCtx, to);
+    std::string dropTargetUuid;
+    if (CollectionImpl* target = lookupImpl(to)) {
+        // One renameCollection entry with dropTarget says it all, as in MongoDB.
+        dropTargetUuid = target->uuid();
+        dropCollectionImpl(opCtx, to, false);
+    }
     CollectionMetaData md = source->metaData();
     md.ns = to.ns();
     source->setMetaData(opCtx, std::move(md));
@@ -217,6 +243,7 @@ void CollectionCatalogImpl::renameCollection(OperationContext* opCtx, const Name
         }
         source->setNs(from);
     });
+    repl::OpObserver::get()->onRenameCollection(opCtx, from, to, source->uuid(), dropTargetUuid);
     wuow.commit();
     LOGV2(20319, Storage, "renameCollection", logv2::attrs("fromName", from.ns(), "toName", to.ns()));
 }

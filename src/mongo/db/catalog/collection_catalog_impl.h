@@ -40,6 +40,8 @@ public:
 private:
     CollectionImpl* lookupImpl(const NamespaceString& nss) const;
     void copyCollection(OperationContext* opCtx, CollectionImpl* from, const NamespaceString& to);
+    // observe=false: the caller records the drop itself (a rename's dropTarget).
+    void dropCollectionImpl(OperationContext* opCtx, const NamespaceString& nss, bool observe);
 
     StorageEngine* _engine;
     std::unique_ptr<DurableCatalog> _durable;

@@ -1,5 +1,7 @@
 #include "mongo/db/catalog/collection_impl.h"
 
+#include "mongo/db/repl/op_observer.h"
+
 namespace mongo {
 namespace {
 
@@ -68,6 +70,7 @@ RecordId CollectionImpl::insertDocument(OperationContext* opCtx, const BSONObj& 
                                                       std::to_string(_options.cappedSize));
     RecordId id = _rs->insertRecord(opCtx, doc.objdata(), doc.objsize());
     _indexes->indexDocument(opCtx, doc, id);
+    repl::OpObserver::get()->onInsert(opCtx, *this, doc);
     if (_options.capped) {
         enforceCappedLimits(opCtx, id);
         // Tailing cursors may read it once it is visible: wake those awaiting data.
@@ -98,14 +101,17 @@ void CollectionImpl::updateDocument(OperationContext* opCtx, RecordId id, const 
     invariant(opCtx->recoveryUnit()->inUnitOfWork());
     _indexes->updateDocument(opCtx, oldDoc, newDoc, id);
     _rs->updateRecord(opCtx, id, newDoc.objdata(), newDoc.objsize());
+    repl::OpObserver::get()->onUpdate(opCtx, *this, oldDoc, newDoc);
 }
 
 void CollectionImpl::deleteDocument(OperationContext* opCtx, RecordId id) {
     invariant(opCtx->recoveryUnit()->inUnitOfWork());
     auto data = _rs->findRecord(opCtx, id);
     if (!data) return;  // already gone
-    _indexes->unindexDocument(opCtx, data->toBson(), id);
+    BSONObj doc = data->toBson();
+    _indexes->unindexDocument(opCtx, doc, id);
     _rs->deleteRecord(opCtx, id);
+    repl::OpObserver::get()->onDelete(opCtx, *this, doc);
 }
 
 std::optional<BSONObj> CollectionImpl::findDoc(OperationContext* opCtx, RecordId id) const {

@@ -5,6 +5,7 @@
 #include "mongo/db/catalog/index_spec.h"
 #include "mongo/db/query/index_entry.h"
 #include "mongo/db/query/match_expression.h"
+#include "mongo/db/repl/op_observer.h"
 #include "mongo/db/storage/duplicate_key_error.h"
 #include "mongo/util/log.h"
 
@@ -182,6 +183,7 @@ bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSp
         std::lock_guard<std::mutex> lk(added->mkMutex);
         added->mkCommitted = added->mkVisible;
     });
+    repl::OpObserver::get()->onCreateIndex(opCtx, *_coll, spec);
     wuow.commit();
     LOGV2(20345, Index, "Index build: done building",
           logv2::attrs("namespace", _coll->ns().ns(), "index", name, "ident", md.ident));
@@ -224,6 +226,7 @@ void IndexCatalogImpl::dropIndex(OperationContext* opCtx, const std::string& nam
     size_t pos = 0;
     while (&_entries[pos]->desc != desc) ++pos;
     std::string ident = _entries[pos]->ident;
+    BSONObj spec = desc->infoObj.getOwned();
     {
         WriteUnitOfWork wuow(opCtx);
         CollectionMetaData cmd = _coll->metaData();
@@ -233,6 +236,7 @@ void IndexCatalogImpl::dropIndex(OperationContext* opCtx, const std::string& nam
                 break;
             }
         _coll->setMetaData(opCtx, std::move(cmd));
+        repl::OpObserver::get()->onDropIndex(opCtx, *_coll, name, spec);
         wuow.commit();
     }
     _entries.erase(_entries.begin() + pos);

@@ -7,6 +7,7 @@
 #include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/query/matcher.h"
+#include "mongo/db/repl/coordinator.h"
 #include "mongo/db/views/view_catalog.h"
 
 namespace mongo {
@@ -122,6 +123,8 @@ public:
     std::string help() const override { return "drop a collection"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
+        if (nss.ns() == "local.oplog.rs" && repl::ReplicationCoordinator::get()->isReplSet())
+            uasserted(ErrorCodes::IllegalOperation, "can't drop live oplog while replicating");
         CatalogDDLLock lock;
         Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
         if (!coll) {
@@ -168,6 +171,9 @@ public:
         }
         bool dropTarget = !req.body["dropTarget"].eoo() && parseBoolArg(req.body["dropTarget"], "renameCollection");
         if (!req.body["stayTemp"].eoo()) parseBoolArg(req.body["stayTemp"], "renameCollection");
+        if ((src.ns() == "local.oplog.rs" || dst.ns() == "local.oplog.rs") &&
+            repl::ReplicationCoordinator::get()->isReplSet())
+            uasserted(ErrorCodes::IllegalOperation, "Cannot rename the oplog while replicating");
         CatalogDDLLock lock;
         if (ViewCatalog::isView(opCtx, src))
             uasserted(ErrorCodes::CommandNotSupportedOnView, "cannot rename view: " + src.ns());

@@ -1,5 +1,6 @@
 #include "mongo/db/commands/command_helpers.h"
 
+#include "mongo/db/repl/coordinator.h"
 #include "mongo/db/server_options.h"
 
 #include <unistd.h>
@@ -57,8 +58,12 @@ bool parseWriteConcernIsDurable(const BSONObj& cmd) {
     BSONElement w = o["w"];
     if (w.isNumber()) {
         if (w.numberLong() < 0) uasserted(ErrorCodes::FailedToParse, "w has to be a non-negative number");
-        if (w.numberLong() > 1)
+        if (w.numberLong() > 1) {
+            // A one-member replica set cannot acknowledge from more than one node either.
+            if (repl::ReplicationCoordinator::get()->isReplSet())
+                uasserted(ErrorCodes::UnsatisfiableWriteConcern, "Not enough data-bearing nodes");
             uasserted(ErrorCodes::BadValue, "cannot use 'w' > 1 on a standalone");
+        }
     } else if (!w.eoo() && w.type() != String && !w.isABSONObj()) {
         uasserted(ErrorCodes::FailedToParse, "w has to be a number, string, or object");
     }

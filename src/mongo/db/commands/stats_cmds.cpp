@@ -53,6 +53,12 @@ void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString
     result.append("storageSize", storage / scale);
     result.append("freeStorageSize", freeStorage(coll).collection / scale);
     result.append("capped", coll->options().capped);
+    if (coll->options().capped) {
+        // As MongoDB: the limits of a capped collection (db.getReplicationInfo() reads the
+        // oplog's maxSize).
+        result.append("max", coll->options().cappedMaxDocs);
+        result.append("maxSize", coll->options().cappedSize / scale);
+    }
     IndexCatalog* ic = coll->getIndexCatalog();
     auto idx = ic->getAllIndexes();
     result.append("nindexes", static_cast<int>(idx.size()));

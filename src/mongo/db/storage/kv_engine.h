@@ -25,6 +25,11 @@ struct RecordStoreOptions {
     // Page layout; 0 = the engine's default (WiredTiger: 4 KB allocation unit, 32 KB leaf pages).
     uint32_t allocationSizeBytes = 0;  // the unit file space is handed out in
     uint32_t leafPageMaxBytes = 0;     // a leaf page splits beyond this (before compression)
+    // Written to the journal (when the engine has one). WiredTiger ignores commit and read
+    // timestamps on logged tables: only an unlogged table keeps versions by timestamp (and
+    // is then durable only through checkpoints at the stable timestamp, as MongoDB's replica
+    // set members' user tables are, the oplog replaying the rest at startup).
+    bool logged = true;
 };
 
 // Options of KVEngine::compactIdent (the compact command's arguments).
@@ -103,6 +108,26 @@ public:
     // Stops background threads, takes a final checkpoint and closes. Idempotent; nothing may
     // use the engine afterwards.
     virtual void cleanShutdown() = 0;
+
+    // Global timestamps (replica sets; the uint64_t form of recovery_unit.h). The stable
+    // timestamp is the newest point every checkpoint may hold (MongoDB: the majority commit
+    // point); the oldest timestamp is the oldest point readers may ask for (history older
+    // than it may be discarded). Each only moves forward: a smaller value than the current one
+    // is ignored, and oldest is clamped to stable. Throws DBException if the engine refuses.
+    // These defaults throw CommandNotSupported.
+    virtual void setStableTimestamp(uint64_t ts) {
+        uasserted(ErrorCodes::CommandNotSupported, "this storage engine has no timestamps");
+    }
+    virtual void setOldestTimestamp(uint64_t ts) {
+        uasserted(ErrorCodes::CommandNotSupported, "this storage engine has no timestamps");
+    }
+    virtual uint64_t stableTimestamp() const { return 0; }
+    virtual uint64_t oldestTimestamp() const { return 0; }
+    // The newest timestamp at or before which every timestamped transaction has committed
+    // (WiredTiger's all_durable), 0 if none committed with a timestamp.
+    virtual uint64_t allDurableTimestamp() const { return 0; }
+    // The stable timestamp of the checkpoint the engine recovered from at startup, 0 if none.
+    virtual uint64_t recoveryTimestamp() const { return 0; }
 
     // For serverStatus ("wiredTiger" section), may be empty.
     virtual BSONObj serverStatusSection() { return BSONObj(); }

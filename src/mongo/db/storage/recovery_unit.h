@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "mongo/base/status.h"
+
 namespace mongo {
 
 class RecoveryUnit {
@@ -44,6 +46,26 @@ public:
     // j:true: the next commit is made durable in the journal before it returns.
     virtual void setDurableCommit(bool durable) = 0;
 
+    // Storage-engine timestamps (replica set members; WiredTiger's timestamps). A timestamp is
+    // a uint64_t: a BSON Timestamp's seconds in the high 32 bits, its increment in the low
+    // ones, so that both orders agree. 0 means "none".
+    //
+    // The commit timestamp of the current unit of work: every write in it becomes visible at
+    // ts to readers at a read timestamp, and the stable timestamp decides what a checkpoint of
+    // an unlogged table holds. Cleared when the unit of work ends. REQUIRES: inside a unit of
+    // work; ts newer than the stable timestamp and not older than the oldest timestamp (the
+    // engine refuses otherwise: throws DBException). This default throws CommandNotSupported.
+    virtual void setCommitTimestamp(uint64_t ts);
+    virtual uint64_t commitTimestamp() const { return 0; }
+    // Reads at a point in time: every snapshot this unit opens from now on sees exactly the
+    // writes committed at or before ts (plus writes made without a timestamp); 0 returns to
+    // reading the latest data. Such a unit reports snapshotEpoch() 0. REQUIRES: no snapshot
+    // open (call abandonSnapshot first) and not in a unit of work. Opening a snapshot at a ts
+    // older than the oldest timestamp throws SnapshotTooOld. This default throws
+    // CommandNotSupported for a non-zero ts.
+    virtual void setReadTimestamp(uint64_t ts);
+    virtual uint64_t readTimestamp() const { return 0; }
+
     // Callbacks run after the outermost commit / abort, in registration order.
     void onCommit(std::function<void()> f) { _onCommit.push_back(std::move(f)); }
     void onRollback(std::function<void()> f) { _onRollback.push_back(std::move(f)); }
@@ -65,5 +87,13 @@ protected:
 private:
     std::vector<std::function<void()>> _onCommit, _onRollback;
 };
+
+inline void RecoveryUnit::setCommitTimestamp(uint64_t) {
+    throw DBException(Status(ErrorCodes::CommandNotSupported, "this storage engine has no timestamps"));
+}
+inline void RecoveryUnit::setReadTimestamp(uint64_t ts) {
+    if (ts != 0)
+        throw DBException(Status(ErrorCodes::CommandNotSupported, "this storage engine has no timestamps"));
+}
 
 }  // namespace mongo

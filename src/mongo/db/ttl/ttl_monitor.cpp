@@ -13,6 +13,7 @@
 #include "mongo/db/commands/profile_settings.h"
 #include "mongo/db/commands/serverstatus_section.h"
 #include "mongo/db/ops/write_ops.h"
+#include "mongo/db/repl/coordinator.h"
 #include "mongo/db/server_parameters.h"
 #include "mongo/db/service_context.h"
 #include "mongo/util/log.h"
@@ -65,6 +66,9 @@ std::vector<TTLIndex> ttlIndexes(OperationContext* opCtx) {
     CatalogReadLock lock;
     auto* cat = CollectionCatalog::get();
     for (const std::string& db : cat->listDatabases(opCtx)) {
+        // As MongoDB: only a primary deletes expired documents (a replica-set member before
+        // rs.initiate() must not write).
+        if (!repl::ReplicationCoordinator::get()->canAcceptWritesForDatabase(db)) continue;
         for (const NamespaceString& nss : cat->listCollections(opCtx, db)) {
             const Collection* coll = cat->lookupCollection(opCtx, nss);
             if (!coll) continue;

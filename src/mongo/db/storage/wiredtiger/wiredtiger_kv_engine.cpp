@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -144,6 +146,7 @@ void WiredTigerKVEngine::createRecordStore(const std::string& ident, const Recor
                          (compressor == "none" ? std::string() : compressor);
     if (options.allocationSizeBytes) config += ",allocation_size=" + std::to_string(options.allocationSizeBytes) + "B";
     if (options.leafPageMaxBytes) config += ",leaf_page_max=" + std::to_string(options.leafPageMaxBytes) + "B";
+    if (!options.logged) config += ",log=(enabled=false)";
     auto session = _sessionCache->getSession();
     int ret = session->get()->create(session->get(), uriFor(ident).c_str(), config.c_str());
     _sessionCache->releaseSession(std::move(session));
@@ -432,5 +435,45 @@ BSONObj WiredTigerKVEngine::serverStatusSection() {
     _sessionCache->releaseSession(std::move(session));
     return b.obj();
 }
+
+}  // namespace mongo
+
+namespace mongo {
+
+namespace {
+std::string hexTs(uint64_t ts) {
+    char buf[32];
+    snprintf(buf, sizeof(buf), "%llx", static_cast<unsigned long long>(ts));
+    return buf;
+}
+}  // namespace
+
+uint64_t WiredTigerKVEngine::queryTimestamp(const char* which) const {
+    char buf[17 + 8] = {0};  // a NUL-terminated hex 8-byte timestamp (17 bytes)
+    int ret = _conn->query_timestamp(_conn, buf, (std::string("get=") + which).c_str());
+    wtCheck(ret, std::string("query_timestamp(") + which + ")");
+    return std::strtoull(buf, nullptr, 16);
+}
+
+void WiredTigerKVEngine::setStableTimestamp(uint64_t ts) {
+    std::lock_guard<std::mutex> lk(_timestampMutex);
+    if (ts == 0 || ts <= queryTimestamp("stable_timestamp")) return;
+    std::string cfg = "stable_timestamp=" + hexTs(ts);
+    wtCheck(_conn->set_timestamp(_conn, cfg.c_str()), "set_timestamp(stable)");
+}
+
+void WiredTigerKVEngine::setOldestTimestamp(uint64_t ts) {
+    std::lock_guard<std::mutex> lk(_timestampMutex);
+    uint64_t stable = queryTimestamp("stable_timestamp");
+    if (ts > stable) ts = stable;  // WiredTiger requires oldest <= stable
+    if (ts == 0 || ts <= queryTimestamp("oldest_timestamp")) return;
+    std::string cfg = "oldest_timestamp=" + hexTs(ts);
+    wtCheck(_conn->set_timestamp(_conn, cfg.c_str()), "set_timestamp(oldest)");
+}
+
+uint64_t WiredTigerKVEngine::stableTimestamp() const { return queryTimestamp("stable_timestamp"); }
+uint64_t WiredTigerKVEngine::oldestTimestamp() const { return queryTimestamp("oldest_timestamp"); }
+uint64_t WiredTigerKVEngine::allDurableTimestamp() const { return queryTimestamp("all_durable"); }
+uint64_t WiredTigerKVEngine::recoveryTimestamp() const { return queryTimestamp("recovery"); }
 
 }  // namespace mongo

@@ -61,6 +61,13 @@ public:
     void waitUntilDurable() override;
     void cleanShutdown() override;
     BSONObj serverStatusSection() override;
+    // WT_CONNECTION::set_timestamp / query_timestamp (kv_engine.h's contract).
+    void setStableTimestamp(uint64_t ts) override;
+    void setOldestTimestamp(uint64_t ts) override;
+    uint64_t stableTimestamp() const override;
+    uint64_t oldestTimestamp() const override;
+    uint64_t allDurableTimestamp() const override;
+    uint64_t recoveryTimestamp() const override;
 
     WiredTigerSessionCache* sessionCache() { return _sessionCache.get(); }
     // Called by recovery units after each commit (the journal flusher skips idle periods).
@@ -88,6 +95,8 @@ private:
     std::unique_ptr<WiredTigerSizeStorer> _sizeStorer;
     std::atomic<long long> _commitsSinceFlush{0};
     std::mutex _checkpointMutex;  // one checkpoint at a time
+    mutable std::mutex _timestampMutex;  // set_timestamp calls in order (values only grow)
+    uint64_t queryTimestamp(const char* which) const;
 
     std::thread _thread;
     std::mutex _threadMutex;

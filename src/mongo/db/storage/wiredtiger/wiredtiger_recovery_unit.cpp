@@ -1,5 +1,7 @@
 #include "mongo/db/storage/wiredtiger/wiredtiger_recovery_unit.h"
 
+#include <cerrno>
+
 #include "mongo/db/operation_context.h"
 #include "mongo/db/storage/wiredtiger/wiredtiger_kv_engine.h"
 #include "mongo/db/storage/wiredtiger/wiredtiger_util.h"
@@ -32,7 +34,20 @@ WiredTigerSession* WiredTigerRecoveryUnit::getSession() {
     if (!_session) _session = _engine->sessionCache()->getSession();
     if (!_txnOpen) {
         _snapshotEpoch = changeEpoch().load();
-        wtCheck(_session->get()->begin_transaction(_session->get(), nullptr), "begin_transaction");
+        WT_SESSION* s = _session->get();
+        wtCheck(s->begin_transaction(s, nullptr), "begin_transaction");
+        if (_readTs != 0) {
+            int ret = s->timestamp_transaction_uint(s, WT_TS_TXN_TYPE_READ, _readTs);
+            if (ret != 0) {
+                invariantWTOK(s->rollback_transaction(s, nullptr));
+                // WiredTiger refuses a read timestamp older than the oldest timestamp: that
+                // history is gone, which MongoDB reports as SnapshotTooOld.
+                if (ret == EINVAL)
+                    uasserted(ErrorCodes::SnapshotTooOld,
+                              "Read timestamp " + std::to_string(_readTs) + " is older than the oldest available timestamp");
+                wtCheck(ret, "timestamp_transaction(read_timestamp)");
+            }
+        }
         _txnOpen = true;
     }
     return _session.get();
@@ -49,6 +64,7 @@ void WiredTigerRecoveryUnit::endTransaction(bool commit) {
     invariant(_txnOpen);
     WT_SESSION* s = _session->get();
     _txnOpen = false;
+    _commitTs = 0;
     ++_snapshotId;
     if (_engine->sessionCache()->connectionClosed()) {
         // The engine shut down under us: WiredTiger rolled the transaction back.
@@ -95,6 +111,19 @@ void WiredTigerRecoveryUnit::abortUnitOfWork() {
     _durable = false;
     if (_txnOpen) endTransaction(false);
     runRollbackHandlers();
+}
+
+void WiredTigerRecoveryUnit::setCommitTimestamp(uint64_t ts) {
+    invariant(_nesting > 0 && _txnOpen);
+    invariant(ts != 0);
+    WT_SESSION* s = _session->get();
+    wtCheck(s->timestamp_transaction_uint(s, WT_TS_TXN_TYPE_COMMIT, ts), "timestamp_transaction(commit_timestamp)");
+    _commitTs = ts;
+}
+
+void WiredTigerRecoveryUnit::setReadTimestamp(uint64_t ts) {
+    invariant(_nesting == 0 && !_txnOpen);
+    _readTs = ts;
 }
 
 void WiredTigerRecoveryUnit::abandonSnapshot() {

@@ -7,6 +7,11 @@
 // reads); its outermost commit commits the transaction. Committing, aborting or abandoning the
 // snapshot ends the transaction; the engine's cursors notice (snapshotId changes) and
 // reposition themselves after the last entry they returned, so callers may keep iterating.
+//
+// Timestamps (RecoveryUnit's contract): the commit timestamp is given to WiredTiger at once
+// (WT_SESSION::timestamp_transaction_uint, COMMIT), so a refused one fails the caller's write
+// rather than its commit; the read timestamp is set on each new transaction right after
+// begin_transaction (READ). Versioning is WiredTiger's: nothing here keeps old values.
 // Not thread safe: belongs to one OperationContext.
 #include <cstdint>
 #include <memory>
@@ -29,8 +34,13 @@ public:
     bool inUnitOfWork() const override { return _nesting > 0; }
     void abandonSnapshot() override;
     void preallocateSnapshot() override { getSession(); }
-    uint64_t snapshotEpoch() const override { return _txnOpen ? _snapshotEpoch : 0; }
+    // A snapshot at a read timestamp misses changes committed before it began: epoch 0.
+    uint64_t snapshotEpoch() const override { return _txnOpen && _readTs == 0 ? _snapshotEpoch : 0; }
     void setDurableCommit(bool durable) override { _durable = durable; }
+    void setCommitTimestamp(uint64_t ts) override;
+    uint64_t commitTimestamp() const override { return _commitTs; }
+    void setReadTimestamp(uint64_t ts) override;
+    uint64_t readTimestamp() const override { return _readTs; }
 
     // The session with a transaction open on it (begun now if needed).
     WiredTigerSession* getSession();
@@ -53,6 +63,8 @@ private:
     bool _wroteInTxn = false;
     uint64_t _snapshotId = 1;
     uint64_t _snapshotEpoch = 0;  // RecoveryUnit::changeEpoch() just before begin_transaction
+    uint64_t _commitTs = 0;       // of the open transaction, 0 = none
+    uint64_t _readTs = 0;         // for every transaction begun, 0 = latest
 };
 
 }  // namespace mongo

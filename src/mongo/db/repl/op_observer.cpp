@@ -1,0 +1,21 @@
+#include "mongo/db/repl/op_observer.h"
+
+#include <memory>
+
+namespace mongo {
+namespace repl {
+namespace {
+std::unique_ptr<OpObserver>& slot() {
+    static std::unique_ptr<OpObserver> observer = std::make_unique<OpObserver>();
+    return observer;
+}
+}  // namespace
+
+OpObserver* OpObserver::get() { return slot().get(); }
+
+void OpObserver::set(std::unique_ptr<OpObserver> observer) {
+    slot() = observer ? std::move(observer) : std::make_unique<OpObserver>();
+}
+
+}  // namespace repl
+}  // namespace mongo

@@ -1,0 +1,154 @@
+#include "mongo/db/repl/op_observer_impl.h"
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/repl/oplog.h"
+#include "mongo/db/repl/update_diff.h"
+
+namespace mongo {
+namespace repl {
+namespace {
+
+BSONObj idOf(const BSONObj& doc) {
+    BSONObjBuilder b;
+    BSONElement id = doc["_id"];
+    if (!id.eoo()) b.append(id);
+    return b.obj();
+}
+
+std::string commandNs(const std::string& db) { return db + ".$cmd"; }
+
+void append(OperationContext* opCtx, OplogEntry e) { LocalOplog::get()->append(opCtx, &e); }
+
+bool active() { return LocalOplog::get()->enabled(); }
+
+}  // namespace
+
+bool OpObserverImpl::isReplicated(const NamespaceString& nss) {
+    return nss.db() != "local" && nss.coll() != "system.profile";
+}
+
+void OpObserverImpl::onInsert(OperationContext* opCtx, const Collection& coll, const BSONObj& doc) {
+    if (!active() || !isReplicated(coll.ns())) return;
+    OplogEntry e;
+    e.op = OpTypeEnum::kInsert;
+    e.ns = coll.ns().ns();
+    e.uuidHex = coll.uuid();
+    e.o = doc;
+    e.o2 = idOf(doc);
+    append(opCtx, std::move(e));
+}
+
+void OpObserverImpl::onUpdate(OperationContext* opCtx, const Collection& coll, const BSONObj& pre,
+                              const BSONObj& post) {
+    if (!active() || !isReplicated(coll.ns())) return;
+    OplogEntry e;
+    e.op = OpTypeEnum::kUpdate;
+    e.ns = coll.ns().ns();
+    e.uuidHex = coll.uuid();
+    // The $v: 2 diff when it is smaller than the new document; else the replacement.
+    if (auto diff = computeUpdateDiff(pre, post))
+        e.o = OplogEntry::makeUpdateDiffObject(*diff);
+    else
+        e.o = post;
+    e.o2 = idOf(post);
+    append(opCtx, std::move(e));
+}
+
+void OpObserverImpl::onDelete(OperationContext* opCtx, const Collection& coll, const BSONObj& deleted) {
+    if (!active() || !isReplicated(coll.ns())) return;
+    OplogEntry e;
+    e.op = OpTypeEnum::kDelete;
+    e.ns = coll.ns().ns();
+    e.uuidHex = coll.uuid();
+    e.o = idOf(deleted);
+    append(opCtx, std::move(e));
+}
+
+void OpObserverImpl::onCreateCollection(OperationContext* opCtx, const Collection& coll, const BSONObj& idIndexSpec) {
+    if (!active() || !isReplicated(coll.ns())) return;
+    OplogEntry e;
+    e.op = OpTypeEnum::kCommand;
+    e.ns = commandNs(coll.ns().db());
+    e.uuidHex = coll.uuid();
+    BSONObjBuilder o;
+    o.append("create", coll.ns().coll());
+    for (BSONElement opt : coll.options().raw)
+        if (opt.fieldNameStringData() != "create" && opt.fieldNameStringData() != "idIndex") o.append(opt);
+    if (!idIndexSpec.isEmpty()) o.append("idIndex", idIndexSpec);
+    e.o = o.obj();
+    append(opCtx, std::move(e));
+}
+
+void OpObserverImpl::onDropCollection(OperationContext* opCtx, const NamespaceString& nss, const std::string& uuid) {
+    if (!active() || !isReplicated(nss)) return;
+    OplogEntry e;
+    e.op = OpTypeEnum::kCommand;
+    e.ns = commandNs(nss.db());
+    e.uuidHex = uuid;
+    BSONObjBuilder o;
+    o.append("drop", nss.coll());
+    e.o = o.obj();
+    append(opCtx, std::move(e));
+}
+
+void OpObserverImpl::onDropDatabase(OperationContext* opCtx, const std::string& db) {
+    if (!active() || db == "local") return;
+    OplogEntry e;
+    e.op = OpTypeEnum::kCommand;
+    e.ns = commandNs(db);
+    BSONObjBuilder o;
+    o.append("dropDatabase", 1);
+    e.o = o.obj();
+    append(opCtx, std::move(e));
+}
+
+void OpObserverImpl::onCreateIndex(OperationContext* opCtx, const Collection& coll, const BSONObj& spec) {
+    if (!active() || !isReplicated(coll.ns())) return;
+    OplogEntry e;
+    e.op = OpTypeEnum::kCommand;
+    e.ns = commandNs(coll.ns().db());
+    e.uuidHex = coll.uuid();
+    BSONObjBuilder o;
+    o.append("createIndexes", coll.ns().coll());
+    for (BSONElement f : spec)
+        if (f.fieldNameStringData() != "ns") o.append(f);
+    e.o = o.obj();
+    append(opCtx, std::move(e));
+}
+
+void OpObserverImpl::onDropIndex(OperationContext* opCtx, const Collection& coll, const std::string& name,
+                                 const BSONObj& spec) {
+    if (!active() || !isReplicated(coll.ns())) return;
+    OplogEntry e;
+    e.op = OpTypeEnum::kCommand;
+    e.ns = commandNs(coll.ns().db());
+    e.uuidHex = coll.uuid();
+    BSONObjBuilder o;
+    o.append("dropIndexes", coll.ns().coll());
+    o.append("index", name);
+    e.o = o.obj();
+    e.o2 = spec;
+    append(opCtx, std::move(e));
+}
+
+void OpObserverImpl::onRenameCollection(OperationContext* opCtx, const NamespaceString& from,
+                                        const NamespaceString& to, const std::string& uuid,
+                                        const std::string& dropTargetUuid) {
+    if (!active() || (!isReplicated(from) && !isReplicated(to))) return;
+    OplogEntry e;
+    e.op = OpTypeEnum::kCommand;
+    e.ns = commandNs(from.db());
+    e.uuidHex = uuid;
+    BSONObjBuilder o;
+    o.append("renameCollection", from.ns());
+    o.append("to", to.ns());
+    o.append("stayTemp", false);
+    unsigned char bytes[16];
+    if (!dropTargetUuid.empty() && uuidHexToBytes(dropTargetUuid, bytes)) o.appendBinData("dropTarget", 16, 4, bytes);
+    e.o = o.obj();
+    append(opCtx, std::move(e));
+}
+
+}  // namespace repl
+}  // namespace mongo

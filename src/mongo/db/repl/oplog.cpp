@@ -1,0 +1,81 @@
+#include "mongo/db/repl/oplog.h"
+
+#include <sys/statvfs.h>
+
+#include <algorithm>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/repl/logical_clock.h"
+
+namespace mongo {
+namespace repl {
+
+const NamespaceString& LocalOplog::nss() {
+    static const NamespaceString n = NamespaceString::parse("local.oplog.rs");
+    return n;
+}
+
+LocalOplog* LocalOplog::get() {
+    static LocalOplog oplog;
+    return &oplog;
+}
+
+long long LocalOplog::defaultSizeBytes(const std::string& dbpath) {
+    constexpr long long kMB = 1024 * 1024;
+    constexpr long long kMin = 990 * kMB, kMax = 50 * 1024 * kMB;
+    struct statvfs st;
+    long long freeBytes = 0;
+    if (::statvfs(dbpath.c_str(), &st) == 0) freeBytes = (long long)st.f_bavail * (long long)st.f_frsize;
+    return std::clamp(freeBytes / 20, kMin, kMax);
+}
+
+bool LocalOplog::exists(OperationContext* opCtx) const {
+    return CollectionCatalog::get()->lookupCollection(opCtx, nss()) != nullptr;
+}
+
+void LocalOplog::create(OperationContext* opCtx, long long sizeBytes) {
+    if (exists(opCtx)) return;
+    BSONObjBuilder b;
+    b.append("create", "oplog.rs");
+    b.append("capped", true);
+    b.append("size", sizeBytes);
+    auto options = CollectionOptions::parse(b.obj());
+    uassertStatusOK(options.getStatus());
+    CollectionCatalog::get()->createCollection(opCtx, nss(), options.getValue());
+}
+
+OpTime LocalOplog::append(OperationContext* opCtx, OplogEntry* entry) {
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    invariant(ru->inUnitOfWork());
+    Collection* oplog = CollectionCatalog::get()->lookupCollection(opCtx, nss());
+    uassert(ErrorCodes::NamespaceNotFound, "the oplog (local.oplog.rs) does not exist", oplog);
+    Timestamp ts = LogicalClock::get()->reserveTicks();
+    // Each entry's writes commit at its timestamp; later entries of the same unit move the
+    // commit timestamp forward (WiredTiger allows increasing ones within a transaction).
+    ru->setCommitTimestamp(ts.asULL());
+    entry->opTime = OpTime(ts, _term.load());
+    entry->wall = Date_t::now();
+    oplog->insertDocument(opCtx, entry->toBSON());
+    // Handlers run in registration order: the last registered (newest entry) wins.
+    OpTime opTime = entry->opTime;
+    Date_t wall = entry->wall;
+    ru->onCommit([this, opTime, wall] {
+        if (_listener) _listener(opTime, wall);
+    });
+    return opTime;
+}
+
+std::pair<OpTime, Date_t> LocalOplog::readLast(OperationContext* opCtx) const {
+    Collection* oplog = CollectionCatalog::get()->lookupCollection(opCtx, nss());
+    if (!oplog) return {OpTime(), Date_t()};
+    auto cursor = oplog->getCursor(opCtx, false);
+    auto last = cursor->next();
+    if (!last) return {OpTime(), Date_t()};
+    auto parsed = OplogEntry::parse(last->doc);
+    uassertStatusOK(parsed.getStatus());
+    return {parsed.getValue().opTime, parsed.getValue().wall};
+}
+
+}  // namespace repl
+}  // namespace mongo

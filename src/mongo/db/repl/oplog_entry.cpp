@@ -1,0 +1,106 @@
+#include "mongo/db/repl/oplog_entry.h"
+
+#include "mongo/bson/bsonobjbuilder.h"
+
+namespace mongo {
+namespace repl {
+
+bool uuidHexToBytes(const std::string& hex, unsigned char out[16]) {
+    if (hex.size() != 32) return false;
+    auto nib = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    };
+    for (int i = 0; i < 16; ++i) {
+        int hi = nib(hex[2 * i]), lo = nib(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0) return false;
+        out[i] = static_cast<unsigned char>(hi * 16 + lo);
+    }
+    return true;
+}
+
+std::string uuidBytesToHex(const unsigned char* bytes) {
+    static const char* digits = "0123456789abcdef";
+    std::string s;
+    for (int i = 0; i < 16; ++i) {
+        s += digits[bytes[i] >> 4];
+        s += digits[bytes[i] & 15];
+    }
+    return s;
+}
+
+BSONObj OplogEntry::makeUpdateDiffObject(const BSONObj& diff) {
+    BSONObjBuilder b;
+    b.append("$v", 2);
+    b.append("diff", diff);
+    return b.obj();
+}
+
+bool OplogEntry::isDiffUpdate() const {
+    BSONElement v = o["$v"];
+    return op == OpTypeEnum::kUpdate && v.isNumber() && v.numberLong() == 2 && o["diff"].type() == Object;
+}
+
+BSONObj OplogEntry::toBSON() const {
+    BSONObjBuilder b;
+    b.append("op", std::string(1, static_cast<char>(op)));
+    b.append("ns", ns);
+    unsigned char bytes[16];
+    if (!uuidHex.empty() && uuidHexToBytes(uuidHex, bytes)) b.appendBinData("ui", 16, 4, bytes);
+    b.append("o", o);
+    if (o2) b.append("o2", *o2);
+    b.append("ts", opTime.getTimestamp());
+    b.append("t", opTime.getTerm());
+    b.append("v", version);
+    b.append("wall", wall);
+    return b.obj();
+}
+
+StatusWith<OplogEntry> OplogEntry::parse(const BSONObj& obj) {
+    OplogEntry e;
+    BSONElement op = obj["op"];
+    if (op.eoo()) return Status(ErrorCodes::NoSuchKey, "oplog entry is missing field 'op'");
+    if (op.type() != String) return Status(ErrorCodes::TypeMismatch, "oplog entry field 'op' must be a string");
+    std::string ops = op.str();
+    if (ops.size() != 1 || std::string("iudcn").find(ops[0]) == std::string::npos)
+        return Status(ErrorCodes::BadValue, "unknown oplog operation type '" + ops + "'");
+    e.op = static_cast<OpTypeEnum>(ops[0]);
+    BSONElement ns = obj["ns"];
+    if (ns.type() != String) return Status(ErrorCodes::TypeMismatch, "oplog entry field 'ns' must be a string");
+    e.ns = ns.str();
+    BSONElement ui = obj["ui"];
+    if (!ui.eoo()) {
+        int len = 0, subtype = 0;
+        const char* data = ui.type() == BinData ? ui.binData(&len, &subtype) : nullptr;
+        if (!data || len != 16 || subtype != 4)
+            return Status(ErrorCodes::TypeMismatch, "oplog entry field 'ui' must be a UUID");
+        e.uuidHex = uuidBytesToHex(reinterpret_cast<const unsigned char*>(data));
+    }
+    BSONElement o = obj["o"];
+    if (o.type() != Object) return Status(ErrorCodes::TypeMismatch, "oplog entry field 'o' must be an object");
+    e.o = o.embeddedObject().getOwned();
+    BSONElement o2 = obj["o2"];
+    if (!o2.eoo()) {
+        if (o2.type() != Object) return Status(ErrorCodes::TypeMismatch, "oplog entry field 'o2' must be an object");
+        e.o2 = o2.embeddedObject().getOwned();
+    }
+    auto opTime = OpTime::parse(obj);
+    if (!opTime.isOK()) return opTime.getStatus();
+    e.opTime = opTime.getValue();
+    BSONElement v = obj["v"];
+    if (!v.isNumber()) return Status(ErrorCodes::TypeMismatch, "oplog entry field 'v' must be a number");
+    e.version = v.numberLong();
+    if (e.version != kOplogVersion)
+        return Status(ErrorCodes::BadValue, "unsupported oplog version " + std::to_string(e.version));
+    BSONElement wall = obj["wall"];
+    if (wall.type() != Date) return Status(ErrorCodes::TypeMismatch, "oplog entry field 'wall' must be a date");
+    e.wall = wall.date();
+    if ((e.op == OpTypeEnum::kUpdate) && !e.o2)
+        return Status(ErrorCodes::NoSuchKey, "update oplog entry is missing field 'o2'");
+    return e;
+}
+
+}  // namespace repl
+}  // namespace mongo

@@ -1,0 +1,95 @@
+#include "mongo/db/repl/oplog_entry.h"
+
+#include <gtest/gtest.h>
+
+#include "mongo/bson/bsonobjbuilder.h"
+
+namespace mongo {
+namespace repl {
+namespace {
+
+OplogEntry sampleInsert() {
+    OplogEntry e;
+    e.opTime = OpTime(Timestamp{1700000000, 3}, 1);
+    e.op = OpTypeEnum::kInsert;
+    e.ns = "test.c";
+    e.uuidHex = "00112233445566778899aabbccddeeff";
+    BSONObjBuilder doc;
+    doc.append("_id", 7);
+    doc.append("x", "y");
+    e.o = doc.obj();
+    BSONObjBuilder id;
+    id.append("_id", 7);
+    e.o2 = id.obj();
+    e.wall = Date_t::fromMillis(1700000000123);
+    return e;
+}
+
+TEST(OplogEntryTest, InsertHasMongoDB7FieldsInOrder) {
+    BSONObj b = sampleInsert().toBSON();
+    std::vector<std::string> names;
+    for (BSONElement e : b) names.emplace_back(e.fieldNameStringData());
+    EXPECT_EQ(names, (std::vector<std::string>{"op", "ns", "ui", "o", "o2", "ts", "t", "v", "wall"}));
+    EXPECT_EQ(b["op"].str(), "i");
+    EXPECT_EQ(b["t"].type(), NumberLong);
+    EXPECT_EQ(b["v"].type(), NumberLong);
+    EXPECT_EQ(b["v"].numberLong(), 2);
+    EXPECT_EQ(b["ts"].type(), bsonTimestamp);
+    EXPECT_EQ(b["wall"].type(), Date);
+    int len = 0, subtype = 0;
+    b["ui"].binData(&len, &subtype);
+    EXPECT_EQ(len, 16);
+    EXPECT_EQ(subtype, 4);
+}
+
+TEST(OplogEntryTest, RoundTrip) {
+    OplogEntry e = sampleInsert();
+    auto parsed = OplogEntry::parse(e.toBSON());
+    ASSERT_TRUE(parsed.isOK()) << parsed.getStatus().reason();
+    EXPECT_TRUE(parsed.getValue().toBSON().binaryEqual(e.toBSON()));
+    EXPECT_EQ(parsed.getValue().uuidHex, e.uuidHex);
+    EXPECT_EQ(parsed.getValue().opTime, e.opTime);
+}
+
+TEST(OplogEntryTest, UpdateDiffObject) {
+    OplogEntry e = sampleInsert();
+    e.op = OpTypeEnum::kUpdate;
+    BSONObjBuilder u;
+    u.append("x", 2);
+    BSONObjBuilder diff;
+    diff.append("u", u.obj());
+    e.o = OplogEntry::makeUpdateDiffObject(diff.obj());
+    EXPECT_TRUE(e.isDiffUpdate());
+    EXPECT_EQ(e.o.firstElementFieldName(), "$v");
+    EXPECT_EQ(e.o["$v"].numberInt(), 2);
+}
+
+TEST(OplogEntryTest, MalformedEntriesAreRefused) {
+    BSONObj good = sampleInsert().toBSON();
+    auto without = [&](const char* f) { return good.removeField(f); };
+    EXPECT_EQ(OplogEntry::parse(without("op")).getStatus().code(), int(ErrorCodes::NoSuchKey));
+    EXPECT_EQ(OplogEntry::parse(without("ts")).getStatus().code(), int(ErrorCodes::NoSuchKey));
+    EXPECT_EQ(OplogEntry::parse(without("o")).getStatus().code(), int(ErrorCodes::TypeMismatch));
+    EXPECT_EQ(OplogEntry::parse(without("wall")).getStatus().code(), int(ErrorCodes::TypeMismatch));
+    BSONObjBuilder b;
+    for (BSONElement e : good)
+        if (e.fieldNameStringData() == "op")
+            b.append("op", "z");
+        else
+            b.append(e);
+    EXPECT_EQ(OplogEntry::parse(b.obj()).getStatus().code(), int(ErrorCodes::BadValue));
+}
+
+TEST(OpTimeTest, OrderIsTermThenTimestamp) {
+    EXPECT_LT(OpTime(Timestamp{10, 1}, 1), OpTime(Timestamp{5, 1}, 2));
+    EXPECT_LT(OpTime(Timestamp{5, 1}, 2), OpTime(Timestamp{5, 2}, 2));
+    EXPECT_TRUE(OpTime().isNull());
+    EXPECT_EQ(OpTime().getTerm(), -1);
+    auto p = OpTime::parse(OpTime(Timestamp{3, 4}, 7).toBSON());
+    ASSERT_TRUE(p.isOK());
+    EXPECT_EQ(p.getValue(), OpTime(Timestamp{3, 4}, 7));
+}
+
+}  // namespace
+}  // namespace repl
+}  // namespace mongo
