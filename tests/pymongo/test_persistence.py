@@ -183,3 +183,18 @@ def test_zstd_compression_level_changes_what_is_stored(mongod_factory):
             assert c.z.docs.find_one({"_id": 799}) == docs[799]
         m.stop()
     assert sizes[19] < sizes[-5], sizes
+
+
+def test_journaled_batch_is_durable_as_a_whole(mongod_factory):
+    """j: true covers every statement of a write command, not only the first: an insert_many
+    acknowledged with j: true survives a kill -9 right after the reply, all of it."""
+    m = mongod_factory()
+    with m.client() as c:
+        coll = c.persist.get_collection("jbatch", write_concern=WriteConcern(w=1, j=True))
+        coll.insert_many([{"_id": i, "pad": "x" * 200} for i in range(2000)], ordered=False)
+        coll.update_many({"_id": {"$lt": 1000}}, {"$set": {"u": 1}})
+        m.kill9()
+    m.start()
+    with m.client() as c:
+        assert c.persist.jbatch.count_documents({}) == 2000
+        assert c.persist.jbatch.count_documents({"u": 1}) == 1000

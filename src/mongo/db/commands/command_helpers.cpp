@@ -69,7 +69,12 @@ bool parseWriteConcernIsDurable(const BSONObj& cmd) {
     }
     BSONElement j = o["j"];
     BSONElement fsync = o["fsync"];
-    return (!j.eoo() && j.trueValue()) || (!fsync.eoo() && fsync.trueValue());
+    if (!j.eoo()) return j.trueValue() || (!fsync.eoo() && fsync.trueValue());
+    // A majority write on a replica set is journaled unless j says otherwise (MongoDB's
+    // writeConcernMajorityJournalDefault: true).
+    if (w.type() == String && w.valueStringData() == "majority" && repl::ReplicationCoordinator::get()->isReplSet())
+        return true;
+    return !fsync.eoo() && fsync.trueValue();
 }
 
 std::string hostAndPort() {

@@ -43,7 +43,8 @@ public:
         return epoch;
     }
 
-    // j:true: the next commit is made durable in the journal before it returns.
+    // j:true: every commit from now on (the operation's) is made durable in the journal before
+    // it returns. An operation context, and so its recovery unit, serves one command.
     virtual void setDurableCommit(bool durable) = 0;
 
     // Storage-engine timestamps (replica set members; WiredTiger's timestamps). A timestamp is

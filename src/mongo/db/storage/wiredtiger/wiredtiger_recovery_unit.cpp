@@ -91,14 +91,13 @@ void WiredTigerRecoveryUnit::commitUnitOfWork() {
         endTransaction(true);
     } catch (...) {
         runRollbackHandlers();
-        _durable = false;
         throw;
     }
     _engine->noteCommit();
-    if (_durable) {
-        _durable = false;
-        _engine->waitUntilDurable();
-    }
+    // Durable commits stay asked for until the caller says otherwise: a write command's
+    // statements each commit their own unit of work, and j: true covers all of them (it used
+    // to cover only the first).
+    if (_durable) _engine->waitUntilDurable();
     runCommitHandlers();
 }
 
