@@ -22,6 +22,18 @@ void append(OperationContext* opCtx, OplogEntry e) { LocalOplog::get()->append(o
 
 bool active() { return LocalOplog::get()->enabled(); }
 
+// A DDL change: a 'c' entry on <db>.$cmd whose o is the command as a secondary applies it.
+void appendCommand(OperationContext* opCtx, const std::string& db, const std::string& uuidHex, BSONObj o,
+                   BSONObj o2 = BSONObj()) {
+    OplogEntry e;
+    e.op = OpTypeEnum::kCommand;
+    e.ns = commandNs(db);
+    e.uuidHex = uuidHex;
+    e.o = std::move(o);
+    e.o2 = std::move(o2);
+    append(opCtx, std::move(e));
+}
+
 }  // namespace
 
 bool OpObserverImpl::isReplicated(const NamespaceString& nss) {
@@ -67,87 +79,57 @@ void OpObserverImpl::onDelete(OperationContext* opCtx, const Collection& coll, c
 
 void OpObserverImpl::onCreateCollection(OperationContext* opCtx, const Collection& coll, const BSONObj& idIndexSpec) {
     if (!active() || !isReplicated(coll.ns())) return;
-    OplogEntry e;
-    e.op = OpTypeEnum::kCommand;
-    e.ns = commandNs(coll.ns().db());
-    e.uuidHex = coll.uuid();
     BSONObjBuilder o;
     o.append("create", coll.ns().coll());
     for (BSONElement opt : coll.options().raw)
         if (opt.fieldNameStringData() != "create" && opt.fieldNameStringData() != "idIndex") o.append(opt);
     if (!idIndexSpec.isEmpty()) o.append("idIndex", idIndexSpec);
-    e.o = o.obj();
-    append(opCtx, std::move(e));
+    appendCommand(opCtx, coll.ns().db(), coll.uuid(), o.obj());
 }
 
 void OpObserverImpl::onDropCollection(OperationContext* opCtx, const NamespaceString& nss, const std::string& uuid) {
     if (!active() || !isReplicated(nss)) return;
-    OplogEntry e;
-    e.op = OpTypeEnum::kCommand;
-    e.ns = commandNs(nss.db());
-    e.uuidHex = uuid;
     BSONObjBuilder o;
     o.append("drop", nss.coll());
-    e.o = o.obj();
-    append(opCtx, std::move(e));
+    appendCommand(opCtx, nss.db(), uuid, o.obj());
 }
 
 void OpObserverImpl::onDropDatabase(OperationContext* opCtx, const std::string& db) {
     if (!active() || db == "local") return;
-    OplogEntry e;
-    e.op = OpTypeEnum::kCommand;
-    e.ns = commandNs(db);
     BSONObjBuilder o;
     o.append("dropDatabase", 1);
-    e.o = o.obj();
-    append(opCtx, std::move(e));
+    appendCommand(opCtx, db, std::string(), o.obj());
 }
 
 void OpObserverImpl::onCreateIndex(OperationContext* opCtx, const Collection& coll, const BSONObj& spec) {
     if (!active() || !isReplicated(coll.ns())) return;
-    OplogEntry e;
-    e.op = OpTypeEnum::kCommand;
-    e.ns = commandNs(coll.ns().db());
-    e.uuidHex = coll.uuid();
     BSONObjBuilder o;
     o.append("createIndexes", coll.ns().coll());
     for (BSONElement f : spec)
         if (f.fieldNameStringData() != "ns") o.append(f);
-    e.o = o.obj();
-    append(opCtx, std::move(e));
+    appendCommand(opCtx, coll.ns().db(), coll.uuid(), o.obj());
 }
 
 void OpObserverImpl::onDropIndex(OperationContext* opCtx, const Collection& coll, const std::string& name,
                                  const BSONObj& spec) {
     if (!active() || !isReplicated(coll.ns())) return;
-    OplogEntry e;
-    e.op = OpTypeEnum::kCommand;
-    e.ns = commandNs(coll.ns().db());
-    e.uuidHex = coll.uuid();
     BSONObjBuilder o;
     o.append("dropIndexes", coll.ns().coll());
     o.append("index", name);
-    e.o = o.obj();
-    e.o2 = spec;
-    append(opCtx, std::move(e));
+    appendCommand(opCtx, coll.ns().db(), coll.uuid(), o.obj(), spec);
 }
 
 void OpObserverImpl::onRenameCollection(OperationContext* opCtx, const NamespaceString& from,
                                         const NamespaceString& to, const std::string& uuid,
                                         const std::string& dropTargetUuid) {
     if (!active() || (!isReplicated(from) && !isReplicated(to))) return;
-    OplogEntry e;
-    e.op = OpTypeEnum::kCommand;
-    e.ns = commandNs(from.db());
-    e.uuidHex = uuid;
     BSONObjBuilder o;
     o.append("renameCollection", from.ns());
     o.append("to", to.ns());
     o.append("stayTemp", false);
     unsigned char bytes[16];
     if (!dropTargetUuid.empty() && uuidHexToBytes(dropTargetUuid, bytes)) o.appendBinData("dropTarget", 16, 4, bytes);
-    e.o = o.obj();
-    append(opCtx, std::move(e));
+    appendCommand(opCtx, from.db(), uuid, o.obj());
 }
 
 }  // namespace repl
