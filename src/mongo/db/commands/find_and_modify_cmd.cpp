@@ -43,7 +43,7 @@ public:
         query = let.bindInFilter(query);
         bool bypassEmptyTs = !cmd["bypassEmptyTsReplacement"].eoo() &&
                              parseBoolArg(cmd["bypassEmptyTsReplacement"], "findAndModify");
-        if (parseWriteConcernIsDurable(cmd)) opCtx->recoveryUnit()->setDurableCommit(true);
+        const bool durable = parseWriteConcernIsDurable(cmd);
         std::unique_ptr<Projection> proj;
         if (!fields.isEmpty()) proj = std::make_unique<Projection>(fields);
         auto project = [&](const BSONObj& d) { return proj ? proj->apply(d) : d; };
@@ -83,6 +83,7 @@ public:
             if (r.nMatched) value = project(returnNew ? r.postImage : r.preImage);
             else if (r.upsertedId && returnNew) value = project(r.postImage);
         }
+        if (durable) opCtx->recoveryUnit()->waitUntilDurable();
         result.append("lastErrorObject", lastError.obj());
         if (value) result.append("value", *value);
         else result.appendNull("value");

@@ -57,11 +57,6 @@ void appendWriteErrors(BSONObjBuilder& result, const std::vector<WriteError>& er
     result.append("writeErrors", arr.arr());
 }
 
-// Durable commits for j:true / fsync:true write concerns.
-void applyWriteConcern(OperationContext* opCtx, const OpMsgRequest& req) {
-    if (parseWriteConcernIsDurable(req.body)) opCtx->recoveryUnit()->setDurableCommit(true);
-}
-
 // What insert, update and delete share: the target, the statements (checked for count) and
 // ordered; a j:true write concern makes the commits durable. The command's other fields are
 // checked by the dispatcher (command_args.cpp).
@@ -69,10 +64,19 @@ struct WriteCommandArgs {
     NamespaceString nss;
     std::vector<BSONObj> stmts;
     bool ordered;
+    bool durable;  // j: true / fsync: true (or w: majority on a replica set)
 };
 
+// The end of every write command: its write errors, then, for a durable write concern, one
+// wait that makes all of its statements' commits durable.
+void finishWriteCommand(OperationContext* opCtx, const WriteCommandArgs& args, BSONObjBuilder& result,
+                        const std::vector<WriteError>& errors) {
+    appendWriteErrors(result, errors);
+    if (args.durable) opCtx->recoveryUnit()->waitUntilDurable();
+}
+
 WriteCommandArgs parseWriteCommand(OperationContext* opCtx, const OpMsgRequest& req, const char* field) {
-    WriteCommandArgs a{commandTargetNamespace(req), {}, true};
+    WriteCommandArgs a{commandTargetNamespace(req), {}, true, false};
     // As MongoDB: a namespace clients may not write fails the whole command, before any statement.
     uassertStatusOK(NamespaceString::validateUserWritable(a.nss.db(), a.nss.coll()));
     a.ordered = orderedArg(req);
@@ -80,7 +84,7 @@ WriteCommandArgs parseWriteCommand(OperationContext* opCtx, const OpMsgRequest& 
         opCtx->bypassDocumentValidation = parseBoolArg(b, req.commandName().c_str());
     a.stmts = statements(req, field);
     checkBatchSize(a.stmts.size());
-    applyWriteConcern(opCtx, req);
+    a.durable = parseWriteConcernIsDurable(req.body);
     return a;
 }
 
@@ -112,7 +116,7 @@ public:
         }
         globalOpCounters().gotInsert(static_cast<long long>(args.stmts.size()));
         result.appendNumber("n", n);
-        appendWriteErrors(result, errors);
+        finishWriteCommand(opCtx, args, result, errors);
     }
 };
 InsertCmd insertCmd;
@@ -205,7 +209,7 @@ public:
         result.appendNumber("n", n);
         result.appendNumber("nModified", nModified);
         if (upserted.arrSize()) result.append("upserted", upserted.arr());
-        appendWriteErrors(result, errors);
+        finishWriteCommand(opCtx, args, result, errors);
     }
 };
 UpdateCmd updateCmd;
@@ -261,7 +265,7 @@ public:
             }
         }
         result.appendNumber("n", n);
-        appendWriteErrors(result, errors);
+        finishWriteCommand(opCtx, args, result, errors);
     }
 };
 DeleteCmd deleteCmd;

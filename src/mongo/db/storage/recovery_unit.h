@@ -43,9 +43,9 @@ public:
         return epoch;
     }
 
-    // j:true: every commit from now on (the operation's) is made durable in the journal before
-    // it returns. An operation context, and so its recovery unit, serves one command.
-    virtual void setDurableCommit(bool durable) = 0;
+    // Makes every commit so far durable in the journal (j: true): a write command waits once,
+    // after all of its statements committed. REQUIRES: not in a unit of work.
+    virtual void waitUntilDurable() = 0;
 
     // Storage-engine timestamps (replica set members; WiredTiger's timestamps). A timestamp is
     // a uint64_t: a BSON Timestamp's seconds in the high 32 bits, its increment in the low

@@ -76,6 +76,12 @@ int onCompactEvent(WT_EVENT_HANDLER* handler, WT_CONNECTION*, WT_SESSION*, WT_EV
     return compactInterrupted(reinterpret_cast<CompactEventHandler*>(handler)->opCtx) ? -1 : 0;
 }
 
+// A compressor WiredTiger can be configured with (block or journal); throws BadValue otherwise.
+void checkCompressor(const char* what, const std::string& c) {
+    uassert(ErrorCodes::BadValue, std::string("invalid ") + what + ": " + c,
+            c == "none" || c == "snappy" || c == "zlib" || c == "zstd");
+}
+
 }  // namespace
 
 std::string WiredTigerKVEngine::extensionsConfig() const {
@@ -99,9 +105,7 @@ std::string WiredTigerKVEngine::extensionsConfig() const {
 }
 
 WiredTigerKVEngine::WiredTigerKVEngine(const StorageEngineOptions& options) : _options(options) {
-    const std::string& c = _options.blockCompressor;
-    uassert(ErrorCodes::BadValue, "invalid block compressor: " + c,
-            c == "none" || c == "snappy" || c == "zlib" || c == "zstd");
+    checkCompressor("block compressor", _options.blockCompressor);
     long long cacheMB = _options.cacheSizeGB > 0 ? (long long)(_options.cacheSizeGB * 1024) : defaultCacheSizeMB();
     cacheMB = std::max(cacheMB, 1LL);
     if (_options.journal) ::mkdir((_options.dbpath + "/journal").c_str(), 0755);
@@ -112,8 +116,7 @@ WiredTigerKVEngine::WiredTigerKVEngine(const StorageEngineOptions& options) : _o
     config += extensionsConfig();
     if (_options.journal) {
         const std::string& jc = _options.journalCompressor;
-        uassert(ErrorCodes::BadValue, "invalid journal compressor: " + jc,
-                jc == "none" || jc == "snappy" || jc == "zlib" || jc == "zstd");
+        checkCompressor("journal compressor", jc);
         config += "log=(enabled=true,remove=true,path=journal" +
                   (jc == "none" ? std::string() : ",compressor=" + jc) + "),";
         config += "transaction_sync=(enabled=true,method=none),";
@@ -139,8 +142,7 @@ std::unique_ptr<RecoveryUnit> WiredTigerKVEngine::newRecoveryUnit() {
 
 void WiredTigerKVEngine::createRecordStore(const std::string& ident, const RecordStoreOptions& options) {
     std::string compressor = options.blockCompressor.empty() ? _options.blockCompressor : options.blockCompressor;
-    uassert(ErrorCodes::BadValue, "invalid block compressor: " + compressor,
-            compressor == "none" || compressor == "snappy" || compressor == "zlib" || compressor == "zstd");
+    checkCompressor("block compressor", compressor);
     std::string config = "type=file,key_format=q,value_format=u,memory_page_max=10m,split_pct=90,"
                          "leaf_value_max=64MB,checksum=on,block_compressor=" +
                          (compressor == "none" ? std::string() : compressor);

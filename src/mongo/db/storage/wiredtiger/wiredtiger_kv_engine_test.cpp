@@ -135,10 +135,12 @@ TEST(WiredTigerKVEngineTest, DurableCommitAndFlushWork) {
     engine->kvEngine()->createRecordStore("collection-j", RecordStoreOptions());
     auto rs = engine->kvEngine()->getRecordStore("collection-j");
     auto opCtx = makeTestOpCtx(engine.get());
-    opCtx->recoveryUnit()->setDurableCommit(true);
-    WriteUnitOfWork wuow(opCtx.get());
-    rs->insertRecord(opCtx.get(), "j", 1);
-    wuow.commit();
+    {
+        WriteUnitOfWork wuow(opCtx.get());
+        rs->insertRecord(opCtx.get(), "j", 1);
+        wuow.commit();
+    }
+    opCtx->recoveryUnit()->waitUntilDurable();
     engine->flushAllFiles(true);
     EXPECT_EQ(rs->numRecords(opCtx.get()), 1);
 }

@@ -94,11 +94,12 @@ void WiredTigerRecoveryUnit::commitUnitOfWork() {
         throw;
     }
     _engine->noteCommit();
-    // Durable commits stay asked for until the caller says otherwise: a write command's
-    // statements each commit their own unit of work, and j: true covers all of them (it used
-    // to cover only the first).
-    if (_durable) _engine->waitUntilDurable();
     runCommitHandlers();
+}
+
+void WiredTigerRecoveryUnit::waitUntilDurable() {
+    invariant(_nesting == 0);
+    _engine->waitUntilDurable();
 }
 
 void WiredTigerRecoveryUnit::abortUnitOfWork() {
@@ -107,7 +108,6 @@ void WiredTigerRecoveryUnit::abortUnitOfWork() {
         _nestedAborted = true;  // the outermost unit cannot commit any more
         return;
     }
-    _durable = false;
     if (_txnOpen) endTransaction(false);
     runRollbackHandlers();
 }

@@ -36,7 +36,7 @@ public:
     void preallocateSnapshot() override { getSession(); }
     // A snapshot at a read timestamp misses changes committed before it began: epoch 0.
     uint64_t snapshotEpoch() const override { return _txnOpen && _readTs == 0 ? _snapshotEpoch : 0; }
-    void setDurableCommit(bool durable) override { _durable = durable; }
+    void waitUntilDurable() override;
     void setCommitTimestamp(uint64_t ts) override;
     uint64_t commitTimestamp() const override { return _commitTs; }
     void setReadTimestamp(uint64_t ts) override;
@@ -59,7 +59,6 @@ private:
     bool _txnOpen = false;
     int _nesting = 0;
     bool _nestedAborted = false;
-    bool _durable = false;
     bool _wroteInTxn = false;
     uint64_t _snapshotId = 1;
     uint64_t _snapshotEpoch = 0;  // RecoveryUnit::changeEpoch() just before begin_transaction
