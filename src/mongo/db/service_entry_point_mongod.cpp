@@ -65,7 +65,8 @@ std::optional<std::string> writeTargetDatabase(const std::string& name, const Op
 bool readsData(const std::string& name) {
     static const std::set<std::string> kReads = {"find", "aggregate", "count", "distinct", "listCollections",
                                                  "listIndexes", "listDatabases", "dbStats", "collStats",
-                                                 "explain", "validate"};
+                                                 "explain", "validate", "dbHash", "dbhash", "dataSize",
+                                                 "datasize"};
     return kReads.count(name) > 0;
 }
 
@@ -122,9 +123,6 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         args->check(body);
     else
         CommandArgs::strict(cmd->name(), {}).check(body);
-    // Retryable writes (txnNumber on a replica-set member): a statement is never applied twice
-    // (repl/session_txn_table.h).
-    if (!body["txnNumber"].eoo()) repl::SessionTxnTable::get()->beginRetryableWrite(cmd->name(), body);
     if (auto outcome = checkFailCommand(opCtx.get(), cmd->name(), ns)) {
         if (outcome->closeConnection) {
             client->closeConnectionWithoutReply = true;
@@ -133,6 +131,10 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         result.appendElements(outcome->reply);  // carries ok: 0
         return;
     }
+    // Retryable writes (txnNumber on a replica-set member): a statement is never applied twice
+    // (repl/session_txn_table.h). Recorded after failCommand: an injected failure applied
+    // nothing, and the driver's retry must go through.
+    if (!body["txnNumber"].eoo()) repl::SessionTxnTable::get()->beginRetryableWrite(cmd->name(), body);
     cmd->run(opCtx.get(), req, result);
     if (auto wce = failCommandWriteConcernError(opCtx.get(), cmd->name(), ns)) result.appendElements(*wce);
 }
