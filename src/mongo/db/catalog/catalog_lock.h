@@ -27,6 +27,18 @@ class CollectionWriteLock {
 public:
     CollectionWriteLock() : _cat(catalogMutex()), _w(writeMutex()) {}
 
+    // Between two units of work of a long write: lets others write, keeping the catalog lock
+    // (the caller's Collection* stays valid), runs `whileReleased`, takes the write lock again.
+    template <typename F>
+    void yieldWrites(F&& whileReleased) {
+        _w.unlock();
+        struct Relock {
+            std::unique_lock<std::mutex>& w;
+            ~Relock() { w.lock(); }
+        } relock{_w};
+        whileReleased();
+    }
+
 private:
     std::shared_lock<std::shared_mutex> _cat;
     std::unique_lock<std::mutex> _w;

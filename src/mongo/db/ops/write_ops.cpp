@@ -35,6 +35,15 @@ BSONObj replaceEmptyTopLevelTimestamps(const BSONObj& doc) {
 }
 }  // namespace
 
+namespace {
+// Between the units of work of a long write: lets waiting background writes (the dedup
+// write-backs, write_admission.h) take the write lock. Documents found before the yield are
+// read again in the next unit of work, as the update and delete loops do anyway.
+void yieldToBackgroundWrites(OperationContext* opCtx, CollectionWriteLock& lock) {
+    if (backgroundWriteLockWaiters().load(std::memory_order_relaxed) > 0) lock.yieldWrites([&] { admitWrite(opCtx); });
+}
+}  // namespace
+
 Collection* getOrCreateCollectionForWrite(OperationContext* opCtx, const NamespaceString& nss,
                                           std::unique_ptr<CollectionWriteLock>* lock) {
     uassertStatusOK(NamespaceString::validateUserWritable(nss.db(), nss.coll()));
@@ -149,6 +158,7 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
     size_t i = 0;
     while (i < prepared.size()) {
         opCtx->checkForInterrupt();
+        if (i > 0) yieldToBackgroundWrites(opCtx, *lock);
         size_t end = std::min(prepared.size(), i + kBatch);
         bool batchOk = true;
         if (end - i > 1) {
@@ -269,6 +279,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
         auto ids = findMatching(opCtx, coll, nss, stmt.q, stmt.hint, stmt.sort, stmt.multi ? 0 : 1);
         for (RecordId id : ids) {
             opCtx->checkForInterrupt();
+            yieldToBackgroundWrites(opCtx, *lock);
             WriteUnitOfWork wuow(opCtx);
             auto doc = coll->findDoc(opCtx, id);
             MatchDetails md;
@@ -345,6 +356,7 @@ long long deleteMatching(OperationContext* opCtx, const NamespaceString& nss, co
     long long n = 0;
     for (RecordId id : findMatching(opCtx, coll, nss, q, hint, sort, limit)) {
         opCtx->checkForInterrupt();
+        yieldToBackgroundWrites(opCtx, lock);
         WriteUnitOfWork wuow(opCtx);
         auto doc = coll->findDoc(opCtx, id);
         if (!doc || !matcher.matches(*doc)) continue;

@@ -11,4 +11,9 @@ void admitWrite(OperationContext* opCtx) {
     if (gHook) gHook(opCtx);
 }
 
+std::atomic<int>& backgroundWriteLockWaiters() {
+    static std::atomic<int> waiters{0};
+    return waiters;
+}
+
 }  // namespace mongo

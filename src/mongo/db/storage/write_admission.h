@@ -8,6 +8,7 @@
 //
 // Thread safety: setWriteAdmissionHook is called once at start-up, before clients connect;
 // admitWrite may be called from any thread.
+#include <atomic>
 #include <functional>
 
 namespace mongo {
@@ -22,5 +23,12 @@ void setWriteAdmissionHook(WriteAdmissionHook hook);
 // write lock. May block; throws the operation's interruption error (killOp, maxTimeMS,
 // shutdown) while it waits.
 void admitWrite(OperationContext* opCtx);
+
+// Background work (the dedup write-backs) waiting for the write lock. A long client write
+// (the batches of an insert_many, the documents of a multi-update or delete) checks it between
+// its units of work and, when it is non-zero, releases the write lock and calls admitWrite:
+// otherwise a stream of large writes keeps the write-backs out for whole commands, and the
+// raw bytes they would replace reach the disk.
+std::atomic<int>& backgroundWriteLockWaiters();
 
 }  // namespace mongo

@@ -198,9 +198,9 @@ void DedupStorage::admitClientWrite(OperationContext* opCtx) {
     // A write-back batch waiting for the write lock goes first: under a steady stream of
     // writers it would otherwise wait behind all of them, and the raw bytes it replaces would
     // reach the disk.
-    if (_writeBackWaiting.load(std::memory_order_relaxed) > 0) {
+    if (backgroundWriteLockWaiters().load(std::memory_order_relaxed) > 0) {
         const auto until = std::chrono::steady_clock::now() + kYieldToWriteBacks;
-        while (_writeBackWaiting.load(std::memory_order_relaxed) > 0 && std::chrono::steady_clock::now() < until)
+        while (backgroundWriteLockWaiters().load(std::memory_order_relaxed) > 0 && std::chrono::steady_clock::now() < until)
             std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
     if (!_service.throttleWhenFull) return;
@@ -357,9 +357,9 @@ void DedupStorage::forgetNamespace(const std::string& ns) {
 void DedupStorage::noteClientWrite() { _lastClientWriteNanos.store(nowNanos(), std::memory_order_relaxed); }
 
 void DedupStorage::applyWriteBacks(size_t maxEntries) {
-    _writeBackWaiting.fetch_add(1);
+    backgroundWriteLockWaiters().fetch_add(1);
     CollectionWriteLock lock;
-    _writeBackWaiting.fetch_sub(1);
+    backgroundWriteLockWaiters().fetch_sub(1);
     auto opCtx = makeOperationContext(internalClient());
     DedupOpCtxScope scope(opCtx.get());
     // Taken from the engine's queue but not yet committed: still pending for serverStatus, so

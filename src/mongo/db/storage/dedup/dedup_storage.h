@@ -205,7 +205,6 @@ private:
     std::atomic<long long> _rebuildLinksMillis{0}, _rebuildToIndex{0}, _rebuildIndexed{0};
 
     std::atomic<long long> _lastClientWriteNanos{0};
-    std::atomic<int> _writeBackWaiting{0};  // the write-back thread wants the write lock
     std::atomic<int> _applyingWriteBacks{0};  // a batch is between the engine's queue and commit
     std::atomic<long long> _backlogStoredRaw{0}, _backlogDeferredTotal{0}, _throttledWrites{0}, _throttledMicros{0};
     std::atomic<long long> _writeBacksSinceCheckpoint{0}, _settleCheckpoints{0};
