@@ -108,6 +108,7 @@ Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, con
         // load instead of 7.8-10.4 MB (3 runs each; the collection file 4.3-5.3 MB, not 7.3-8.2).
         rso.allocationSizeBytes = 512;
         rso.leafPageMaxBytes = 64 * 1024;
+        rso.firstFitAllocation = true;
     }
     kv->createRecordStore(md.ident, rso);
     if (withIdIndex) {

@@ -25,6 +25,10 @@ struct RecordStoreOptions {
     // Page layout; 0 = the engine's default (WiredTiger: 4 KB allocation unit, 32 KB leaf pages).
     uint32_t allocationSizeBytes = 0;  // the unit file space is handed out in
     uint32_t leafPageMaxBytes = 0;     // a leaf page splits beyond this (before compression)
+    // New blocks go to the first free space that fits (WiredTiger's block_allocation=first)
+    // instead of the best fit: data stays packed towards the start of the file, so the space
+    // that rewritten pages free gathers at the end, where a checkpoint truncates it.
+    bool firstFitAllocation = false;
     // Written to the journal (when the engine has one). WiredTiger ignores commit and read
     // timestamps on logged tables: only an unlogged table keeps versions by timestamp (and
     // is then durable only through checkpoints at the stable timestamp, as MongoDB's replica

@@ -148,6 +148,7 @@ void WiredTigerKVEngine::createRecordStore(const std::string& ident, const Recor
                          (compressor == "none" ? std::string() : compressor);
     if (options.allocationSizeBytes) config += ",allocation_size=" + std::to_string(options.allocationSizeBytes) + "B";
     if (options.leafPageMaxBytes) config += ",leaf_page_max=" + std::to_string(options.leafPageMaxBytes) + "B";
+    if (options.firstFitAllocation) config += ",block_allocation=first";
     if (!options.logged) config += ",log=(enabled=false)";
     auto session = _sessionCache->getSession();
     int ret = session->get()->create(session->get(), uriFor(ident).c_str(), config.c_str());
