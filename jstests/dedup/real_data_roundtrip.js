@@ -22,7 +22,7 @@ for (const [name, n] of sets) {
 }
 const s = DedupData.settle(t);
 assert.gt(s.recordsEncoded, 0, tojson(s));
-assert.eq(23, s.maxDecodeSteps, 'bounded-hop at hop distance 16: 16 + floor(log_16(2^32 - 1))');
+assert.eq(29, s.maxDecodeSteps, 'bounded-hop at hop distance 16: 16 + floor(log_16(2^32 - 1)) + 16/2 - 2');
 assert.gt(s.writeBacks.applied, 0, tojson(s));
 
 for (const [name] of sets) {

@@ -1,5 +1,5 @@
 """mongod --dedup: reading any document applies at most a small, fixed number of deltas
-(serverStatus().dedup.maxDecodeSteps, --dedupMaxDecodeSteps; 23 for the default bounded-hop
+(serverStatus().dedup.maxDecodeSteps, --dedupMaxDecodeSteps; 29 for the default bounded-hop
 chains at hop distance 16), whatever the length of the history, the updates and deletes in
 between, concurrent writers, and across restarts.
 
@@ -21,7 +21,7 @@ import dedup_helpers
 from conftest import run_mongod
 
 SUITE = os.environ.get("RESMOKE_SUITE")
-DEFAULT_BOUND = 23  # 16 + floor(log_16(2^32 - 1))
+DEFAULT_BOUND = 29  # 16 + floor(log_16(2^32 - 1)) + 16/2 - 2
 
 own_servers = pytest.mark.skipif(SUITE == "pymongo_dedup",
                                  reason="starts its own --dedup servers; run once, in the pymongo suite")

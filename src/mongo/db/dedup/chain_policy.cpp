@@ -78,8 +78,8 @@ int64_t boundedHopTarget(uint32_t H, uint64_t pos, uint64_t head) {
         return int64_t(pos + 1);
     const uint64_t c = boundedInterval(H, 1);
     uint64_t newestBase = head - head % c;
-    if (pos == newestBase)
-        return int64_t(head);
+    if (pos == newestBase)  // the cluster being filled: a plain backward chain to the head
+        return int64_t(pos + 1);
     if (pos == 0)
         return int64_t(newestBase);
     uint64_t span = boundedInterval(H, L + 1);
@@ -218,7 +218,12 @@ uint64_t guaranteedDecodeBound(ChainScheme s, uint32_t H, uint64_t n) {
         case ChainScheme::kBackward: return n - 1;
         case ChainScheme::kVersionJumping: return std::min<uint64_t>(H - 1, n - 1);
         case ChainScheme::kHop: return 0;
-        case ChainScheme::kBoundedHop: return H + floorLog(H, n);
+        case ChainScheme::kBoundedHop: {
+            // The newest base decodes through its cluster (at most c - 1 steps) where a layout
+            // that points it at the head would take one: c - 2 more than H + floor(log_H n).
+            const uint64_t c = boundedInterval(H, 1);
+            return H + floorLog(H, n) + (c - 2);
+        }
     }
     return 0;
 }

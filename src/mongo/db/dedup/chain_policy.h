@@ -13,12 +13,17 @@
 //                    few extra write-backs (N*H/(H-1)^2), but decoding walks along each level,
 //                    up to about (H-1) steps per level.
 //   kBoundedHop      hop encoding arranged so decoding never takes more than
-//                    H + floor(log_H N) steps. Level-1 bases every H/2 positions, then
-//                    H/2 - 1 levels that double the spacing, then a factor H per level. A
-//                    base points straight to the next base of a higher level; the newest base
-//                    points to the head; bases with no higher base yet point to the newest
-//                    base. The price over kHop: somewhat longer deltas for bases and the
-//                    newest base re-encoded on every insert.
+//                    H + floor(log_H N) + c - 2 steps, c = max(2, H/2). Level-1 bases every c
+//                    positions, then H/2 - 1 levels that double the spacing, then a factor H
+//                    per level. A base points straight to the next base of a higher level;
+//                    bases with no higher base yet point to the newest base; the newest base
+//                    and the records after it form a backward chain to the head. Appends
+//                    inside a cluster re-encode nothing but the source (its backward delta
+//                    comes free with the forward one); a new base re-encodes the few bases
+//                    that point to the newest. The price over kHop: somewhat longer deltas
+//                    for bases. (The newest base used to point to the head: one decode step
+//                    fewer for old versions, but an extra delta computation on almost every
+//                    insert, most of the encoder's time under a saturating load.)
 // Thread-safety: stateless functions.
 #include <cstdint>
 #include <vector>
@@ -60,8 +65,8 @@ uint64_t guaranteedDecodeBound(ChainScheme s, uint32_t H, uint64_t n);
 constexpr uint64_t kMaxChainRecords = 0xffffffffull;
 
 // The decode bound a scheme guarantees for every chain the engine can hold (any length up to
-// kMaxChainRecords), or 0 if it has none: H + floor(log_H(2^32 - 1)) for kBoundedHop (23 at
-// H = 16), H - 1 for kVersionJumping, none for kBackward and kHop (whose worst case grows with
+// kMaxChainRecords), or 0 if it has none: H + floor(log_H(2^32 - 1)) + c - 2 for kBoundedHop
+// (29 at H = 16), H - 1 for kVersionJumping, none for kBackward and kHop (whose worst case grows with
 // the chain: about H - 1 steps per level of H^l). The engine's default decode cap: fixed for
 // its life, so that no change in the number of records can lower it under existing chains.
 uint64_t schemeDecodeCap(ChainScheme s, uint32_t H);

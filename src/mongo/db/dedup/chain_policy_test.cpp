@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace mongo {
@@ -60,7 +61,7 @@ TEST(ChainPolicy, HopWriteBacksAreNPlusNOverHMinusOne) {
     }
 }
 
-TEST(ChainPolicy, BoundedHopNeverExceedsHPlusLogN) {
+TEST(ChainPolicy, BoundedHopNeverExceedsItsGuaranteedBound) {
     for (uint32_t H : {2u, 3u, 4u, 5u, 8u, 16u, 32u}) {
         for (uint64_t n = 1; n <= 1200; ++n) {
             uint64_t worst = worstDecodeSteps(ChainScheme::kBoundedHop, H, n - 1);
@@ -75,8 +76,9 @@ TEST(ChainPolicy, BoundedHopNeverExceedsHPlusLogN) {
 // The engine's default cap: fixed, and never below what the scheme's own layout needs for any
 // chain length.
 TEST(ChainPolicy, SchemeDecodeCapIsFixedAndCoversEveryChainLength) {
-    EXPECT_EQ(schemeDecodeCap(ChainScheme::kBoundedHop, 16), 23u);  // 16 + floor(log_16(2^32 - 1))
+    EXPECT_EQ(schemeDecodeCap(ChainScheme::kBoundedHop, 16), 29u);  // 16 + floor(log_16(2^32 - 1)) + 8 - 2
     EXPECT_EQ(schemeDecodeCap(ChainScheme::kBoundedHop, 2), 33u);
+    EXPECT_EQ(schemeDecodeCap(ChainScheme::kBoundedHop, 4), 19u);  // clusters of 2: nothing added
     EXPECT_EQ(schemeDecodeCap(ChainScheme::kVersionJumping, 16), 15u);
     EXPECT_EQ(schemeDecodeCap(ChainScheme::kHop, 16), 0u);
     EXPECT_EQ(schemeDecodeCap(ChainScheme::kBackward, 16), 0u);
@@ -124,6 +126,31 @@ TEST(ChainPolicy, TargetsAlwaysPointForward) {
                 }
             }
         }
+    }
+}
+
+// The write cost of an append: inside a cluster only the source (the previous head) moves, and
+// its backward delta comes free with the forward one; only a new base re-encodes older bases,
+// so at the default H = 16 the extra delta computations per append stay below one even on
+// long chains (they were about one more per append when the newest base pointed to the head).
+TEST(ChainPolicy, BoundedHopAppendsInsideAClusterMoveOnlyTheSource) {
+    for (uint32_t H : {4u, 8u, 16u, 32u}) {
+        const uint64_t c = std::max<uint32_t>(2, H / 2);
+        uint64_t extra = 0, appends = 0;
+        for (uint64_t head = 1; head <= 5000; ++head) {
+            auto r = retargetsOnAppend(ChainScheme::kBoundedHop, H, head);
+            ++appends;
+            if (head % c != 0) {
+                ASSERT_EQ(r.size(), 1u) << "H=" << H << " head=" << head;
+                EXPECT_EQ(r[0].pos, head - 1);
+                EXPECT_EQ(r[0].target, int64_t(head));
+            }
+            for (const Retarget& t : r)
+                extra += t.pos != head - 1;
+        }
+        // Small H means small clusters and a wide frontier of bases to move at each new one.
+        if (H >= 16)
+            EXPECT_LT(double(extra) / double(appends), 1.0) << "H=" << H;
     }
 }
 

@@ -225,7 +225,7 @@ void runWorkload(ServerLike& s, const Workload& w, uint32_t bound, uint32_t* wor
 // The default bound is fixed from H alone: no number of records changes it.
 TEST(DecodeBound, DefaultBoundIsFixedFromTheScheme) {
     MemoryRecordStore st;
-    EXPECT_EQ(Engine(boundOptions(ChainScheme::kBoundedHop, 16), &st).decodeBound(), 23u);
+    EXPECT_EQ(Engine(boundOptions(ChainScheme::kBoundedHop, 16), &st).decodeBound(), 29u);
     EXPECT_EQ(Engine(boundOptions(ChainScheme::kBoundedHop, 4), &st).decodeBound(), 19u);
     EXPECT_EQ(Engine(boundOptions(ChainScheme::kVersionJumping, 16), &st).decodeBound(), 15u);
     EXPECT_EQ(Engine(boundOptions(ChainScheme::kHop, 16), &st).decodeBound(), 0u);
