@@ -80,6 +80,25 @@ def test_concurrent_loaders_keep_files_near_dedup_size(mongod_factory):
         assert got[d["_id"]] == d
 
 
+def test_deduplicated_collections_use_their_own_page_layout(mongod_factory):
+    # Pages of a deduplicated collection shrink to a few hundred bytes per record once their
+    # write-backs land: 512-byte allocation units, 64 KB leaf pages, and first-fit allocation
+    # so the space rewritten pages free gathers at the end of the file (where a checkpoint
+    # gives it back). collStats shows the table's creation string, as MongoDB does.
+    dedup = mongod_factory(["--dedup"]).client()
+    dedup.pl.create_collection("c")
+    wt = dedup.pl.command("collStats", "c")["wiredTiger"]
+    assert wt["type"] == "file" and wt["uri"].startswith("statistics:table:collection-"), wt
+    config = wt["creationString"]
+    for setting in ("allocation_size=512B", "leaf_page_max=65536B", "block_allocation=first",
+                    "block_compressor=snappy"):
+        assert setting in config, (setting, config)
+    plain = mongod_factory([]).client()
+    plain.pl.create_collection("c")
+    config = plain.pl.command("collStats", "c")["wiredTiger"]["creationString"]
+    assert "block_allocation=best" in config and "allocation_size=4KB" in config, config
+
+
 def test_write_backs_free_space_that_is_reported_and_reused(mongod_factory):
     m = mongod_factory(["--dedup", "--syncdelay", "0", "--dedupAutoCompact=false"])
     client = m.client()

@@ -75,6 +75,22 @@ void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString
     result.append("totalSize", (storage + totalIndex) / scale);
     result.append("indexSizes", sizes.obj());
     result.append("scaleFactor", scale);
+    // As MongoDB: the table's type, URI and creation configuration (what a user checks to see
+    // a collection's block compressor and page layout).
+    if (auto* impl = dynamic_cast<CollectionImpl*>(coll)) {
+        const std::string& ident = impl->metaData().ident;
+        std::string creation = impl->engine()->kvEngine()->identCreationString(ident);
+        if (!creation.empty()) {
+            BSONObjBuilder& wt = result.subobjStart("wiredTiger");
+            BSONObjBuilder& md = wt.subobjStart("metadata");
+            md.append("formatVersion", 1);
+            md.doneFast();
+            wt.append("creationString", creation);
+            wt.append("type", "file");
+            wt.append("uri", "statistics:table:" + ident);
+            wt.doneFast();
+        }
+    }
     // Deduplicated collections: logical size (as "size"), size of the stored forms before
     // block compression, and their ratio.
     BSONObj layer = coll->storageLayerStats(opCtx);

@@ -94,6 +94,9 @@ public:
     // Bytes inside the ident's file that are free for reuse by later writes (collStats
     // freeStorageSize); 0 if unknown.
     virtual long long identFreeBytes(const std::string& ident) { return 0; }
+    // The configuration the ident's table was created with (collStats' wiredTiger.creationString),
+    // or "" if the engine has none.
+    virtual std::string identCreationString(const std::string& ident) { return std::string(); }
 
     // Starts or stops compaction in the background: tables whose files hold at least
     // freeSpaceTargetMB of free space are compacted in turn, while reads and writes go on.

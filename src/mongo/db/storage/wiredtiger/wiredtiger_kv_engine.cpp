@@ -298,6 +298,24 @@ long long WiredTigerKVEngine::identFreeBytes(const std::string& ident) {
     return n;
 }
 
+std::string WiredTigerKVEngine::identCreationString(const std::string& ident) {
+    if (!_conn) return std::string();
+    auto session = _sessionCache->getSession();
+    WT_SESSION* s = session->get();
+    // "metadata:create" holds each object's creation configuration (not its later state).
+    WT_CURSOR* c = nullptr;
+    std::string out;
+    if (s->open_cursor(s, "metadata:create", nullptr, nullptr, &c) == 0) {
+        const std::string uri = uriFor(ident);
+        c->set_key(c, uri.c_str());
+        const char* value = nullptr;
+        if (c->search(c) == 0 && c->get_value(c, &value) == 0 && value) out = value;
+        c->close(c);
+    }
+    _sessionCache->releaseSession(std::move(session));
+    return out;
+}
+
 void WiredTigerKVEngine::configureAutoCompact(const AutoCompactOptions& options) {
     uassert(ErrorCodes::BadValue, "freeSpaceTargetMB must be at least 1", options.freeSpaceTargetMB >= 0);
     uassert(ErrorCodes::ShutdownInProgress, "The storage engine is shut down", _conn != nullptr);

@@ -54,6 +54,7 @@ public:
     long long compactIdent(OperationContext* opCtx, const std::string& ident,
                            const CompactIdentOptions& options) override;
     long long identFreeBytes(const std::string& ident) override;
+    std::string identCreationString(const std::string& ident) override;
     // WT_SESSION::compact(nullptr, "background=true|false,...") on a session of its own.
     void configureAutoCompact(const AutoCompactOptions& options) override;
     bool autoCompactEnabled() const override { return _autoCompact.load(); }
