@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Idempotent setup for a fresh Debian 12 machine (run as root):
-#   Debian packages, WiredTiger 11.3.1 into a versioned cache outside the repo,
+#   Debian packages, WiredTiger 11.3.1 (with buildscripts/patches) into a versioned cache outside the repo,
 #   mongosh 2.x from npm, and a Python venv with pymongo and pytest.
 # Every step checks whether its result is already there, so re-running is cheap.
 set -euo pipefail
@@ -8,14 +8,17 @@ set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEPS="${MONGO_DEDUP_DEPS:-/opt/mongo-dedup-deps}"
 WT_VERSION=11.3.1
-WT_PREFIX="$DEPS/wiredtiger-$WT_VERSION"
+# Our patches to WiredTiger (buildscripts/patches); bump WT_PATCH_LEVEL when they change so
+# that every machine builds the new library into a new cache directory.
+WT_PATCH_LEVEL=1
+WT_PREFIX="$DEPS/wiredtiger-$WT_VERSION-p$WT_PATCH_LEVEL"
 TOOLS="$DEPS/tools-v1"          # mongosh + python venv
 log() { printf '[setup] %s\n' "$*" >&2; }
 
 PKGS=(build-essential scons cmake ninja-build pkg-config python3-venv python3-pip
       libmongoc-dev libbson-dev libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev
       libboost-all-dev libmurmurhash-dev libgtest-dev libyaml-cpp-dev libpcre2-dev
-      libgoogle-perftools-dev libssl-dev zstd nodejs npm clang libclang-rt-14-dev xdelta3 tzdata)
+      libgoogle-perftools-dev libssl-dev patch zstd nodejs npm clang libclang-rt-14-dev xdelta3 tzdata)
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -42,6 +45,9 @@ if [ ! -f "$WT_PREFIX/.complete" ]; then
     tar xzf "wiredtiger-$WT_VERSION.tar.gz"
     src="wiredtiger-$WT_VERSION"
     [ -f "$src/CMakeLists.txt" ] || { echo "WiredTiger source tree not found in sdist" >&2; exit 1; }
+    for p in "$REPO"/buildscripts/patches/wiredtiger-"$WT_VERSION"-*.patch; do
+      patch -s -d "$src" -p1 < "$p"
+    done
     mkdir -p "$src/cmake_build" && cd "$src/cmake_build"
     cmake -G Ninja -DCMAKE_BUILD_TYPE=Release -DENABLE_STRICT=0 -DENABLE_PYTHON=0 \
       -DENABLE_SNAPPY=1 -DENABLE_ZSTD=1 -DENABLE_ZLIB=1 -DENABLE_LZ4=1 -DHAVE_UNITTEST=0 \
