@@ -49,7 +49,11 @@ const after = storedAndLogical();
 const perByteAfter = (after.stored - mid.stored) / (after.logical - mid.logical);
 print('stored bytes per logical byte: before restart ' + perByteBefore.toFixed(4) + ', after ' + perByteAfter.toFixed(4));
 assert.lt(perByteAfter, 0.1, 'versions after the restart are deduplicated: ' + tojson(DedupData.status(t)));
-assert.lt(perByteAfter, perByteBefore * 2 + 0.005, 'compression after the restart is as good as before it');
+// Without a restart versions 300..400 cost 0.0065 stored bytes per logical byte, versions
+// 200..300 0.0060 (wiki-python). A restart that misplaced the rebuilt chains' positions
+// (finishRestore) cost 0.0163, or 0.0385 when the decode bound then kept versions raw.
+assert.lt(perByteAfter, perByteBefore * 1.3, 'compression after the restart is as good as before it: ' +
+          perByteAfter + ' vs ' + perByteBefore);
 const all = t.c.find().toArray();
 for (let i = 0; i < 400; i++) assert.docEqOrdered(docs[i], all[i], 'after more inserts ' + i);
 v = assert.commandWorked(t.runCommand({validate: 'c', full: true}));

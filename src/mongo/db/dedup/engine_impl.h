@@ -105,6 +105,10 @@ private:
     // restoreRecord / restoreLink: one record into _restoring (sketch may be empty).
     Status addRestored(uint32_t nsIdx, int64_t id, size_t logicalSize, const Sketch& sketch, int64_t baseId,
                        size_t storedSize, bool retained);
+    // finishRestore: where the chain headed by the last record of `group` (the records that
+    // decode to the same root, in id order) began: the oldest index from which the stored
+    // links of the newest records fit the chain scheme's positions (0 when none does).
+    size_t restoredChainStart(const Partition& p, const std::vector<uint32_t>& group) const;
     // --- the decode bound (engine_depth.cpp) ---
     // Heights are kept (relink) whenever there is a bound to enforce.
     bool tracksHeights() const { return _cap != 0; }

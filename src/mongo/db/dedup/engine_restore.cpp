@@ -154,21 +154,36 @@ void Engine::Impl::finishRestore(std::string_view ns) {
     // or by a version that did not enforce one): the garbage collection pass repairs them.
     if (_cap != 0)
         p.depthCheck = true;
-    // Chains: the records that decode to the same raw record, oldest first, so the head is
-    // the newest as the chain schemes expect.
-    std::unordered_map<uint32_t, uint32_t> chainOfRoot;
+    // Chains: the records that decode to the same raw record (the chain's head, the newest
+    // as the chain schemes expect), oldest first. Not all of them belong to the head's chain:
+    // when a new record started a chain of its own and its source, an older member of
+    // another chain, was re-encoded against it (overlapped encoding), the source and the
+    // records decoding through it came along. Positions count from where the head's chain
+    // began (restoredChainStart); the records before it belong to no chain, as a chain's
+    // positions decide which records later appends re-encode against which.
+    std::unordered_map<uint32_t, size_t> groupOfRoot;
+    std::vector<std::vector<uint32_t>> groups;
     for (const Restored& r : recs) {
         uint32_t root = r.ptr;
         for (size_t steps = 0; p.table.at(root).base != kNoRecord && steps <= recs.size(); ++steps)
             root = p.table.at(root).base;
-        auto [cit, fresh] = chainOfRoot.emplace(root, uint32_t(p.chains.size()));
+        auto [git, fresh] = groupOfRoot.emplace(root, groups.size());
         if (fresh)
-            p.chains.emplace_back();
-        Chain& chain = p.chains[cit->second];
-        RecordMeta& m = p.table.at(r.ptr);
-        m.chain = cit->second;
-        m.pos = static_cast<uint32_t>(chain.members.size());
-        chain.members.push_back(r.ptr);
+            groups.emplace_back();
+        groups[git->second].push_back(r.ptr);
+    }
+    for (const std::vector<uint32_t>& g : groups) {
+        const size_t start = restoredChainStart(p, g);
+        const uint32_t ci = static_cast<uint32_t>(p.chains.size());
+        Chain& chain = p.chains.emplace_back();
+        for (size_t i = start; i < g.size(); ++i) {
+            RecordMeta& m = p.table.at(g[i]);
+            m.chain = ci;
+            m.pos = static_cast<uint32_t>(chain.members.size());
+            chain.members.push_back(g[i]);
+        }
+        for (size_t i = 0; i < start; ++i)
+            p.table.at(g[i]).chain = kNoChain;
     }
     if (!p.index)
         return;
@@ -183,6 +198,53 @@ void Engine::Impl::finishRestore(std::string_view ns) {
         }
         p.table.at(r.ptr).indexed = true;
     }
+}
+
+size_t Engine::Impl::restoredChainStart(const Partition& p, const std::vector<uint32_t>& group) const {
+    const size_t n = group.size();
+    // A root that is not the newest (a record updated in place keeps its old id): id order
+    // is all there is to go by.
+    if (n < 3 || p.table.at(group.back()).base != kNoRecord)
+        return 0;
+    std::unordered_map<uint32_t, int64_t> indexOf;
+    indexOf.reserve(n);
+    for (size_t i = 0; i < n; ++i)
+        indexOf.emplace(group[i], int64_t(i));
+    // Whether group[i] is stored as position i - k of a chain starting at group[k] would be
+    // (its base is the member the scheme names, or it is raw where the scheme says so).
+    auto fits = [&](size_t k, size_t i) {
+        const int64_t t = chainTarget(_o.chainScheme, _o.hopDistance, i - k, n - 1 - k);
+        const uint32_t b = p.table.at(group[i]).base;
+        if (t == kRawTarget || b == kNoRecord)
+            return t == kRawTarget && b == kNoRecord;
+        auto it = indexOf.find(b);
+        return it != indexOf.end() && it->second == int64_t(k) + t;
+    };
+    // Candidates, oldest first: 0, then the records stored as a chain's first position would
+    // be (under bounded-hop the chain's start and the bases still pointing to the newest base;
+    // near the head, any record). The first whose layout the newest records (the last
+    // kWindow) fit is taken: fewer than 1 in 64 of their links differ from what the scheme
+    // places there. Write-backs the lossy cache dropped or the decode bound refused leave a
+    // few misfits under the right start; a start off by d misplaces every base whose spacing
+    // does not divide d (under bounded-hop, c = 8 at H = 16: one record in 8 for most d, and
+    // at least one in 64 unless d is a multiple of 64). A later candidate fits a shorter
+    // suffix of the chain, laid out from there on as the live chain was, modulo the spacing
+    // of its bases.
+    constexpr size_t kWindow = 256, kMaxCandidates = 17;
+    const size_t lo = n > kWindow + 1 ? n - 1 - kWindow : 0;
+    size_t tried = 0;
+    for (size_t k = 0; k + 1 < n && tried < kMaxCandidates; ++k) {
+        if (k != 0 && !fits(k, k))
+            continue;
+        ++tried;
+        const size_t from = std::max(k, lo);
+        size_t misfits = 0;
+        for (size_t i = from; i + 1 < n; ++i)
+            misfits += !fits(k, i);
+        if (misfits * 64 < n - 1 - from)
+            return k;
+    }
+    return 0;  // data laid out under another scheme: id order, as good a guess as any
 }
 
 size_t Engine::Impl::collectGarbage(size_t maxRecords) {
