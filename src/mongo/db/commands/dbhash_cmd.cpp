@@ -19,6 +19,7 @@
 #include <map>
 #include <set>
 
+#include "mongo/bson/uuid.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/commands/command.h"
@@ -61,13 +62,6 @@ std::string hashCollection(OperationContext* opCtx, const Collection* coll) {
         return "no _id _index";
     }
     return Md5::toHex(md5.finish());
-}
-
-void appendUuid(BSONObjBuilder& b, const std::string& name, const std::string& hex) {
-    unsigned char bytes[16] = {};
-    for (size_t i = 0; i < 16 && 2 * i + 1 < hex.size(); i++)
-        bytes[i] = static_cast<unsigned char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
-    b.appendBinData(name, 16, 4, bytes);
 }
 
 class DbHashCmd : public Command {
@@ -117,7 +111,7 @@ public:
         for (const auto& name : capped) cappedArr.append(name);
         result.append("capped", cappedArr.arr());
         BSONObjBuilder uuidObj;
-        for (const auto& [name, hex] : uuids) appendUuid(uuidObj, name, hex);
+        for (const auto& [name, hex] : uuids) appendUuidHex(uuidObj, name, hex);
         result.append("uuids", uuidObj.obj());
         result.append("md5", Md5::toHex(all.finish()));
         auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <random>
 
+#include "mongo/bson/uuid.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/server_parameters.h"
 
@@ -154,17 +155,10 @@ void setSessionCommandHooks(SessionCommandHooks h) {
 }
 
 BSONObj makeLogicalSessionId() {
-    // The OS's random source for every word: ids must not repeat across threads or servers.
-    thread_local std::random_device rd;
-    unsigned char uuid[16];
-    for (int i = 0; i < 16; i += 4) {
-        uint32_t r = rd();
-        for (int j = 0; j < 4; j++) uuid[i + j] = static_cast<unsigned char>(r >> (8 * j));
-    }
-    uuid[6] = (uuid[6] & 0x0f) | 0x40;  // version 4
-    uuid[8] = (uuid[8] & 0x3f) | 0x80;  // RFC 4122 variant
+    unsigned char uuid[kUuidLength];
+    generateUuidBytes(uuid);
     BSONObjBuilder b;
-    b.appendBinData("id", 16, 4, uuid);
+    b.appendBinData("id", kUuidLength, kUuidBinDataSubtype, uuid);
     return b.obj();
 }
 

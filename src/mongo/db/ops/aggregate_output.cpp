@@ -1,3 +1,4 @@
+#include "mongo/bson/uuid.h"
 #include "mongo/db/ops/aggregate_output.h"
 
 
@@ -44,7 +45,7 @@ void runOut(OperationContext* opCtx, const std::string& db, const BSONElement& s
     if (namesView(opCtx, target)) uassertStatusOK(ViewCatalog::notCollectionStatus(target));  // views are read-only
     // Results go to a temporary collection that replaces the target in one rename, so readers
     // never see a half-written result, as MongoDB does.
-    NamespaceString tmp(target.db(), "tmp.agg_out." + generateUUIDHex());
+    NamespaceString tmp(target.db(), "tmp.agg_out." + generateUuidHex());
     {
         CatalogDDLLock lock;
         // The result replaces the target with its options and indexes, so the documents are
