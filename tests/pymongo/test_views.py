@@ -161,6 +161,52 @@ def test_writes_and_indexes_refused(db):
                lambda: db.client.admin.command("renameCollection", "%s.v" % db.name, to="%s.w" % db.name)):
         assert code_of(fn) == 166
     assert db.c.count_documents({}) == 10 and "y" not in db.c.find_one()
+    # Each document that gets as far as the write fails on the view; documents refused before
+    # (an array _id: BadValue) keep their own error, in statement order.
+    with pytest.raises(BulkWriteError) as ei:
+        db.v.insert_many([{"x": 1}, {"_id": [1]}, {"x": 2}], ordered=False)
+    assert [(e["index"], e["code"]) for e in ei.value.details["writeErrors"]] == [(0, 166), (1, 2), (2, 166)]
+    with pytest.raises(BulkWriteError) as ei:
+        db.v.insert_many([{"x": 1}, {"_id": [1]}, {"x": 2}], ordered=True)
+    assert [(e["index"], e["code"]) for e in ei.value.details["writeErrors"]] == [(0, 166)]
+    assert code_of(lambda: db.v.find_one_and_update({"_id": 100}, {"$set": {"y": 1}}, upsert=True)) == 166
+    assert "v" not in db.list_collection_names(filter={"type": "collection"})
+
+
+def test_writes_race_view_creation(db):
+    """An implicit create (insert, upsert) and a create with viewOn of the same name, at once:
+    exactly one wins, never a collection and a view of one name."""
+    import threading
+    db.c.insert_one({"x": 1})
+    for i in range(30):
+        name = "r%d" % i
+        results = {}
+
+        def write():
+            try:
+                db[name].insert_one({"i": i})
+                results["write"] = "ok"
+            except OperationFailure as e:
+                results["write"] = e.code
+
+        def create():
+            try:
+                db.command("create", name, viewOn="c")
+                results["view"] = "ok"
+            except OperationFailure as e:
+                results["view"] = e.code
+
+        ts = [threading.Thread(target=write), threading.Thread(target=create)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        kinds = [d["type"] for d in db.list_collections(filter={"name": name})]
+        assert len(kinds) == 1, (name, kinds, results)
+        if kinds == ["view"]:
+            assert results == {"view": "ok", "write": 166}, results
+        else:
+            assert results == {"view": 48, "write": "ok"}, results
 
 
 def test_coll_mod_and_drop(db):
