@@ -28,7 +28,7 @@ public:
             // A view: the find runs as an aggregate over its collection (views/view_requests.h).
             if (auto view = ViewCatalog::resolve(opCtx, nss)) {
                 lock.reset();
-                AggregateRequest ar = findAsAggregate(nss, *view, req, fr);
+                AggregateRequest ar = findAsAggregate(*view, req, fr);
                 return runAggregateCursor(opCtx, ar, nss, fr.singleBatch, result);
             }
         }
