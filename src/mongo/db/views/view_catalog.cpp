@@ -195,6 +195,11 @@ std::vector<ViewDefinition> ViewCatalog::list(OperationContext* opCtx, const std
     return out;
 }
 
+long long ViewCatalog::count(OperationContext* opCtx, const std::string& db) {
+    Collection* sv = systemViews(opCtx, db);
+    return sv ? sv->numRecords(opCtx) : 0;
+}
+
 std::optional<ResolvedView> ViewCatalog::resolve(OperationContext* opCtx, const NamespaceString& nss) {
     auto def = lookup(opCtx, nss);
     if (!def) return std::nullopt;
