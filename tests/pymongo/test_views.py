@@ -115,13 +115,23 @@ def test_reads_through_view(db):
     for opts in ({"min": {"x": 1}}, {"max": {"x": 1}}, {"returnKey": True}, {"showRecordId": True},
                  {"noCursorTimeout": True}, {"tailable": True}, {"singleBatch": True}, {"sort": {"$natural": 1}}):
         assert code_of(lambda: db.command("find", "v", **opts)) == 168, opts
-    # explain reads the aggregate the view runs.
+    # explain shows the aggregate the view runs: a $cursor over the backing collection (the
+    # innermost view's $match pushed into its query), then the views' other stages, then the
+    # command's own as stages.
+    def explained(ex):
+        cursor = ex["stages"][0]["$cursor"]["queryPlanner"]
+        assert cursor["namespace"] == "%s.c" % db.name, cursor
+        return cursor["parsedQuery"], ex["stages"][1:]
+
+    view_stages = [{"$project": {"x": 1, "g": 1, "a": 1}}]
     ex = db.command("explain", {"find": "vv", "filter": {"x": 4}}, verbosity="executionStats")
-    assert "stages" in ex and ex["stages"][0]["$cursor"]["queryPlanner"]["namespace"] == "%s.c" % db.name
+    assert explained(ex) == ({"x": {"$gte": 3}}, view_stages + [{"$match": {"x": 4}}])
     ex = db.command("aggregate", "vv", pipeline=[{"$match": {"x": 4}}], explain=True)
-    assert "stages" in ex
-    db.command("explain", {"count": "vv"})
-    db.command("explain", {"distinct": "vv", "key": "x"})
+    assert explained(ex) == ({"x": {"$gte": 3}}, view_stages + [{"$match": {"x": 4}}])
+    ex = db.command("explain", {"count": "vv", "query": {"g": 1}})
+    assert explained(ex) == ({"x": {"$gte": 3}}, view_stages + [{"$match": {"g": 1}}, {"$count": "count"}])
+    ex = db.command("explain", {"distinct": "vv", "key": "x", "query": {"g": 1}})
+    assert explained(ex) == ({"x": {"$gte": 3}}, view_stages + [{"$match": {"g": 1}}])
     assert code_of(lambda: db.command("explain", {"delete": "vv", "deletes": [{"q": {}, "limit": 0}]})) == 166
 
 
