@@ -6,6 +6,8 @@
 
 #include "mongo/bson/uuid.h"
 #include "mongo/db/commands/command.h"
+#include "mongo/db/commands/test_commands.h"
+#include "mongo/db/session/logical_session_cache.h"
 #include "mongo/db/server_parameters.h"
 
 namespace mongo {
@@ -146,6 +148,16 @@ public:
         }
     }
 } killAllSessionsByPatternCmd;
+
+// {refreshLogicalSessionCacheNow: 1} (test command, as in MongoDB): runs the session cache's
+// periodic refresh now (session/logical_session_cache.h), so tests need not wait for it.
+class RefreshLogicalSessionCacheNowCmd : public Command {
+public:
+    RefreshLogicalSessionCacheNowCmd() : Command("refreshLogicalSessionCacheNow") {}
+    std::string help() const override { return "force the logical session cache to refresh (test only)"; }
+    void run(OperationContext*, const OpMsgRequest&, BSONObjBuilder&) override { LogicalSessionCache::get().refreshNow(); }
+};
+MONGO_REGISTER_TEST_COMMAND(RefreshLogicalSessionCacheNowCmd);
 
 }  // namespace
 
