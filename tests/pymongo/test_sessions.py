@@ -143,7 +143,8 @@ def _wait_for_op(client, comment, timeout=10):
     raise AssertionError("operation %r never showed in $currentOp" % comment)
 
 
-@pytest.mark.parametrize("how", ["killSessions", "killAllSessions", "killAllSessionsByPattern"])
+@pytest.mark.parametrize("how", ["killSessions", "killAllSessions", "killAllSessionsByPattern", "ofNoAuthUser",
+                                 "byUid"])
 def test_kill_sessions_ends_operations_and_cursors(client, db, how):
     db.c.insert_many([{"i": i} for i in range(10)])
     s = client.start_session()
@@ -156,12 +157,20 @@ def test_kill_sessions_ends_operations_and_cursors(client, db, how):
         op = _wait_for_op(client, "kill-" + how)
         assert op["lsid"]["id"] == session_uuid(s)
         lsid = {"id": session_uuid(s)}
+        # Sessions of another user (there are none here) are not this one.
+        client.admin.command("killAllSessions", [{"user": "someone", "db": "admin"}])
+        time.sleep(0.1)
+        assert t.is_alive() and res == {}
         if how == "killSessions":
             client.admin.command("killSessions", [lsid])
         elif how == "killAllSessions":
             client.admin.command("killAllSessions", [])
-        else:
+        elif how == "killAllSessionsByPattern":
             client.admin.command("killAllSessionsByPattern", [{"lsid": lsid}])
+        elif how == "ofNoAuthUser":  # every session's owner here
+            client.admin.command("killAllSessions", [{"user": "", "db": ""}])
+        else:
+            client.admin.command("killAllSessionsByPattern", [{"uid": Binary(NO_AUTH_UID, 0)}])
         t.join(10)
         assert not t.is_alive() and res == {"code": 11601}, res
     finally:

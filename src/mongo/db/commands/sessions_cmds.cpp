@@ -8,6 +8,7 @@
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/test_commands.h"
 #include "mongo/db/session/logical_session_cache.h"
+#include "mongo/db/session/logical_session_id.h"
 #include "mongo/db/server_parameters.h"
 
 namespace mongo {
@@ -89,8 +90,12 @@ public:
     }
 } killSessionsCmd;
 
+// Whether {user, db} names the owner of every session here: the unauthenticated user ("", "").
+bool isNoAuthUser(const BSONObj& u) { return u["user"].str().empty() && u["db"].str().empty(); }
+
 // {killAllSessions: [{user, db}, ...]}: an empty list means every session. This server has
-// no users, so naming users selects no session.
+// no users: every session belongs to the unauthenticated user {user: "", db: ""}, so naming
+// it selects every session and naming anyone else selects none.
 class KillAllSessionsCmd : public Command {
 public:
     KillAllSessionsCmd() : Command("killAllSessions") {}
@@ -109,7 +114,9 @@ public:
                         v.type() == String);
             }
         }
-        if (arr.Obj().isEmpty())
+        bool all = arr.Obj().isEmpty();
+        for (auto u : arr.Obj()) all = all || isNoAuthUser(u.Obj());
+        if (all)
             if (auto h = hooks().onKillAllSessions) h(opCtx);
     }
 } killAllSessionsCmd;
@@ -137,8 +144,17 @@ public:
                 lsids.push_back(parseLsid(pattern["lsid"], "killAllSessionsByPattern.lsid"));
             } else if (pattern.isEmpty()) {
                 all = true;
+            } else if (BSONElement uid = pattern["uid"]; !uid.eoo()) {
+                // A user digest: every session here has the unauthenticated user's.
+                int len = 0, subtype = -1;
+                const char* d = uid.type() == BinData ? uid.binData(&len, &subtype) : nullptr;
+                uassert(ErrorCodes::TypeMismatch, wrongType("KillAllSessionsByPattern.uid", uid, "binData"), d);
+                all = all || std::string(d, len) == noAuthUserDigest();
+            } else if (BSONElement users = pattern["users"]; users.type() == Array) {
+                for (auto u : users.Obj())
+                    all = all || (u.type() == Object && isNoAuthUser(u.Obj()));
             }
-            // uid / users / roles patterns select sessions of users; there are none here.
+            // roles patterns select sessions of users holding roles; there are no users here.
         }
         auto h = hooks();
         if (all) {
