@@ -28,7 +28,6 @@ struct Entry {
     BSONObj command;
     std::string ns, opType;
     ClientInfo client;
-    BSONObj lsid;  // {id, uid}, empty if none
     std::chrono::steady_clock::time_point start;
 };
 
@@ -128,7 +127,6 @@ void CurrentOpRegistry::add(OperationContext* opCtx, const BSONObj& command, con
     e.ns = ns;
     e.opType = opType;
     e.client = infoOf(opCtx->getClient());
-    if (lsidIdHex(opCtx->lsid)) e.lsid = sessionIdWithUid(opCtx->lsid);
     e.start = std::chrono::steady_clock::now();
     auto& s = state();
     std::lock_guard<std::mutex> lk(s.mutex);
@@ -205,7 +203,8 @@ std::vector<BSONObj> CurrentOpRegistry::report(const CurrentOpReportOptions& opt
             std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - e.start).count();
         BSONObjBuilder b;
         appendClientFields(b, host, e.client);
-        if (!e.lsid.isEmpty()) b.append("lsid", e.lsid);
+        // The lsid is set before the operation is registered and never changes: safe to read.
+        if (lsidIdHex(e.opCtx->lsid)) b.append("lsid", sessionIdWithUid(e.opCtx->lsid));
         b.append("active", true);
         b.append("currentOpTime", now);
         b.append("threaded", true);
