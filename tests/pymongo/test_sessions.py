@@ -60,6 +60,35 @@ def test_driver_sessions_are_listed(client, db):
         assert sid not in local_ids(client, {"users": [{"user": "u", "db": "admin"}]})
 
 
+def test_implicit_sessions_are_listed(client, db):
+    """A driver's implicit session (an lsid on a command the application sent without one)."""
+    from pymongo import monitoring
+
+    class Lsids(monitoring.CommandListener):
+        def __init__(self):
+            self.seen = []
+
+        def started(self, event):
+            if event.command_name == "find" and "lsid" in event.command:
+                self.seen.append(event.command["lsid"]["id"])
+
+        def succeeded(self, event):
+            pass
+
+        def failed(self, event):
+            pass
+
+    listener = Lsids()
+    c = pymongo.MongoClient(client.address[0], client.address[1], directConnection=True,
+                            event_listeners=[listener])
+    try:
+        c[db.name].c.find_one({})
+        assert len(listener.seen) == 1
+        assert listener.seen[0] in local_ids(client)
+    finally:
+        c.close()
+
+
 def test_end_sessions(client):
     sid = client.admin.command("startSession")["id"]
     assert sid["id"] in local_ids(client)
