@@ -39,6 +39,9 @@ assert.eq(25, assert.commandWorked(ds({min: {qq: 'd'}, max: {qq: 'z'}, keyPatter
 // min is included, max is not.
 assert.eq(0, assert.commandWorked(ds({min: {qq: 'c'}, max: {qq: 'c'}})).size);
 assert.eq(24, assert.commandWorked(ds({min: {qq: 'c'}, max: {qq: 'd'}})).size);
+// max before min: an empty range.
+r = assert.commandWorked(ds({min: {qq: 'd'}, max: {qq: 'a'}}));
+assert.eq([0, 0], [r.size, r.numObjects]);
 r = assert.commandWorked(ds({min: {_id: 1}, max: {_id: 2}}));
 assert.eq(1, r.numObjects);
 assert.eq(24, r.size);

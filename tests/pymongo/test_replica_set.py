@@ -267,11 +267,22 @@ def test_write_concern_on_a_one_member_set(mongod_factory):
     m = initiate(start_member(mongod_factory))
     with rs_client(m) as c:
         db = c.test
-        assert db.command({"insert": "w", "documents": [{"_id": 1}], "writeConcern": {"w": "majority"}})["n"] == 1
-        assert db.command({"insert": "w", "documents": [{"_id": 2}], "writeConcern": {"w": 1, "j": True}})["n"] == 1
-        assert code_of(lambda: db.command({"insert": "w", "documents": [{"_id": 3}],
-                                           "writeConcern": {"w": 2}})) == 100  # UnsatisfiableWriteConcern
-        assert db.w.count_documents({}) == 2
+        # w: majority (and with a wtimeout) is satisfied by the one member: no writeConcernError,
+        # and a majority read sees the write at once (the member is the majority).
+        for doc, wc in (({"_id": 1}, {"w": "majority"}), ({"_id": 4}, {"w": "majority", "wtimeout": 1}),
+                        ({"_id": 2}, {"w": 1, "j": True})):
+            r = db.command({"insert": "w", "documents": [doc], "writeConcern": wc})
+            assert r["n"] == 1 and r["ok"] == 1.0, r
+            assert "writeConcernError" not in r and "writeErrors" not in r, r
+            seen = db.command({"find": "w", "filter": doc, "readConcern": {"level": "majority",
+                                                                            "afterClusterTime": r["operationTime"]}})
+            assert seen["cursor"]["firstBatch"] == [doc], (wc, seen)
+        # w: 2 cannot be satisfied by one data-bearing member: the command fails before writing.
+        with pytest.raises(pymongo.errors.OperationFailure) as ei:
+            db.command({"insert": "w", "documents": [{"_id": 3}], "writeConcern": {"w": 2}})
+        assert ei.value.code == 100 and ei.value.details["codeName"] == "UnsatisfiableWriteConcern"
+        assert ei.value.details["errmsg"] == "Not enough data-bearing nodes"
+        assert sorted(d["_id"] for d in db.w.find()) == [1, 2, 4]
         # The live oplog can be neither dropped nor renamed (IllegalOperation), as in MongoDB.
         assert code_of(lambda: c.local.drop_collection("oplog.rs")) == 20
         assert code_of(lambda: c.admin.command("renameCollection", "local.oplog.rs", to="local.x")) == 20

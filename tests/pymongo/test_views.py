@@ -115,13 +115,23 @@ def test_reads_through_view(db):
     for opts in ({"min": {"x": 1}}, {"max": {"x": 1}}, {"returnKey": True}, {"showRecordId": True},
                  {"noCursorTimeout": True}, {"tailable": True}, {"singleBatch": True}, {"sort": {"$natural": 1}}):
         assert code_of(lambda: db.command("find", "v", **opts)) == 168, opts
-    # explain reads the aggregate the view runs.
+    # explain shows the aggregate the view runs: a $cursor over the backing collection (the
+    # innermost view's $match pushed into its query), then the views' other stages, then the
+    # command's own as stages.
+    def explained(ex):
+        cursor = ex["stages"][0]["$cursor"]["queryPlanner"]
+        assert cursor["namespace"] == "%s.c" % db.name, cursor
+        return cursor["parsedQuery"], ex["stages"][1:]
+
+    view_stages = [{"$project": {"x": 1, "g": 1, "a": 1}}]
     ex = db.command("explain", {"find": "vv", "filter": {"x": 4}}, verbosity="executionStats")
-    assert "stages" in ex and ex["stages"][0]["$cursor"]["queryPlanner"]["namespace"] == "%s.c" % db.name
+    assert explained(ex) == ({"x": {"$gte": 3}}, view_stages + [{"$match": {"x": 4}}])
     ex = db.command("aggregate", "vv", pipeline=[{"$match": {"x": 4}}], explain=True)
-    assert "stages" in ex
-    db.command("explain", {"count": "vv"})
-    db.command("explain", {"distinct": "vv", "key": "x"})
+    assert explained(ex) == ({"x": {"$gte": 3}}, view_stages + [{"$match": {"x": 4}}])
+    ex = db.command("explain", {"count": "vv", "query": {"g": 1}})
+    assert explained(ex) == ({"x": {"$gte": 3}}, view_stages + [{"$match": {"g": 1}}, {"$count": "count"}])
+    ex = db.command("explain", {"distinct": "vv", "key": "x", "query": {"g": 1}})
+    assert explained(ex) == ({"x": {"$gte": 3}}, view_stages + [{"$match": {"g": 1}}])
     assert code_of(lambda: db.command("explain", {"delete": "vv", "deletes": [{"q": {}, "limit": 0}]})) == 166
 
 
@@ -161,6 +171,52 @@ def test_writes_and_indexes_refused(db):
                lambda: db.client.admin.command("renameCollection", "%s.v" % db.name, to="%s.w" % db.name)):
         assert code_of(fn) == 166
     assert db.c.count_documents({}) == 10 and "y" not in db.c.find_one()
+    # Each document that gets as far as the write fails on the view; documents refused before
+    # (an array _id: BadValue) keep their own error, in statement order.
+    with pytest.raises(BulkWriteError) as ei:
+        db.v.insert_many([{"x": 1}, {"_id": [1]}, {"x": 2}], ordered=False)
+    assert [(e["index"], e["code"]) for e in ei.value.details["writeErrors"]] == [(0, 166), (1, 2), (2, 166)]
+    with pytest.raises(BulkWriteError) as ei:
+        db.v.insert_many([{"x": 1}, {"_id": [1]}, {"x": 2}], ordered=True)
+    assert [(e["index"], e["code"]) for e in ei.value.details["writeErrors"]] == [(0, 166)]
+    assert code_of(lambda: db.v.find_one_and_update({"_id": 100}, {"$set": {"y": 1}}, upsert=True)) == 166
+    assert "v" not in db.list_collection_names(filter={"type": "collection"})
+
+
+def test_writes_race_view_creation(db):
+    """An implicit create (insert, upsert) and a create with viewOn of the same name, at once:
+    exactly one wins, never a collection and a view of one name."""
+    import threading
+    db.c.insert_one({"x": 1})
+    for i in range(30):
+        name = "r%d" % i
+        results = {}
+
+        def write():
+            try:
+                db[name].insert_one({"i": i})
+                results["write"] = "ok"
+            except OperationFailure as e:
+                results["write"] = e.code
+
+        def create():
+            try:
+                db.command("create", name, viewOn="c")
+                results["view"] = "ok"
+            except OperationFailure as e:
+                results["view"] = e.code
+
+        ts = [threading.Thread(target=write), threading.Thread(target=create)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        kinds = [d["type"] for d in db.list_collections(filter={"name": name})]
+        assert len(kinds) == 1, (name, kinds, results)
+        if kinds == ["view"]:
+            assert results == {"view": "ok", "write": 166}, results
+        else:
+            assert results == {"view": 48, "write": "ok"}, results
 
 
 def test_coll_mod_and_drop(db):

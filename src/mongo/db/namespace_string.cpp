@@ -62,6 +62,7 @@ Status NamespaceString::validateUserCreatable(std::string_view db, std::string_v
     // create and write it like system.js.
     if (coll == "system.js" || coll == "system.profile" || coll == "system.views") return Status::OK();
     if (db == "local" && coll == "system.replset") return Status::OK();  // the replica set's config
+    if (db == "config" && coll == "system.sessions") return Status::OK();  // the session records
     if (db == "admin" && (coll == "system.users" || coll == "system.roles" || coll == "system.version" ||
                           coll == "system.new_users" || coll == "system.backup_users"))
         return Status::OK();

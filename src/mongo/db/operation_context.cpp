@@ -8,7 +8,11 @@ namespace mongo {
 
 namespace {
 std::atomic<bool> gInShutdown{false};
-}
+thread_local const OperationContext* tlsCurrentOperation = nullptr;
+}  // namespace
+
+const OperationContext* currentOperationOnThisThread() { return tlsCurrentOperation; }
+void setCurrentOperationOnThisThread(const OperationContext* opCtx) { tlsCurrentOperation = opCtx; }
 
 bool globalInShutdown() { return gInShutdown; }
 void setGlobalInShutdown() {

@@ -76,6 +76,22 @@ public:
     // What the command's reads of deduplicated collections cost (explain's executionStats).
     OperationReadStats dedupReads;
 
+    // What currentOp reports of the running operation, written by the operation's thread and
+    // read by currentOp's (thread safe, hence usable through a const OperationContext*: it is
+    // a report on the operation, not part of its state).
+    // The plan the operation's query runs ("COLLSCAN", "IXSCAN { a: 1 }"), set when planned.
+    void setPlanSummary(std::string summary) const {
+        std::lock_guard<std::mutex> lk(_reportMutex);
+        _planSummary = std::move(summary);
+    }
+    std::string planSummary() const {
+        std::lock_guard<std::mutex> lk(_reportMutex);
+        return _planSummary;
+    }
+    // True while the operation waits for a lock (db/catalog/catalog_lock.h).
+    void setWaitingForLock(bool waiting) const { _waitingForLock.store(waiting); }
+    bool waitingForLock() const { return _waitingForLock.load(); }
+
 private:
     static int64_t nextOpId() {
         static std::atomic<int64_t> next{1};
@@ -88,7 +104,16 @@ private:
     std::atomic<int> _killCode{0};  // 0: not killed
     std::mutex _wakerMutex;          // guards _waker
     std::function<void()> _waker;
+    mutable std::mutex _reportMutex;  // guards _planSummary
+    mutable std::string _planSummary;
+    mutable std::atomic<bool> _waitingForLock{false};
 };
+
+// The operation the calling thread runs for a client, if any: set for its duration by the
+// dispatcher (ScopedCurrentOp), so that code without an OperationContext (lock acquisition)
+// can report on it. Thread-local: each thread sees only its own.
+const OperationContext* currentOperationOnThisThread();
+void setCurrentOperationOnThisThread(const OperationContext* opCtx);
 
 // Set when the server begins shutting down; long operations stop with InterruptedAtShutdown.
 bool globalInShutdown();

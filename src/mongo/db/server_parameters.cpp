@@ -158,6 +158,10 @@ ServerParameterWithStorage<long long> gInternalQueryMaxAllowedDensifyDocs("inter
 ServerParameterWithStorage<bool> gAllowDiskUseByDefault("allowDiskUseByDefault", true, SPT::kStartupAndRuntime);
 ServerParameterWithStorage<int> gLocalLogicalSessionTimeoutMinutes("localLogicalSessionTimeoutMinutes", 30,
                                                                    SPT::kStartupOnly, positiveInt);
+// How often the logical session cache writes its sessions to config.system.sessions
+// (db/session/logical_session_cache.h).
+ServerParameterWithStorage<int> gLogicalSessionRefreshMillis("logicalSessionRefreshMillis", 300000, SPT::kStartupOnly,
+                                                             positiveInt);
 ServerParameterWithStorage<bool> gRequireApiVersion("requireApiVersion", false, SPT::kStartupAndRuntime);
 // Accepted because test harnesses pass them; this server has no FTDC and no flow control, so
 // the values change nothing here.
@@ -266,6 +270,7 @@ long long internalQueryMaxAllowedDensifyDocs() { return gInternalQueryMaxAllowed
 int maxBSONDepth() { return gMaxBSONDepth.get(); }
 bool allowDiskUseByDefault() { return gAllowDiskUseByDefault.get(); }
 int localLogicalSessionTimeoutMinutes() { return gLocalLogicalSessionTimeoutMinutes.get(); }
+int logicalSessionRefreshMillis() { return gLogicalSessionRefreshMillis.get(); }
 bool requireApiVersion() { return gRequireApiVersion.get(); }
 bool quietLogging() { return gQuiet.get(); }
 

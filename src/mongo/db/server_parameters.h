@@ -174,6 +174,7 @@ long long internalQueryMaxAllowedDensifyDocs();     // documents one $densify ma
 int maxBSONDepth();                               // nesting levels a result document may have (200)
 bool allowDiskUseByDefault();
 int localLogicalSessionTimeoutMinutes();          // also hello's logicalSessionTimeoutMinutes
+int logicalSessionRefreshMillis();                // the session cache's refresh period
 bool requireApiVersion();
 bool quietLogging();                              // quiet
 

@@ -15,6 +15,7 @@
 #include "mongo/db/repl/coordinator.h"
 #include "mongo/db/repl/session_txn_table.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/session/logical_session_cache.h"
 #include "mongo/db/storage/duplicate_key_error.h"
 #include "mongo/util/log.h"
 
@@ -109,7 +110,14 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     auto opCtx = makeOperationContext(client);
     std::string ns = req.db();
     if (body.firstElement().type() == String) ns += "." + body.firstElement().str();
-    ScopedCurrentOp currentOp(opCtx.get(), body, ns, "command");
+    // The session first: currentOp shows it, killSessions finds the operation by it, and a
+    // session used by a command is active in the session cache (as a driver's implicit one).
+    if (body["lsid"].type() == Object) {
+        opCtx->lsid = body["lsid"].Obj().getOwned();
+        LogicalSessionCache::get().vivify(opCtx->lsid);
+    }
+    auto [opType, opNs] = CurrentOpRegistry::describeCommand(cmd->name(), req);
+    ScopedCurrentOp currentOp(opCtx.get(), body, opNs, opType);
     BSONElement maxTime = body["maxTimeMS"];
     if (!maxTime.eoo()) {
         long long ms;
@@ -117,7 +125,6 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
             uasserted(ErrorCodes::BadValue, "maxTimeMS must be a non-negative integer, got " + maxTime.toString(false));
         opCtx->setDeadlineAfterMillis(ms);
     }
-    if (body["lsid"].type() == Object) opCtx->lsid = body["lsid"].Obj().getOwned();
     // The command's arguments, as MongoDB parses them before running anything (command_args.h).
     if (const CommandArgs* args = findCommandArgs(cmd->name()))
         args->check(body);
@@ -173,6 +180,8 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     } catch (const std::exception& e) {
         status = Status(ErrorCodes::InternalError, std::string("unexpected error: ") + e.what());
     }
+    // After the command: hello may have just given the connection its metadata.
+    CurrentOpRegistry::get().noteClient(client);
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
     if (ms >= slowOpThresholdMs())
         LOGV2(51803, Command, "Slow query",
@@ -196,6 +205,8 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     return reply;
 }
 
-void ServiceEntryPointMongod::onClientDisconnect(Client* client) {}
+void ServiceEntryPointMongod::onClientDisconnect(Client* client) {
+    if (client) CurrentOpRegistry::get().forgetClient(client->id());
+}
 
 }  // namespace mongo

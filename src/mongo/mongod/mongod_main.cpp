@@ -21,6 +21,7 @@
 #include "mongo/db/service_entry_point_mongod.h"
 #include "mongo/db/storage/dedup/dedup_storage.h"
 #include "mongo/db/storage/storage_engine.h"
+#include "mongo/db/session/logical_session_cache.h"
 #include "mongo/db/ttl/ttl_monitor.h"
 #include "mongo/transport/transport_layer.h"
 #include "mongo/util/log.h"
@@ -207,6 +208,7 @@ int runMongod() {
     tl.start();
     std::thread reaper(cursorReaper);
     TTLMonitor::get().start();
+    LogicalSessionCache::get().start();
     allocator::MemoryReleaser::get().start();  // freed memory back to the system (tcmalloc)
 
     {
@@ -218,6 +220,7 @@ int runMongod() {
     tl.shutdown();
     reaper.join();
     allocator::MemoryReleaser::get().shutdown();
+    LogicalSessionCache::get().shutdown();  // before the catalog closes under its writes
     TTLMonitor::get().shutdown();  // before the catalog closes under its deletes
     CursorManager::get().killAll();
     dedupStorage->shutdown();

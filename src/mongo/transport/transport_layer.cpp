@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/uuid.h"
 #include "mongo/rpc/compression.h"
 #include "mongo/transport/network_stats.h"
 #include "mongo/transport/session.h"
@@ -168,15 +169,10 @@ BSONObj statusAttr(const Status& s) {
 }
 
 BSONObj makeUuidAttr() {
-    thread_local std::mt19937_64 rng{std::random_device{}()};
-    unsigned char b[16];
-    uint64_t x = rng(), y = rng();
-    std::memcpy(b, &x, 8);
-    std::memcpy(b + 8, &y, 8);
-    b[6] = (b[6] & 0x0f) | 0x40;  // version 4
-    b[8] = (b[8] & 0x3f) | 0x80;  // RFC 4122 variant
+    unsigned char b[kUuidLength];
+    generateUuidBytes(b);
     BSONObjBuilder u;
-    u.appendBinData("uuid", 16, 4, b);
+    u.appendBinData("uuid", kUuidLength, kUuidBinDataSubtype, b);
     return u.obj();
 }
 

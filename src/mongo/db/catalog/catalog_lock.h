@@ -5,6 +5,8 @@
 //   - the write lock: serialises document writes, so WiredTiger never reports write conflicts
 //     between our own writers, while readers run concurrently on snapshots.
 // Lock order: catalog lock, then write lock.
+// An operation that has to wait for one of them shows waitingForLock: true in currentOp
+// while it waits.
 #include <mutex>
 #include <shared_mutex>
 
@@ -13,10 +15,18 @@ namespace mongo {
 std::shared_mutex& catalogMutex();
 std::mutex& writeMutex();
 
+namespace catalog_lock_detail {
+// Takes the (deferred) lock; if it is not free at once, marks the thread's operation
+// (operation_context.h) as waiting for a lock until it is.
+void lockReportingWait(std::shared_lock<std::shared_mutex>& l);
+void lockReportingWait(std::unique_lock<std::shared_mutex>& l);
+void lockReportingWait(std::unique_lock<std::mutex>& l);
+}  // namespace catalog_lock_detail
+
 // A command reading documents.
 class CatalogReadLock {
 public:
-    CatalogReadLock() : _lk(catalogMutex()) {}
+    CatalogReadLock() : _lk(catalogMutex(), std::defer_lock) { catalog_lock_detail::lockReportingWait(_lk); }
 
 private:
     std::shared_lock<std::shared_mutex> _lk;
@@ -25,7 +35,10 @@ private:
 // A command writing documents (may create a collection implicitly through upgradeToDDL).
 class CollectionWriteLock {
 public:
-    CollectionWriteLock() : _cat(catalogMutex()), _w(writeMutex()) {}
+    CollectionWriteLock() : _cat(catalogMutex(), std::defer_lock), _w(writeMutex(), std::defer_lock) {
+        catalog_lock_detail::lockReportingWait(_cat);
+        catalog_lock_detail::lockReportingWait(_w);
+    }
 
     // Between two units of work of a long write: lets others write, keeping the catalog lock
     // (the caller's Collection* stays valid), runs `whileReleased`, takes the write lock again.
@@ -47,7 +60,10 @@ private:
 // A command changing the catalog.
 class CatalogDDLLock {
 public:
-    CatalogDDLLock() : _cat(catalogMutex()), _w(writeMutex()) {}
+    CatalogDDLLock() : _cat(catalogMutex(), std::defer_lock), _w(writeMutex(), std::defer_lock) {
+        catalog_lock_detail::lockReportingWait(_cat);
+        catalog_lock_detail::lockReportingWait(_w);
+    }
 
 private:
     std::unique_lock<std::shared_mutex> _cat;

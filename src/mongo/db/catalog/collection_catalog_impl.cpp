@@ -1,3 +1,4 @@
+#include "mongo/bson/uuid.h"
 #include "mongo/db/catalog/collection_catalog_impl.h"
 
 #include <set>
@@ -82,7 +83,7 @@ Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, con
 
     CollectionMetaData md;
     md.ns = nss.ns();
-    md.uuid = generateUUIDHex();
+    md.uuid = generateUuidHex();
     md.ident = _durable->newCollectionIdent();
     md.options = options.raw.getOwned();
     md.dedup = storesDeduplicated(_engine, nss, options);

@@ -14,19 +14,6 @@ uint64_t randomU64() {
 }
 }  // namespace
 
-std::string generateUUIDHex() {
-    static const char* digits = "0123456789abcdef";
-    std::string s;
-    for (int w = 0; w < 2; ++w) {
-        uint64_t v = randomU64();
-        for (int i = 0; i < 16; ++i, v >>= 4) s.push_back(digits[v & 15]);
-    }
-    // RFC 4122 version 4 / variant bits, so drivers see a well-formed UUID.
-    s[12] = '4';
-    s[16] = digits[8 + (randomU64() & 3)];
-    return s;
-}
-
 BSONObj CollectionMetaData::toBSON() const {
     BSONObjBuilder b;
     b.append("ns", ns);

@@ -63,7 +63,4 @@ private:
     std::atomic<long long> _next{0};
 };
 
-// 16 random bytes as 32 hex digits.
-std::string generateUUIDHex();
-
 }  // namespace mongo

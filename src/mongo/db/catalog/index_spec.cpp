@@ -95,12 +95,6 @@ void validateHashedKeyPattern(const BSONObj& spec, const BSONObj& kp) {
 
 }  // namespace
 
-bool isHashedKeyPattern(const BSONObj& keyPattern) {
-    for (auto e : keyPattern)
-        if (e.type() == String && e.str() == "hashed") return true;
-    return false;
-}
-
 bool isKnownIndexSpecField(std::string_view field) { return allowedFields().count(std::string(field)) > 0; }
 
 std::string specForMessage(const BSONObj& spec) {

@@ -14,9 +14,6 @@
 
 namespace mongo {
 
-// Whether the key pattern has a "hashed" field.
-bool isHashedKeyPattern(const BSONObj& keyPattern);
-
 // "a_1_b_-1" for {a: 1, b: -1}, "a_hashed" for {a: "hashed"}.
 std::string defaultIndexName(const BSONObj& keyPattern);
 

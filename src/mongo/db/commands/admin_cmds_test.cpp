@@ -6,6 +6,7 @@
 #include "mongo/db/commands/profile_settings.h"
 #include "mongo/db/commands/serverstatus_section.h"
 #include "mongo/db/commands/sessions_cmds.h"
+#include "mongo/rpc/op_msg_request.h"
 #include "mongo/db/server_options.h"
 #include "mongo/db/server_parameters.h"
 #include "mongo/util/log.h"
@@ -318,6 +319,44 @@ TEST_F(AdminCmdsTest, CurrentOpListsItselfAndRegisteredOps) {
     EXPECT_EQ(found, 2);
     BSONObj filtered = run(fromjson(R"({"currentOp": 1, "ns": "test.coll"})"));
     EXPECT_EQ(filtered["inprog"].Obj().nFields(), 1);
+}
+
+TEST_F(AdminCmdsTest, CurrentOpDescribesCommandsAsMongoDB) {
+    auto describe = [](const char* json) {
+        OpMsgRequest req;
+        req.body = fromjson(json);
+        return CurrentOpRegistry::describeCommand(req.commandName(), req);
+    };
+    using P = std::pair<std::string, std::string>;
+    EXPECT_EQ(describe(R"({"find": "c", "$db": "d"})"), P("query", "d.c"));
+    EXPECT_EQ(describe(R"({"getMore": 5, "collection": "c", "$db": "d"})"), P("getmore", "d.c"));
+    EXPECT_EQ(describe(R"({"insert": "c", "$db": "d"})"), P("insert", "d.c"));
+    EXPECT_EQ(describe(R"({"update": "c", "$db": "d"})"), P("update", "d.c"));
+    EXPECT_EQ(describe(R"({"delete": "c", "$db": "d"})"), P("remove", "d.c"));
+    EXPECT_EQ(describe(R"({"aggregate": 1, "$db": "admin"})"), P("command", "admin.$cmd.aggregate"));
+    EXPECT_EQ(describe(R"({"aggregate": "c", "$db": "d"})"), P("command", "d.c"));
+    EXPECT_EQ(describe(R"({"ping": 1, "$db": "admin"})"), P("command", "admin.$cmd"));
+}
+
+TEST_F(AdminCmdsTest, CurrentOpReportsPlanAndLockWait) {
+    Client other(9, "10.0.0.9:4000");
+    OperationContext otherOp(&other, nullptr);
+    otherOp.lsid = makeLogicalSessionId();
+    ScopedCurrentOp scoped(&otherOp, fromjson(R"({"find": "coll"})"), "test.coll", "query");
+    otherOp.setPlanSummary("IXSCAN { a: 1 }");
+    otherOp.setWaitingForLock(true);
+    bool seen = false;
+    for (const BSONObj& op : CurrentOpRegistry::get().report()) {
+        if (op["opid"].numberLong() != otherOp.opId()) continue;
+        seen = true;
+        EXPECT_EQ(op["planSummary"].str(), "IXSCAN { a: 1 }");
+        EXPECT_TRUE(op["waitingForLock"].boolean());
+        EXPECT_TRUE(op["lsid"].Obj()["id"].binaryEqual(otherOp.lsid["id"]));
+        int len = 0, subtype = -1;
+        op["lsid"].Obj()["uid"].binData(&len, &subtype);
+        EXPECT_EQ(len, 32);
+    }
+    EXPECT_TRUE(seen);
 }
 
 TEST_F(AdminCmdsTest, KillOpInterruptsTheOperation) {

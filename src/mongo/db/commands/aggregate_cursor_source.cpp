@@ -1,6 +1,7 @@
 #include "mongo/db/commands/aggregate_cursor_source.h"
 
 #include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/commands/server_source_stages.h"
 #include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/server_options.h"
@@ -149,6 +150,17 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
         if (_interruptCtx) _interruptCtx->checkForInterrupt();
     };
     std::vector<BSONObj> stages = ar.stages;
+    // Stages the server answers ($currentOp, $listLocalSessions; $listSessions, a $match over
+    // config.system.sessions), checked against the namespace now, as MongoDB parses them.
+    if (!stages.empty() && !stages.front().isEmpty()) {
+        if (stages.front().firstElementFieldName() == "$listSessions") {
+            BSONObj match = listSessionsAsMatch(ar.nss, ar.collectionless, stages.front());
+            if (match.isEmpty()) stages.erase(stages.begin());
+            else stages.front() = match;
+        } else if (auto gen = prepareServerSourceStage(ar.nss, ar.collectionless, stages.front())) {
+            ctx.serverSourceStage = [g = *gen](const BSONObj&) { return g; };
+        }
+    }
     std::optional<BSONObj> collStats;
     if (!stages.empty() && stages.front().firstElementFieldName() == "$collStats") {
         collStats = collStatsDocument(opCtx, ar.nss, stages.front().firstElement());

@@ -1,4 +1,5 @@
 // create, drop, renameCollection, listCollections, dropDatabase, listDatabases.
+#include "mongo/bson/uuid.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_validator.h"
@@ -220,11 +221,7 @@ public:
                 d.append("options", userOptions(c->options().raw));
                 BSONObjBuilder info;
                 info.append("readOnly", false);
-                std::string hex = c->uuid();
-                unsigned char bytes[16] = {};
-                for (size_t i = 0; i < 16 && 2 * i + 1 < hex.size(); i++)
-                    bytes[i] = static_cast<unsigned char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
-                info.appendBinData("uuid", 16, 4, bytes);
+                appendUuidHex(info, "uuid", c->uuid());
                 d.append("info", info.obj());
                 d.append("idIndex", idIndexSpec());
             }

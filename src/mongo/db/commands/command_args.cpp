@@ -103,7 +103,8 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     const char* basic = "a BasicCommand in MongoDB 7.0: it reads the fields it knows and ignores the others";
     for (const char* name : {"buildInfo", "ping", "hostInfo", "whatsmyuri", "getCmdLineOpts", "getLog", "logRotate",
                              "listCommands", "collStats", "killOp", "configureFailPoint", "startSession",
-                             "endSessions", "refreshSessions", "killSessions", "dbHash"})
+                             "endSessions", "refreshSessions", "killSessions", "dbHash",
+                             "refreshLogicalSessionCacheNow"})
         add(name, A::lenient(basic));
     add("replSetGetConfig", A::strict("replSetGetConfig", {"commitmentStatus"}));
     add("replSetInitiate", A::lenient("a BasicCommand in MongoDB 7.0: its value is the configuration"));

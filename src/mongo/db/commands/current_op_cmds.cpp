@@ -1,5 +1,8 @@
 // currentOp: the operations in progress ({inprog: [...]}), filtered by the request's other
-// fields as a query ({currentOp: 1, "command.find": "coll"}). killOp: {killOp: 1, op: <opid>}.
+// fields as a query ({currentOp: 1, "command.find": "coll"}), as MongoDB 7.0 answers it: what
+// {$currentOp: {idleConnections: $all, allUsers: !$ownOps, truncateOps: true}} gives
+// (commands/server_source_stages.h). killOp: {killOp: 1, op: <opid>}: the operation stops with
+// Interrupted (11601) at its next interrupt check.
 #include <set>
 
 #include "mongo/db/commands/command.h"
@@ -33,8 +36,12 @@ public:
         std::optional<ScopedCurrentOp> self;
         if (!CurrentOpRegistry::get().contains(opCtx->opId())) self.emplace(opCtx, request.body, "admin.$cmd");
 
+        // $ownOps: without authentication every operation is the caller's own.
+        CurrentOpReportOptions options;
+        options.idleConnections = request.body["$all"].trueValue();
+        options.truncateOps = true;
         BSONArrayBuilder& inprog = result.subarrayStart("inprog");
-        for (auto& op : CurrentOpRegistry::get().report())
+        for (auto& op : CurrentOpRegistry::get().report(options))
             if (matcher.matchesEverything() || matcher.matches(op)) inprog.append(op);
         inprog.doneFast();
     }

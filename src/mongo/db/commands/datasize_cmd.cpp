@@ -20,6 +20,7 @@
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/query/plan_executor.h"
 
 namespace mongo {
 namespace {
@@ -35,18 +36,19 @@ bool isPrefixOf(const BSONObj& pattern, const BSONObj& keyPattern) {
     return true;
 }
 
-// The bound as an index key: its value for each key field, MinKey (MaxKey when descending)
-// for the fields it lacks.
+// The bound as find's min()/max() take it: the index's fields in order, each with the bound's
+// value, MinKey (MaxKey when descending) for the fields it lacks.
 BSONObj toKey(const BSONObj& bound, const BSONObj& keyPattern) {
     BSONObjBuilder b;
     for (BSONElement f : keyPattern) {
-        BSONElement v = bound[f.fieldNameStringData()];
+        std::string_view name = f.fieldNameStringData();
+        BSONElement v = bound[name];
         if (!v.eoo()) {
-            b.appendAs(v, "");
+            b.appendAs(v, name);
         } else if (f.isNumber() && f.numberDouble() < 0) {
-            b.appendMaxKey("");
+            b.appendMaxKey(name);
         } else {
-            b.appendMinKey("");
+            b.appendMinKey(name);
         }
     }
     return b.obj();
@@ -110,14 +112,15 @@ public:
                 maxReached = true;
                 return false;
             }
-            if ((numObjects & 1023) == 0) opCtx->checkForInterrupt();
             return true;
         };
-        if (min.isEmpty()) {
-            auto cursor = coll->getCursor(opCtx);
-            while (auto r = cursor->next())
-                if (!add(r->doc.objsize())) break;
-        } else {
+        // The documents are read the way find reads them: a collection scan, or the index's
+        // [min, max) range through find's min()/max() plan (IXSCAN + FETCH), with maxTimeMS
+        // and killOp checked as the scan runs.
+        QueryRequest qr;
+        qr.hint = BSONObjBuilder().append("$natural", 1).obj();
+        bool emptyRange = false;
+        if (!min.isEmpty()) {
             if (keyPattern.isEmpty()) {
                 BSONObjBuilder kp;
                 for (BSONElement e : min) kp.append(e.fieldNameStringData(), 1);
@@ -126,24 +129,22 @@ public:
             const IndexCatalog* ic = coll->getIndexCatalog();
             const IndexDescriptor* index = nullptr;
             for (const IndexDescriptor* d : ic->getAllIndexes()) {
-                if (d->sparse || d->partial || !isPrefixOf(keyPattern, d->keyPattern)) continue;
+                if (d->sparse || d->partial || d->hidden || !isPrefixOf(keyPattern, d->keyPattern)) continue;
                 if (ic->isMultikey(opCtx, d)) continue;
                 index = d;
                 break;
             }
             if (!index) uasserted(ErrorCodes::OperationFailed, "Couldn't find valid index containing key pattern");
-            BSONObj lo = toKey(min, index->keyPattern), hi = toKey(max, index->keyPattern);
-            auto cursor = ic->newCursor(opCtx, index, /*forward=*/true);
-            for (auto e = cursor->seek(lo, true); e; e = cursor->next()) {
-                if (e->key.woCompare(hi, index->keyPattern, false) >= 0) break;
-                long long docSize = 0;
-                if (!estimate) {
-                    std::optional<BSONObj> doc = coll->findDoc(opCtx, e->loc);
-                    if (!doc) continue;
-                    docSize = doc->objsize();
-                }
-                if (!add(docSize)) break;
-            }
+            qr.hint = BSONObjBuilder().append("$hint", index->name).obj();
+            qr.min = toKey(min, index->keyPattern);
+            qr.max = toKey(max, index->keyPattern);
+            // An empty range: nothing to read (find's min()/max() would call it an error).
+            emptyRange = qr.min.woCompare(qr.max, index->keyPattern, false) >= 0;
+        }
+        if (!emptyRange) {
+            PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kFind, "", opCtx);
+            while (auto doc = exec.getNext(opCtx))
+                if (!add(doc->objsize())) break;
         }
         result.append("size", size);
         result.append("numObjects", numObjects);

@@ -4,8 +4,7 @@
 //
 // What MongoDB 7.0 does, and so this command:
 //   - a collection's hash is the MD5 of its documents' BSON bytes, concatenated in _id index
-//     order (a capped collection without an _id index in natural order; any other collection
-//     without one hashes as the string "no _id _index");
+//     order (every collection hashed here has an _id index);
 //   - the database's md5 is the MD5 of the collections' hex digests concatenated in
 //     collection-name (byte) order;
 //   - collections that are not replicated are left out: everything in `local`, every
@@ -19,11 +18,13 @@
 #include <map>
 #include <set>
 
+#include "mongo/bson/uuid.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/hash/md5.h"
+#include "mongo/db/query/plan_executor.h"
 
 namespace mongo {
 namespace {
@@ -34,40 +35,17 @@ bool isReplicatedNamespace(const NamespaceString& nss) {
     return true;
 }
 
+// The MD5 of the collection's documents in _id order, read the way find reads them (a hinted
+// scan of the _id index, FETCH), in one storage snapshot, with maxTimeMS and killOp checked as
+// it runs. Every collection has an _id index here (the oplog, the one without, is in `local`,
+// which is never hashed).
 std::string hashCollection(OperationContext* opCtx, const Collection* coll) {
+    QueryRequest qr;
+    qr.hint = BSONObjBuilder().append("$hint", "_id_").obj();
+    PlanExecutor exec(opCtx->getClient(), coll, coll->ns(), qr, PlanPurpose::kFind, "", opCtx);
     Md5 md5;
-    const IndexCatalog* ic = coll->getIndexCatalog();
-    const IndexDescriptor* idIndex = nullptr;
-    for (const IndexDescriptor* d : ic->getAllIndexes())
-        if (d->isIdIndex()) idIndex = d;
-    long long n = 0;
-    if (idIndex) {
-        auto cursor = ic->newCursor(opCtx, idIndex, /*forward=*/true);
-        BSONObjBuilder minKey;
-        minKey.appendMinKey("");
-        for (auto e = cursor->seek(minKey.obj(), true); e; e = cursor->next()) {
-            std::optional<BSONObj> doc = coll->findDoc(opCtx, e->loc);
-            if (!doc) continue;  // cannot happen under the write lock; a vanished record has no bytes
-            md5.append(doc->objdata(), doc->objsize());
-            if ((++n & 1023) == 0) opCtx->checkForInterrupt();
-        }
-    } else if (coll->options().capped) {
-        auto cursor = coll->getCursor(opCtx);
-        while (auto r = cursor->next()) {
-            md5.append(r->doc.objdata(), r->doc.objsize());
-            if ((++n & 1023) == 0) opCtx->checkForInterrupt();
-        }
-    } else {
-        return "no _id _index";
-    }
+    while (auto doc = exec.getNext(opCtx)) md5.append(doc->objdata(), doc->objsize());
     return Md5::toHex(md5.finish());
-}
-
-void appendUuid(BSONObjBuilder& b, const std::string& name, const std::string& hex) {
-    unsigned char bytes[16] = {};
-    for (size_t i = 0; i < 16 && 2 * i + 1 < hex.size(); i++)
-        bytes[i] = static_cast<unsigned char>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
-    b.appendBinData(name, 16, 4, bytes);
 }
 
 class DbHashCmd : public Command {
@@ -89,9 +67,11 @@ public:
             uasserted(ErrorCodes::InvalidNamespace, "Invalid db name: " + ns);
         }
 
-        // MongoDB holds the database in S mode: no writes while hashing, so the hashes are of
-        // one state of the data.
-        CollectionWriteLock lock;
+        // A shared catalog lock keeps the collections from being dropped or renamed while
+        // they are hashed; writers go on. Each collection is read in one snapshot (its
+        // executor's), so its hash is of one state of its data, as MongoDB's per-collection
+        // read lock gives.
+        CatalogReadLock lock;
         std::map<std::string, std::string> hashes, uuids;
         std::set<std::string> capped;
         auto* cat = CollectionCatalog::get();
@@ -117,7 +97,7 @@ public:
         for (const auto& name : capped) cappedArr.append(name);
         result.append("capped", cappedArr.arr());
         BSONObjBuilder uuidObj;
-        for (const auto& [name, hex] : uuids) appendUuid(uuidObj, name, hex);
+        for (const auto& [name, hex] : uuids) appendUuidHex(uuidObj, name, hex);
         result.append("uuids", uuidObj.obj());
         result.append("md5", Md5::toHex(all.finish()));
         auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);

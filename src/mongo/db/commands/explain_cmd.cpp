@@ -206,7 +206,7 @@ public:
             // are refused as the command itself refuses them.
             if (name != "find" && name != "count" && name != "distinct")
                 uassertStatusOK(ViewCatalog::notCollectionStatus(nss));
-            explainAggregate(name == "find" ? findAsAggregate(nss, *view, innerReq, parseFindRequest(innerReq.body))
+            explainAggregate(name == "find" ? findAsAggregate(*view, innerReq, parseFindRequest(innerReq.body))
                              : name == "count" ? countAsAggregate(*view, x.qr)
                                                : distinctAsAggregate(*view, x.qr));
             return;

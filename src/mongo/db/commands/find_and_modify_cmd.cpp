@@ -1,5 +1,4 @@
 // findAndModify: atomically update or remove one document and return it.
-#include "mongo/db/views/view_requests.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
@@ -39,7 +38,6 @@ public:
                       "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
         checkSimpleCollation(cmd["collation"], "findAndModify.collation");
         CommandLetVariables let = CommandLetVariables::parse(parseObjectArg(cmd["let"], "findAndModify"));
-        if (namesView(opCtx, nss)) uassertStatusOK(ViewCatalog::notCollectionStatus(nss));
         query = let.bindInFilter(query);
         bool bypassEmptyTs = !cmd["bypassEmptyTsReplacement"].eoo() &&
                              parseBoolArg(cmd["bypassEmptyTsReplacement"], "findAndModify");

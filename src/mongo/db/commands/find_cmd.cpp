@@ -8,9 +8,17 @@
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/query/find_cursor_source.h"
 #include "mongo/db/views/view_requests.h"
+#include "mongo/util/fail_point.h"
+
+#include <chrono>
+#include <thread>
 
 namespace mongo {
 
+// Holds a find after planning, before its first batch, while on ({data: {nss: "<db>.<coll>"}}
+// limits it to one namespace): tests use it to catch an operation in flight. The wait ends at
+// once when the operation is killed or times out.
+MONGO_FAIL_POINT_DEFINE(waitInFindBeforeMakingBatch);
 
 namespace {
 
@@ -28,7 +36,7 @@ public:
             // A view: the find runs as an aggregate over its collection (views/view_requests.h).
             if (auto view = ViewCatalog::resolve(opCtx, nss)) {
                 lock.reset();
-                AggregateRequest ar = findAsAggregate(nss, *view, req, fr);
+                AggregateRequest ar = findAsAggregate(*view, req, fr);
                 return runAggregateCursor(opCtx, ar, nss, fr.singleBatch, result);
             }
         }
@@ -41,6 +49,14 @@ public:
         if (coll) cursor->insertNotifier = coll->cappedInsertNotifier();
         cursor->source = std::make_unique<FindCursorSource>(
             std::make_unique<PlanExecutor>(opCtx->getClient(), coll, nss, fr.qr, PlanPurpose::kFind, "", opCtx));
+        if (waitInFindBeforeMakingBatch.shouldFail([&](const BSONObj& data) {
+                return !data.hasField("nss") || data["nss"].str() == nss.ns();
+            })) {
+            while (waitInFindBeforeMakingBatch.isActive()) {
+                opCtx->checkForInterrupt();
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            }
+        }
         BSONArrayBuilder docs;
         bool exhausted = fillBatch(opCtx, *cursor, fr.batchSize, docs);
         // A tailable cursor stays open at the end of the collection, unless the collection is

@@ -4,7 +4,11 @@
 #include <mutex>
 #include <random>
 
+#include "mongo/bson/uuid.h"
 #include "mongo/db/commands/command.h"
+#include "mongo/db/commands/test_commands.h"
+#include "mongo/db/session/logical_session_cache.h"
+#include "mongo/db/session/logical_session_id.h"
 #include "mongo/db/server_parameters.h"
 
 namespace mongo {
@@ -86,8 +90,12 @@ public:
     }
 } killSessionsCmd;
 
+// Whether {user, db} names the owner of every session here: the unauthenticated user ("", "").
+bool isNoAuthUser(const BSONObj& u) { return u["user"].str().empty() && u["db"].str().empty(); }
+
 // {killAllSessions: [{user, db}, ...]}: an empty list means every session. This server has
-// no users, so naming users selects no session.
+// no users: every session belongs to the unauthenticated user {user: "", db: ""}, so naming
+// it selects every session and naming anyone else selects none.
 class KillAllSessionsCmd : public Command {
 public:
     KillAllSessionsCmd() : Command("killAllSessions") {}
@@ -106,7 +114,9 @@ public:
                         v.type() == String);
             }
         }
-        if (arr.Obj().isEmpty())
+        bool all = arr.Obj().isEmpty();
+        for (auto u : arr.Obj()) all = all || isNoAuthUser(u.Obj());
+        if (all)
             if (auto h = hooks().onKillAllSessions) h(opCtx);
     }
 } killAllSessionsCmd;
@@ -134,8 +144,17 @@ public:
                 lsids.push_back(parseLsid(pattern["lsid"], "killAllSessionsByPattern.lsid"));
             } else if (pattern.isEmpty()) {
                 all = true;
+            } else if (BSONElement uid = pattern["uid"]; !uid.eoo()) {
+                // A user digest: every session here has the unauthenticated user's.
+                int len = 0, subtype = -1;
+                const char* d = uid.type() == BinData ? uid.binData(&len, &subtype) : nullptr;
+                uassert(ErrorCodes::TypeMismatch, wrongType("KillAllSessionsByPattern.uid", uid, "binData"), d);
+                all = all || std::string(d, len) == noAuthUserDigest();
+            } else if (BSONElement users = pattern["users"]; users.type() == Array) {
+                for (auto u : users.Obj())
+                    all = all || (u.type() == Object && isNoAuthUser(u.Obj()));
             }
-            // uid / users / roles patterns select sessions of users; there are none here.
+            // roles patterns select sessions of users holding roles; there are no users here.
         }
         auto h = hooks();
         if (all) {
@@ -146,6 +165,16 @@ public:
     }
 } killAllSessionsByPatternCmd;
 
+// {refreshLogicalSessionCacheNow: 1} (test command, as in MongoDB): runs the session cache's
+// periodic refresh now (session/logical_session_cache.h), so tests need not wait for it.
+class RefreshLogicalSessionCacheNowCmd : public Command {
+public:
+    RefreshLogicalSessionCacheNowCmd() : Command("refreshLogicalSessionCacheNow") {}
+    std::string help() const override { return "force the logical session cache to refresh (test only)"; }
+    void run(OperationContext*, const OpMsgRequest&, BSONObjBuilder&) override { LogicalSessionCache::get().refreshNow(); }
+};
+MONGO_REGISTER_TEST_COMMAND(RefreshLogicalSessionCacheNowCmd);
+
 }  // namespace
 
 void setSessionCommandHooks(SessionCommandHooks h) {
@@ -154,17 +183,10 @@ void setSessionCommandHooks(SessionCommandHooks h) {
 }
 
 BSONObj makeLogicalSessionId() {
-    // The OS's random source for every word: ids must not repeat across threads or servers.
-    thread_local std::random_device rd;
-    unsigned char uuid[16];
-    for (int i = 0; i < 16; i += 4) {
-        uint32_t r = rd();
-        for (int j = 0; j < 4; j++) uuid[i + j] = static_cast<unsigned char>(r >> (8 * j));
-    }
-    uuid[6] = (uuid[6] & 0x0f) | 0x40;  // version 4
-    uuid[8] = (uuid[8] & 0x3f) | 0x80;  // RFC 4122 variant
+    unsigned char uuid[kUuidLength];
+    generateUuidBytes(uuid);
     BSONObjBuilder b;
-    b.appendBinData("id", 16, 4, uuid);
+    b.appendBinData("id", kUuidLength, kUuidBinDataSubtype, uuid);
     return b.obj();
 }
 

@@ -153,7 +153,7 @@ public:
         }
         result.append("db", db);
         result.append("collections", static_cast<long long>(colls.size()));
-        result.append("views", static_cast<int>(ViewCatalog::list(opCtx, db).size()));
+        result.append("views", static_cast<int>(ViewCatalog::count(opCtx, db)));
         result.append("objects", objects);
         result.append("avgObjSize", objects ? static_cast<double>(dataSize) / objects : 0.0);
         result.append("dataSize", static_cast<double>(dataSize / scale));

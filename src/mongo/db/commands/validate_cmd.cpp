@@ -1,4 +1,5 @@
 // validate: reads every record and checks the indexes against the documents.
+#include "mongo/bson/uuid.h"
 #include "mongo/db/views/view_catalog.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
@@ -73,7 +74,7 @@ public:
             return a.arr();
         };
         result.append("ns", nss.ns());
-        result.append("uuid", coll->uuid());
+        appendUuidHex(result, "uuid", coll->uuid());  // a UUID, as MongoDB reports it
         result.append("nInvalidDocuments", invalid);
         result.append("nNonCompliantDocuments", 0);
         result.append("nrecords", nrecords);

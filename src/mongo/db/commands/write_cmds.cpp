@@ -1,5 +1,4 @@
 // insert, update, delete: batches of statements with per-statement write errors.
-#include "mongo/db/views/view_requests.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
@@ -107,13 +106,8 @@ public:
         bool bypassEmptyTs = optionalBool(req, "bypassEmptyTsReplacement");
         std::vector<WriteError> errors;
         long long n = 0;
-        if (namesView(opCtx, args.nss)) {
-            // Views are read-only: each document fails (the first only, when ordered).
-            for (size_t i = 0; i < (args.ordered ? 1 : args.stmts.size()); i++)
-                errors.push_back(WriteError{static_cast<int>(i), ViewCatalog::notCollectionStatus(args.nss), BSONObj()});
-        } else {
-            n = insertDocuments(opCtx, args.nss, args.stmts, args.ordered, &errors, bypassEmptyTs);
-        }
+        // On a view every document fails with CommandNotSupportedOnView (insertDocuments).
+        n = insertDocuments(opCtx, args.nss, args.stmts, args.ordered, &errors, bypassEmptyTs);
         globalOpCounters().gotInsert(static_cast<long long>(args.stmts.size()));
         result.appendNumber("n", n);
         finishWriteCommand(opCtx, args, result, errors);
@@ -178,11 +172,9 @@ public:
         long long n = 0, nModified = 0;
         BSONArrayBuilder upserted;
         std::vector<WriteError> errors;
-        const bool onView = namesView(opCtx, nss);  // read-only: every statement fails
         for (size_t i = 0; i < stmts.size(); i++) {
             globalOpCounters().gotUpdate(1);
             try {
-                if (onView) uassertStatusOK(ViewCatalog::notCollectionStatus(nss));
                 UpdateStatement s = stmts[i].stmt;
                 checkSimpleCollation(stmts[i].collation, "update.updates.collation");
                 // Constants ('c') are variables of a pipeline update, beside the command's 'let'.
@@ -250,10 +242,8 @@ public:
         CommandLetVariables let = commandLet(req);
         long long n = 0;
         std::vector<WriteError> errors;
-        const bool onView = namesView(opCtx, args.nss);  // read-only: every statement fails
         for (size_t i = 0; i < stmts.size(); i++) {
             try {
-                if (onView) uassertStatusOK(ViewCatalog::notCollectionStatus(args.nss));
                 checkSimpleCollation(stmts[i].collation, "delete.deletes.collation");
                 long long d = performDelete(opCtx, args.nss, let.bindInFilter(stmts[i].q), stmts[i].justOne,
                                             stmts[i].hint, BSONObj(), nullptr);

@@ -76,12 +76,6 @@ void hashInto(Md5& m, const BSONElement& e, bool includeFieldName) {
     else m.append(e.value(), e.valuesize());
 }
 
-BSONObj wrapLong(long long v) {
-    BSONObjBuilder b;
-    b.append("", v);
-    return b.obj();
-}
-
 }  // namespace
 
 long long safeNumberLongForHash(const BSONElement& e) {
@@ -113,49 +107,16 @@ long long hashBSONElement(const BSONElement& e, int32_t seed) {
 
 std::vector<long long> hashedKeysForEquality(const BSONElement& v) {
     std::vector<long long> out;
-    auto addNumber = [&](long long n) { out.push_back(hashBSONElement(wrapLong(n).firstElement())); };
-    if (v.isNumber()) {
-        // Values equal to v truncate to floor(v) or ceil(v) whatever their type; at the ends of
-        // the range they saturate (and a double 2^63 hashes as -2^63).
-        long long lo, hi;
-        if (v.type() == NumberInt || v.type() == NumberLong) {
-            lo = hi = v.numberLong();
-        } else if (v.type() == NumberDouble && !std::isnan(v.numberDouble())) {
-            double d = v.numberDouble();
-            double f = std::floor(d), c = std::ceil(d);
-            lo = f < -kTwoTo63 ? kMin : f >= kTwoTo63 ? kMax : static_cast<long long>(f);
-            hi = c < -kTwoTo63 ? kMin : c >= kTwoTo63 ? kMax : static_cast<long long>(c);
-        } else if (v.type() == NumberDecimal) {
-            Decimal128 d = Decimal128::fromBytes(v.decimal128Bytes());
-            long long t = decimalTruncated(d);
-            lo = hi = t;
-            int64_t exact;
-            if (d.isFinite() && !d.toInt64Exact(&exact)) {
-                // Not integral (or not exactly): the neighbour on the other side.
-                long long other = d.isNegative() ? (t == kMin ? t : t - 1) : (t == kMax ? t : t + 1);
-                lo = std::min(t, other);
-                hi = std::max(t, other);
-            }
-        } else {
-            lo = hi = 0;  // NaN
-        }
-        addNumber(lo);
-        if (hi != lo) addNumber(hi);
-        if (lo <= kMin + 1 || hi >= kMax - 1) {
-            addNumber(kMin);
-            addNumber(kMax);
-        }
-    } else if (v.type() == jstNULL || v.type() == Undefined) {
+    if (v.type() == jstNULL || v.type() == Undefined) {
         BSONObjBuilder b;
         b.appendNull("");
         b.appendUndefined("");
         BSONObj o = b.obj();
         for (BSONElement e : o) out.push_back(hashBSONElement(e));
+        std::sort(out.begin(), out.end());
     } else {
         out.push_back(hashBSONElement(v));
     }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
 

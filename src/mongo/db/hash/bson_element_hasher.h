@@ -24,10 +24,11 @@ long long hashBSONElement(const BSONElement& e, int32_t seed = 0);
 // The number a numeric element contributes to its hash (see above).
 long long safeNumberLongForHash(const BSONElement& e);
 
-// The hashed-index keys under which a document whose field equals v (as the matcher decides
-// equality: numerically for numbers, null also matching undefined and a missing field) may be
-// found: one hash for most values, the hashes of both neighbouring integers for a fractional
-// number, and the hashes at both ends of the 64-bit range where values saturate.
+// The hashed-index keys under which a document whose field equals v may be found: the hash of
+// v, as MongoDB's bounds for an equality on a hashed field. Values equal to v hash alike
+// (numbers of any type by their integer part: 2, 2.0, NumberLong(2) and NumberDecimal("2.0");
+// 2.5 and NumberDecimal("2.5") as 2). A null also matches undefined and a missing field (7.0's
+// matcher), which are filed under the hashes of null and of undefined: both.
 std::vector<long long> hashedKeysForEquality(const BSONElement& v);
 
 }  // namespace mongo

@@ -1,3 +1,4 @@
+#include "mongo/bson/uuid.h"
 #include "mongo/db/ops/aggregate_output.h"
 
 
@@ -41,12 +42,12 @@ void throwFirst(const std::vector<WriteError>& errors, const char* stage) {
 void runOut(OperationContext* opCtx, const std::string& db, const BSONElement& spec, const std::vector<BSONObj>& docs) {
     NamespaceString target = targetOf(spec, db, "$out");
     uassertStatusOK(NamespaceString::validateNamespace(target.db(), target.coll()));
-    if (namesView(opCtx, target)) uassertStatusOK(ViewCatalog::notCollectionStatus(target));  // views are read-only
     // Results go to a temporary collection that replaces the target in one rename, so readers
     // never see a half-written result, as MongoDB does.
-    NamespaceString tmp(target.db(), "tmp.agg_out." + generateUUIDHex());
+    NamespaceString tmp(target.db(), "tmp.agg_out." + generateUuidHex());
     {
         CatalogDDLLock lock;
+        ViewCatalog::uassertNotView(opCtx, target);  // views are read-only
         // The result replaces the target with its options and indexes, so the documents are
         // checked by the target's validator as they are written (as MongoDB's $out does).
         Collection* existing = CollectionCatalog::get()->lookupCollection(opCtx, target);
@@ -62,6 +63,7 @@ void runOut(OperationContext* opCtx, const std::string& db, const BSONElement& s
         insertDocuments(opCtx, tmp, docs, true, &errors);
         throwFirst(errors, "$out");
         CatalogDDLLock lock;
+        ViewCatalog::uassertNotView(opCtx, target);  // a view may have been created meanwhile
         CollectionCatalog::get()->renameCollection(opCtx, tmp, target, true);
     } catch (...) {
         CatalogDDLLock lock;
@@ -83,7 +85,9 @@ void runMerge(OperationContext* opCtx, const std::string& db, const BSONElement&
         uasserted(51182, "$merge only supports a string or object argument, not " + typeName(spec.type()));
     }
     uassertStatusOK(NamespaceString::validateNamespace(target.db(), target.coll()));
-    if (namesView(opCtx, target)) uassertStatusOK(ViewCatalog::notCollectionStatus(target));  // views are read-only
+    // An early refusal, as MongoDB's $merge refuses a view target before it reads anything
+    // (also with no documents to write); every write below checks again under its lock.
+    if (namesView(opCtx, target)) uassertStatusOK(ViewCatalog::notCollectionStatus(target));
     std::vector<std::string> on{"_id"};
     if (BSONElement o = opts["on"]; !o.eoo()) {
         on.clear();

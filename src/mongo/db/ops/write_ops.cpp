@@ -13,6 +13,7 @@
 #include "mongo/db/update/storage_validation.h"
 #include "mongo/db/update/update_driver.h"
 #include "mongo/db/update/write_timestamp.h"
+#include "mongo/db/views/view_catalog.h"
 
 namespace mongo {
 
@@ -55,6 +56,9 @@ Collection* getOrCreateCollectionForWrite(OperationContext* opCtx, const Namespa
         {
             CatalogDDLLock ddl;
             if (!CollectionCatalog::get()->lookupCollection(opCtx, nss)) {
+                // Under the lock every create takes: no view of this name can appear between
+                // the check and the implicit creation. Views are read-only.
+                ViewCatalog::uassertNotView(opCtx, nss);
                 CollectionOptions opts;
                 CollectionCatalog::get()->createCollection(opCtx, nss, opts);
             }
@@ -135,7 +139,20 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
     // Nothing to insert (every document was refused): no implicit collection creation.
     if (std::none_of(prepared.begin(), prepared.end(), [](const auto& d) { return d.has_value(); })) return 0;
     std::unique_ptr<CollectionWriteLock> lock;
-    Collection* coll = getOrCreateCollectionForWrite(opCtx, nss, &lock);
+    Collection* coll;
+    try {
+        coll = getOrCreateCollectionForWrite(opCtx, nss, &lock);
+    } catch (const DBException& e) {
+        if (e.code() != int(ErrorCodes::CommandNotSupportedOnView)) throw;
+        // A view is read-only: each document that got this far fails with it, in statement
+        // order among the documents refused earlier (an ordered insert reports only its first).
+        for (size_t i = 0; i < prepared.size(); i++)
+            if (prepared[i]) errors->push_back(WriteError{static_cast<int>(i), e.toStatus(), BSONObj()});
+        std::stable_sort(errors->begin(), errors->end(),
+                         [](const WriteError& a, const WriteError& b) { return a.index < b.index; });
+        if (ordered) errors->resize(1);
+        return 0;
+    }
     // Each document is checked once, when its turn comes (the lock keeps the validator stable):
     // an ordered insert stops at its first failing statement whatever the reason, a batch that
     // is retried one document at a time does not check (or log a "warn") twice.
@@ -272,6 +289,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
         admitWrite(opCtx);
         lock = std::make_unique<CollectionWriteLock>();
         coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+        if (!coll) ViewCatalog::uassertNotView(opCtx, nss);  // under the lock: views are read-only
     }
     UpdateResult res;
     DocumentValidator validator(coll, opCtx->bypassDocumentValidation);
@@ -352,7 +370,10 @@ long long deleteMatching(OperationContext* opCtx, const NamespaceString& nss, co
     admitWrite(opCtx);
     CollectionWriteLock lock;
     Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
-    if (!coll) return 0;
+    if (!coll) {
+        ViewCatalog::uassertNotView(opCtx, nss);  // under the lock: views are read-only
+        return 0;
+    }
     long long n = 0;
     for (RecordId id : findMatching(opCtx, coll, nss, q, hint, sort, limit)) {
         opCtx->checkForInterrupt();

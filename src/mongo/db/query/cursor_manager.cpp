@@ -31,7 +31,7 @@ std::unique_ptr<ClientCursor> CursorManager::checkOut(long long id, OperationCon
     if (it == _cursors.end()) return nullptr;
     auto c = std::move(it->second);
     _cursors.erase(it);
-    _inUse[id] = InUse{true, user};
+    _inUse[id] = InUse{true, user, c->lsid};
     return c;
 }
 
@@ -77,6 +77,52 @@ bool CursorManager::kill(long long id) {
 bool CursorManager::exists(long long id) {
     std::lock_guard<std::mutex> lk(_mutex);
     return _cursors.count(id) || _inUse.count(id);
+}
+
+size_t CursorManager::killIf(const std::function<bool(const BSONObj& lsid)>& pred) {
+    std::vector<std::unique_ptr<ClientCursor>> victims;  // destroyed outside the lock
+    std::lock_guard<std::mutex> lk(_mutex);
+    for (auto it = _cursors.begin(); it != _cursors.end();) {
+        if (pred(it->second->lsid)) {
+            victims.push_back(std::move(it->second));
+            it = _cursors.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    size_t n = victims.size();
+    for (auto& [id, use] : _inUse) {
+        if (!use.live || !pred(use.lsid)) continue;
+        use.live = false;  // destroyed when checked in
+        if (use.user) use.user->markKilled(ErrorCodes::CursorKilled);
+        n++;
+    }
+    return n;
+}
+
+std::vector<BSONObj> CursorManager::reportIdle(const std::string& host) {
+    std::lock_guard<std::mutex> lk(_mutex);
+    std::vector<BSONObj> out;
+    auto steadyNow = std::chrono::steady_clock::now();
+    long long nowMs = Date_t::now().millis;
+    for (auto& [id, c] : _cursors) {
+        BSONObjBuilder b;
+        b.append("type", "idleCursor");
+        b.append("host", host);
+        b.append("ns", c->nss.ns());
+        if (!c->lsid.isEmpty()) b.append("lsid", c->lsid);
+        BSONObjBuilder& cur = b.subobjStart("cursor");
+        cur.appendLong("cursorId", id);
+        long long idleMs = std::chrono::duration_cast<std::chrono::milliseconds>(steadyNow - c->lastUsed).count();
+        cur.append("lastAccessDate", Date_t::fromMillis(nowMs - idleMs));
+        cur.appendLong("nDocsReturned", c->nReturned);
+        cur.append("noCursorTimeout", c->noTimeout);
+        cur.append("tailable", c->tailable);
+        cur.append("awaitData", c->awaitData);
+        cur.doneFast();
+        out.push_back(b.obj());
+    }
+    return out;
 }
 
 void CursorManager::killAll() {

@@ -65,6 +65,12 @@ public:
     // Whether id is registered (in use or not): for killCursors' cursorsAlive/NotFound.
     bool exists(long long id);
     void killAll();
+    // Kills (as kill() does) every cursor whose session (its lsid, {} if none) satisfies pred:
+    // killSessions, endSessions and expired sessions. Returns how many.
+    size_t killIf(const std::function<bool(const BSONObj& lsid)>& pred);
+    // $currentOp's idleCursors: one {type: "idleCursor", host, ns, lsid?, cursor: {cursorId,
+    // lastAccessDate, nDocsReturned, noCursorTimeout, tailable, awaitData}} per cursor not in use.
+    std::vector<BSONObj> reportIdle(const std::string& host);
     // Kills idle cursors older than the timeout. Returns how many.
     int reapIdle(std::chrono::milliseconds timeout);
     long long openCount();
@@ -76,6 +82,7 @@ private:
     struct InUse {
         bool live = true;  // false: killed while in use, destroyed when returned
         OperationContext* user = nullptr;
+        BSONObj lsid;
     };
     std::map<long long, InUse> _inUse;
     long long _timedOut = 0;

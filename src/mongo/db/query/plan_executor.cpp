@@ -20,6 +20,26 @@ const SolutionNode* findNode(const SolutionNode* n, StageType t) {
     return nullptr;
 }
 
+// The leaves of the plan as MongoDB's planSummary names them: "COLLSCAN", "IXSCAN { a: 1 }".
+void summarize(const SolutionNode* n, std::string* out) {
+    if (!n->children.empty()) {
+        for (const auto& c : n->children) summarize(c.get(), out);
+        return;
+    }
+    if (!out->empty()) *out += ", ";
+    *out += stageTypeName(n->type);
+    if (n->index.desc && std::string_view(stageTypeName(n->type)) != "IDHACK") {
+        *out += " { ";
+        bool first = true;
+        for (BSONElement f : n->index.keyPattern) {
+            if (!first) *out += ", ";
+            first = false;
+            *out += std::string(f.fieldNameStringData()) + ": " + f.toString(false);
+        }
+        *out += " }";
+    }
+}
+
 }  // namespace
 
 PlanExecutor::PlanExecutor(Client* client, const Collection* coll, const NamespaceString& nss, QueryRequest qr,
@@ -49,6 +69,13 @@ PlanExecutor::PlanExecutor(Client* client, const Collection* coll, const Namespa
     for (size_t i = 0; i < candidates.size(); i++)
         if (i != winner) _rejected.push_back(std::move(candidates[i]));
     _root = buildStages(_solution.get(), &_ctx);
+    if (interruptCtx) interruptCtx->setPlanSummary(planSummary());
+}
+
+std::string PlanExecutor::planSummary() const {
+    std::string s;
+    summarize(_solution.get(), &s);
+    return s;
 }
 
 PlanExecutor::~PlanExecutor() { _root.reset(); }

@@ -54,6 +54,9 @@ public:
     PlanStats stats() const;
     // queryPlanner.winningPlan as explain shows it.
     BSONObj winningPlan() const;
+    // The plan in one line, as currentOp's planSummary: "COLLSCAN", "IXSCAN { a: 1 }", ...
+    // (also reported to the running command given at construction).
+    std::string planSummary() const;
     // executionStats.executionStages.
     BSONObj executionStages() const;
     // queryPlanner.rejectedPlans: the candidates the trial run turned down.

@@ -1,35 +1,10 @@
 #include "mongo/db/repl/oplog_entry.h"
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/uuid.h"
 
 namespace mongo {
 namespace repl {
-
-bool uuidHexToBytes(const std::string& hex, unsigned char out[16]) {
-    if (hex.size() != 32) return false;
-    auto nib = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        return -1;
-    };
-    for (int i = 0; i < 16; ++i) {
-        int hi = nib(hex[2 * i]), lo = nib(hex[2 * i + 1]);
-        if (hi < 0 || lo < 0) return false;
-        out[i] = static_cast<unsigned char>(hi * 16 + lo);
-    }
-    return true;
-}
-
-std::string uuidBytesToHex(const unsigned char* bytes) {
-    static const char* digits = "0123456789abcdef";
-    std::string s;
-    for (int i = 0; i < 16; ++i) {
-        s += digits[bytes[i] >> 4];
-        s += digits[bytes[i] & 15];
-    }
-    return s;
-}
 
 BSONObj OplogEntry::makeUpdateDiffObject(const BSONObj& diff) {
     BSONObjBuilder b;
@@ -47,8 +22,7 @@ BSONObj OplogEntry::toBSON() const {
     BSONObjBuilder b;
     b.append("op", std::string(1, static_cast<char>(op)));
     b.append("ns", ns);
-    unsigned char bytes[16];
-    if (!uuidHex.empty() && uuidHexToBytes(uuidHex, bytes)) b.appendBinData("ui", 16, 4, bytes);
+    appendUuidHex(b, "ui", uuidHex);
     b.append("o", o);
     if (o2) b.append("o2", *o2);
     b.append("ts", opTime.getTimestamp());
@@ -72,11 +46,9 @@ StatusWith<OplogEntry> OplogEntry::parse(const BSONObj& obj) {
     e.ns = ns.str();
     BSONElement ui = obj["ui"];
     if (!ui.eoo()) {
-        int len = 0, subtype = 0;
-        const char* data = ui.type() == BinData ? ui.binData(&len, &subtype) : nullptr;
-        if (!data || len != 16 || subtype != 4)
-            return Status(ErrorCodes::TypeMismatch, "oplog entry field 'ui' must be a UUID");
-        e.uuidHex = uuidBytesToHex(reinterpret_cast<const unsigned char*>(data));
+        auto hex = uuidHexFromElement(ui);
+        if (!hex) return Status(ErrorCodes::TypeMismatch, "oplog entry field 'ui' must be a UUID");
+        e.uuidHex = *hex;
     }
     BSONElement o = obj["o"];
     if (o.type() != Object) return Status(ErrorCodes::TypeMismatch, "oplog entry field 'o' must be an object");

@@ -13,6 +13,7 @@
 
 #include "mongo/base/status.h"
 #include "mongo/bson/bsonobj.h"
+#include "mongo/bson/uuid.h"
 #include "mongo/db/repl/optime.h"
 
 namespace mongo {
@@ -42,9 +43,9 @@ struct OplogEntry {
     bool isDiffUpdate() const;
 };
 
-// "0123..." (32 hex digits) <-> the 16 bytes of a BinData(4). Empty/invalid -> false.
-bool uuidHexToBytes(const std::string& hex, unsigned char out[16]);
-std::string uuidBytesToHex(const unsigned char* bytes);
+// "0123..." (32 hex digits) <-> the 16 bytes of a BinData(4): mongo/bson/uuid.h.
+using ::mongo::uuidBytesToHex;
+using ::mongo::uuidHexToBytes;
 
 }  // namespace repl
 }  // namespace mongo

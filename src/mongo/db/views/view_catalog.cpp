@@ -47,11 +47,22 @@ BSONObj storedForm(const ViewDefinition& def) {
     return b.obj();
 }
 
+// The definition of nss: one point lookup of _id in system.views' _id index (every collection
+// has one; system.views uses the simple collation, so the key is the string itself).
 std::optional<Record> findStored(OperationContext* opCtx, Collection* sv, const NamespaceString& nss) {
-    auto cursor = sv->getCursor(opCtx, true);
-    while (auto r = cursor->next())
-        if (r->doc["_id"].type() == String && r->doc["_id"].valueStringData() == nss.ns()) return r;
-    return std::nullopt;
+    const IndexCatalog* ic = sv->getIndexCatalog();
+    const IndexDescriptor* idIndex = ic->findIndexByName("_id_");
+    uassert(ErrorCodes::InternalError, sv->ns().ns() + " has no _id index", idIndex);
+    BSONObjBuilder key;
+    key.append("", nss.ns());
+    auto cursor = ic->newCursor(opCtx, idIndex, /*forward=*/true);
+    auto entry = cursor->seek(key.obj(), /*inclusive=*/true);
+    if (!entry) return std::nullopt;
+    BSONElement k = entry->key.firstElement();
+    if (k.type() != String || k.valueStringData() != nss.ns()) return std::nullopt;
+    auto doc = sv->findDoc(opCtx, entry->loc);
+    if (!doc) return std::nullopt;
+    return Record{entry->loc, *doc};
 }
 
 // The namespaces (collection names of db) a pipeline reads besides its input: $lookup,
@@ -182,6 +193,11 @@ std::vector<ViewDefinition> ViewCatalog::list(OperationContext* opCtx, const std
     auto cursor = sv->getCursor(opCtx, true);
     while (auto r = cursor->next()) out.push_back(parseStored(db, r->doc));
     return out;
+}
+
+long long ViewCatalog::count(OperationContext* opCtx, const std::string& db) {
+    Collection* sv = systemViews(opCtx, db);
+    return sv ? sv->numRecords(opCtx) : 0;
 }
 
 std::optional<ResolvedView> ViewCatalog::resolve(OperationContext* opCtx, const NamespaceString& nss) {

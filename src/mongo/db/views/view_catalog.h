@@ -50,6 +50,8 @@ public:
     static bool isView(OperationContext* opCtx, const NamespaceString& nss) { return lookup(opCtx, nss).has_value(); }
     // Every view of db, in system.views order.
     static std::vector<ViewDefinition> list(OperationContext* opCtx, const std::string& db);
+    // How many views db has (dbStats.views): system.views' record count, nothing parsed.
+    static long long count(OperationContext* opCtx, const std::string& db);
     // nullopt when nss is not a view; else its collection and pipeline. ViewDepthLimitExceeded
     // (165) past kMaxViewDepth views.
     static std::optional<ResolvedView> resolve(OperationContext* opCtx, const NamespaceString& nss);

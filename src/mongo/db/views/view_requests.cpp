@@ -57,8 +57,7 @@ std::optional<NamespaceString> resolveAggregate(OperationContext* opCtx, Aggrega
     return view;
 }
 
-AggregateRequest findAsAggregate(const NamespaceString& view, const ResolvedView& rv, const OpMsgRequest& req,
-                                 const FindRequest& fr) {
+AggregateRequest findAsAggregate(const ResolvedView& rv, const OpMsgRequest& req, const FindRequest& fr) {
     // MongoDB's checks, in its order.
     const QueryRequest& qr = fr.qr;
     if (!qr.min.isEmpty()) notInAggregation("min");
@@ -80,7 +79,6 @@ AggregateRequest findAsAggregate(const NamespaceString& view, const ResolvedView
     ar.batchSize = fr.batchSize;
     ar.hint = qr.hint;
     ar.allowDiskUse = qr.allowDiskUse;
-    (void)view;
     return ar;
 }
 

@@ -32,8 +32,9 @@ std::optional<ResolvedView> resolveViewForRead(OperationContext* opCtx, const Na
 // views with ViewCatalog::notCollectionStatus (166).
 bool namesView(OperationContext* opCtx, const NamespaceString& nss);
 
-AggregateRequest findAsAggregate(const NamespaceString& view, const ResolvedView& rv, const OpMsgRequest& req,
-                                 const FindRequest& fr);
+// A find on a view as the aggregate MongoDB runs (its filter, sort, skip, limit and projection
+// as stages after the view's); find options aggregation lacks fail with 168.
+AggregateRequest findAsAggregate(const ResolvedView& rv, const OpMsgRequest& req, const FindRequest& fr);
 // count's and distinct's parsed query (filter, skip, limit, hint).
 AggregateRequest countAsAggregate(const ResolvedView& rv, const QueryRequest& qr);
 AggregateRequest distinctAsAggregate(const ResolvedView& rv, const QueryRequest& qr);
