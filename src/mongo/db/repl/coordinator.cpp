@@ -284,8 +284,7 @@ void ReplicationCoordinator::onOplogCommitted(const OpTime& opTime, Date_t wall)
     KVEngine* kv;
     {
         std::lock_guard<std::mutex> lk(_mutex);
-        if (opTime.getTimestamp() < _lastApplied.getTimestamp() || opTime.getTimestamp() == _lastApplied.getTimestamp())
-            return;
+        if (!(_lastApplied.getTimestamp() < opTime.getTimestamp())) return;  // unchanged: no engine call
         _lastApplied = opTime;
         _lastAppliedWall = wall;
         kv = _options.kv;
@@ -297,8 +296,7 @@ void ReplicationCoordinator::onOplogCommitted(const OpTime& opTime, Date_t wall)
     if (kv) {
         uint64_t ts = opTime.getTimestamp().asULL();
         try {
-            kv->setStableTimestamp(ts);
-            kv->setOldestTimestamp(ts);
+            kv->setStableAndOldestTimestamp(ts);
         } catch (const DBException& e) {
             LOGV2_WARNING(21411, Replication, "Could not advance the stable timestamp",
                           logv2::attrs("timestamp", opTime.getTimestamp(), "error", e.toStatus().toString()));

@@ -57,13 +57,33 @@ OpTime LocalOplog::append(OperationContext* opCtx, OplogEntry* entry) {
     entry->opTime = OpTime(ts, _term.load());
     entry->wall = Date_t::now();
     oplog->insertDocument(opCtx, entry->toBSON());
-    // Handlers run in registration order: the last registered (newest entry) wins.
+    // One commit handler per unit of work, however many entries it holds (a multi-document
+    // insert writes one entry per document): the listener moves the engine's stable
+    // timestamp, which costs a WiredTiger call, so it runs once with the unit's newest entry.
     OpTime opTime = entry->opTime;
     Date_t wall = entry->wall;
-    ru->onCommit([this, opTime, wall] {
-        if (_listener) _listener(opTime, wall);
+    std::shared_ptr<Pending> pending;
+    {
+        std::lock_guard<std::mutex> lk(_pendingMutex);
+        auto& slot = _pending[ru];
+        if (slot) {
+            slot->opTime = opTime;
+            slot->wall = wall;
+            return opTime;
+        }
+        slot = pending = std::make_shared<Pending>(Pending{opTime, wall});
+    }
+    ru->onCommit([this, ru, pending] {
+        forgetPending(ru);
+        if (_listener) _listener(pending->opTime, pending->wall);
     });
+    ru->onRollback([this, ru] { forgetPending(ru); });
     return opTime;
+}
+
+void LocalOplog::forgetPending(RecoveryUnit* ru) {
+    std::lock_guard<std::mutex> lk(_pendingMutex);
+    _pending.erase(ru);
 }
 
 std::pair<OpTime, Date_t> LocalOplog::readLast(OperationContext* opCtx) const {

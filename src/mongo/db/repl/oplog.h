@@ -6,7 +6,8 @@
 // logical clock, makes it the unit's WiredTiger commit timestamp (so the write and its entry
 // become visible at the same point in time, and one unit holding several entries commits
 // each at its own, increasing, timestamp), fills ts/t/wall, and inserts the entry. When the
-// unit commits, the listener (the coordinator) learns the new last applied optime.
+// unit commits, the listener (the coordinator) learns the new last applied optime: once per
+// unit, with the unit's newest entry.
 //
 // Order: entries are appended by writers holding the collection write lock or the exclusive
 // catalog lock (catalog_lock.h), which serialise every writer; timestamps are therefore
@@ -15,7 +16,9 @@
 // Thread safety: as above; setters are for startup/initiate.
 #include <functional>
 #include <mutex>
+#include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "mongo/db/namespace_string.h"
 #include "mongo/db/operation_context.h"
@@ -58,6 +61,14 @@ public:
     void setCommitListener(std::function<void(const OpTime&, Date_t)> f) { _listener = std::move(f); }
 
 private:
+    struct Pending {  // the newest entry of a unit of work not yet committed
+        OpTime opTime;
+        Date_t wall;
+    };
+    void forgetPending(RecoveryUnit* ru);
+
+    std::mutex _pendingMutex;
+    std::unordered_map<RecoveryUnit*, std::shared_ptr<Pending>> _pending;  // by open unit
     std::atomic<bool> _enabled{false};
     std::atomic<long long> _term{OpTime::kUninitializedTerm};
     std::function<void(const OpTime&, Date_t)> _listener;
