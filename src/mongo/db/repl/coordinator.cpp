@@ -75,8 +75,7 @@ ReplicationCoordinator* ReplicationCoordinator::get() {
 }
 
 bool ReplicationCoordinator::isReplSet() const {
-    std::lock_guard<std::mutex> lk(_mutex);
-    return _isReplSet;
+    return _isReplSet.load(std::memory_order_acquire);
 }
 
 MemberState ReplicationCoordinator::state() const {
@@ -100,8 +99,9 @@ std::string ReplicationCoordinator::selfHost() const {
 }
 
 bool ReplicationCoordinator::canAcceptWritesForDatabase(const std::string& db) const {
+    if (!isReplSet() || db == "local") return true;  // no mutex for a standalone's commands
     std::lock_guard<std::mutex> lk(_mutex);
-    return !_isReplSet || db == "local" || _state == MemberState::kPrimary;
+    return _state == MemberState::kPrimary;
 }
 
 void ReplicationCoordinator::checkCanAcceptWrites(const std::string& db) const {
@@ -109,10 +109,11 @@ void ReplicationCoordinator::checkCanAcceptWrites(const std::string& db) const {
 }
 
 void ReplicationCoordinator::checkCanServeReads(const std::string& db, bool secondaryOk) const {
+    if (!isReplSet() || db == "local") return;
     MemberState state;
     {
         std::lock_guard<std::mutex> lk(_mutex);
-        if (!_isReplSet || db == "local" || _state == MemberState::kPrimary) return;
+        if (_state == MemberState::kPrimary) return;
         state = _state;
     }
     uassert(ErrorCodes::NotPrimaryNoSecondaryOk, "not primary and secondaryOk=false", secondaryOk);
@@ -124,8 +125,8 @@ void ReplicationCoordinator::startup(OperationContext* opCtx, ReplicationStartup
     {
         std::lock_guard<std::mutex> lk(_mutex);
         _options = std::move(options);
-        _isReplSet = true;
         _startDate = Date_t::now();
+        _isReplSet.store(true, std::memory_order_release);
     }
     OpObserver::set(std::make_unique<OpObserverImpl>());
     LocalOplog::get()->setCommitListener([this](const OpTime& t, Date_t w) { onOplogCommitted(t, w); });
@@ -422,10 +423,11 @@ void ReplicationCoordinator::appendConfig(bool commitmentStatus, BSONObjBuilder*
 }
 
 void ReplicationCoordinator::appendClusterTimeFields(BSONObjBuilder* b) const {
+    if (!isReplSet()) return;
     OpTime last;
     {
         std::lock_guard<std::mutex> lk(_mutex);
-        if (!_isReplSet || !_config) return;
+        if (!_config) return;
         last = _lastApplied;
     }
     Timestamp clusterTime = LogicalClock::get()->getClusterTime();

@@ -12,6 +12,7 @@
 // "initiating set" then, in term 1, "new primary").
 // Thread safety: every method may be called from any thread. State lives under one mutex,
 // never held while calling into storage; initiate/startup take the exclusive catalog lock.
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -91,7 +92,8 @@ private:
 
     mutable std::mutex _mutex;
     ReplicationStartupOptions _options;
-    bool _isReplSet = false;
+    // Read by every command (isReplSet), set once at startup: an atomic, not the mutex.
+    std::atomic<bool> _isReplSet{false};
     std::unique_ptr<ReplSetConfig> _config;
     int _selfIndex = -1;
     MemberState _state = MemberState::kStartup;
