@@ -107,6 +107,7 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
         add(name, A::lenient(basic));
     add("replSetGetConfig", A::strict("replSetGetConfig", {"commitmentStatus"}));
     add("replSetInitiate", A::lenient("a BasicCommand in MongoDB 7.0: its value is the configuration"));
+    add("replSetReconfig", A::strict("replSetReconfig", {"force"}));
     add("replSetGetStatus", A::lenient("a BasicCommand in MongoDB 7.0: it reads the fields it knows and ignores the others"));
     add("hello", A::lenient("hello's IDL is strict: false, so that drivers may send fields of newer versions"));
     add("isMaster", A::lenient("isMaster is hello's alias"));

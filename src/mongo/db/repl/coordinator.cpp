@@ -1,5 +1,7 @@
 #include "mongo/db/repl/coordinator.h"
 
+#include <random>
+
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/commands/hello_cmd.h"
@@ -199,6 +201,7 @@ void ReplicationCoordinator::initiate(OperationContext* opCtx, const BSONObj& co
         uassertStatusOK(sw.getStatus());
         config = sw.getValue();
     }
+    uassertStatusOK(checkRunnableHere(config));
     int self = config.findSelf(_options.selfHosts);
     uassert(ErrorCodes::NodeNotFound,
             "No host described in new configuration with {version: " + std::to_string(config.version) +
@@ -224,6 +227,73 @@ void ReplicationCoordinator::initiate(OperationContext* opCtx, const BSONObj& co
     writeNoop(opCtx, "initiating set");
     LOGV2(21357, Replication, "replSetInitiate config object parses ok", logv2::attrs("numMembers", 1LL));
     becomePrimary(opCtx);
+}
+
+Status ReplicationCoordinator::checkRunnableHere(const ReplSetConfig& config) {
+    if (config.members.size() > 1)
+        return Status(ErrorCodes::InvalidReplicaSetConfig,
+                      "a replica set of more than one member is not supported by this server yet: heartbeats and "
+                      "oplog fetching between members are not built (issue 10, milestone 2); the config is valid but "
+                      "this node would never replicate to the other members");
+    return Status::OK();
+}
+
+void ReplicationCoordinator::reconfig(OperationContext* opCtx, const BSONObj& configObj, bool force,
+                                      BSONObjBuilder* result) {
+    uassert(ErrorCodes::NoReplicationEnabled, "This node was not started with replication enabled.", isReplSet());
+    ReplSetConfig oldConfig;
+    std::string setName;
+    long long term;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        uassert(ErrorCodes::NotYetInitialized, "no replset config has been received", _config != nullptr);
+        uassert(ErrorCodes::NotWritablePrimary,
+                std::string("replSetReconfig should only be run on a writable PRIMARY. Current state ") +
+                    memberStateString(_state) + ";",
+                force || _state == MemberState::kPrimary);
+        oldConfig = *_config;
+        setName = _options.setName;
+        term = _term;
+    }
+    LOGV2(21353, Replication, "replSetReconfig admin command received from client",
+          logv2::attrs("newConfig", configObj, "force", force));
+    auto sw = ReplSetConfig::parse(configObj, setName, "reconfigure");
+    uassertStatusOK(sw.getStatus());
+    ReplSetConfig config = sw.getValue();
+    if (!config.replicaSetIdGiven) config.replicaSetId = oldConfig.replicaSetId;
+    uassertStatusOK(ReplSetConfig::checkReconfig(oldConfig, config, force));
+    const int self = config.findSelf(_options.selfHosts);
+    uassert(ErrorCodes::NodeNotFound,
+            "No host described in new configuration with {version: " + std::to_string(config.version) + ", term: " +
+                std::to_string(force ? -1 : term) + "} for replica set " + setName + " maps to this node",
+            self >= 0);
+    uassertStatusOK(checkRunnableHere(config));
+    if (force) {
+        // As MongoDB: a forced config jumps ahead by a large random amount (so that configs
+        // forced on different members concurrently are unlikely to share a version) and has
+        // no term, so any config written by a primary later supersedes it.
+        static std::mt19937_64 rng(std::random_device{}());
+        config.version = std::max(config.version, oldConfig.version) + 10000 + static_cast<long long>(rng() % 90000);
+        config.term = OpTime::kUninitializedTerm;
+    } else {
+        config.term = term;
+    }
+    CatalogDDLLock lock;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        // Another reconfig won the race: its version is what ours must now exceed.
+        uassert(ErrorCodes::ConfigurationInProgress, "a concurrent replSetReconfig changed the configuration",
+                _config->version == oldConfig.version && _config->term == oldConfig.term);
+    }
+    persistConfig(opCtx, config);
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        _config = std::make_unique<ReplSetConfig>(config);
+        _selfIndex = self;
+    }
+    bumpTopologyVersion();
+    LOGV2(21392, Replication, "New replica set config in use",
+          logv2::attrs("config", config.toBSON(), "version", config.version, "term", config.term));
 }
 
 void ReplicationCoordinator::becomePrimary(OperationContext* opCtx) {

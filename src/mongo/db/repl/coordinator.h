@@ -65,6 +65,16 @@ public:
     // for the default config. Throws DBException with MongoDB's codes.
     void initiate(OperationContext* opCtx, const BSONObj& config, BSONObjBuilder* result);
 
+    // replSetReconfig {replSetReconfig: config, force}. Without force: only on the PRIMARY
+    // (NotWritablePrimary), a higher version, at most one voter added or removed; the config
+    // takes the current term. With force: on any member with a config; the version is raised
+    // by a large random number and the term is -1, as MongoDB. Throws DBException.
+    void reconfig(OperationContext* opCtx, const BSONObj& config, bool force, BSONObjBuilder* result);
+
+    // What this node can run: a config naming other members needs heartbeats and the oplog
+    // fetcher, which are not built yet (InvalidReplicaSetConfig saying so).
+    static Status checkRunnableHere(const ReplSetConfig& config);
+
     // hello's role fields (the hello_cmd.h hook).
     void appendHelloFields(bool legacyNames, BSONObjBuilder* result) const;
     // replSetGetStatus / replSetGetConfig replies (NoReplicationEnabled / NotYetInitialized).

@@ -1,4 +1,4 @@
-// replSetInitiate, replSetGetStatus, replSetGetConfig: what a one-member replica set answers
+// replSetInitiate, replSetReconfig, replSetGetStatus, replSetGetConfig: what a one-member replica set answers
 // (repl/coordinator.h). Admin-only, as in MongoDB.
 #include "mongo/db/commands/command.h"
 #include "mongo/db/repl/coordinator.h"
@@ -23,6 +23,30 @@ public:
         repl::ReplicationCoordinator::get()->initiate(opCtx, config, &result);
     }
 } replSetInitiateCmd;
+
+class ReplSetReconfigCmd : public Command {
+public:
+    ReplSetReconfigCmd() : Command("replSetReconfig") {}
+    std::string help() const override {
+        return "Adjust configuration of a replica set\n{ replSetReconfig : config_object }\n"
+               "http://dochub.mongodb.org/core/replicasetcommands";
+    }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        BSONElement cfg = req.body.firstElement();
+        if (cfg.type() != Object)
+            uasserted(ErrorCodes::TypeMismatch, "BSON field 'replSetReconfig.replSetReconfig' is the wrong type '" +
+                                                    typeName(cfg.type()) + "', expected type 'object'");
+        bool force = false;
+        if (BSONElement f = req.body["force"]; !f.eoo()) {
+            if (f.type() != Bool)
+                uasserted(ErrorCodes::TypeMismatch, "BSON field 'replSetReconfig.force' is the wrong type '" +
+                                                        typeName(f.type()) + "', expected type 'bool'");
+            force = f.boolean();
+        }
+        repl::ReplicationCoordinator::get()->reconfig(opCtx, cfg.embeddedObject().getOwned(), force, &result);
+    }
+} replSetReconfigCmd;
 
 class ReplSetGetStatusCmd : public Command {
 public:
