@@ -61,16 +61,6 @@ void appendOpTimeAndWall(BSONObjBuilder* b, const char* opTimeName, const OpTime
 
 }  // namespace
 
-const char* memberStateString(MemberState s) {
-    switch (s) {
-        case MemberState::kStartup: return "STARTUP";
-        case MemberState::kPrimary: return "PRIMARY";
-        case MemberState::kSecondary: return "SECONDARY";
-        case MemberState::kRemoved: return "REMOVED";
-    }
-    return "UNKNOWN";
-}
-
 ReplicationCoordinator* ReplicationCoordinator::get() {
     static ReplicationCoordinator c;
     return &c;

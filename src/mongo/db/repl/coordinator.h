@@ -20,6 +20,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/repl/member_state.h"
 #include "mongo/db/repl/optime.h"
 #include "mongo/db/repl/repl_config.h"
 
@@ -29,9 +30,6 @@ class KVEngine;
 
 namespace repl {
 
-// MongoDB's member states (replSetGetStatus myState / stateStr).
-enum class MemberState { kStartup = 0, kPrimary = 1, kSecondary = 2, kRemoved = 10 };
-const char* memberStateString(MemberState s);
 
 struct ReplicationStartupOptions {
     std::string setName;                 // --replSet
