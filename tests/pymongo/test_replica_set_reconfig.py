@@ -2,8 +2,8 @@
 options change with a higher version and the current term; force raises the version by a large
 random number and gives the config term -1; hello's setVersion follows. Errors as MongoDB 7.0:
 NewReplicaSetConfigurationIncompatible (103) for a version that does not grow, another set name
-or a changed replicaSetId, InvalidReplicaSetConfig (93) for a config MongoDB refuses (and, until
-heartbeats are built, for one naming other members), NodeNotFound (74), TypeMismatch (14)."""
+or a changed replicaSetId or two voters added at once, InvalidReplicaSetConfig (93) for a config
+MongoDB refuses, NodeNotFound (74), TypeMismatch (14)."""
 
 import pymongo
 from bson import ObjectId
@@ -78,9 +78,10 @@ def test_reconfig_errors(member):
                              members=[{"_id": 0, "host": "elsewhere.example:1"}])) == 74
         assert reconfig(dict(cfg, version=cfg["version"] + 1,
                              members=[{"_id": 0, "host": host, "hidden": True}])) == 93
-        # Valid, but naming another member: refused until heartbeats and the fetcher exist.
+        # Two voters added at once: not a safe reconfig.
         assert reconfig(dict(cfg, version=cfg["version"] + 1,
-                             members=[{"_id": 0, "host": host}, {"_id": 1, "host": "127.0.0.1:1"}])) == 93
+                             members=[{"_id": 0, "host": host}, {"_id": 1, "host": "127.0.0.1:1"},
+                                      {"_id": 2, "host": "127.0.0.1:2"}])) == 103
         assert reconfig(cfg, force=1) == 14
         assert code_of(lambda: c.admin.command("replSetReconfig", 1)) == 14
         assert code_of(lambda: c.admin.command("replSetReconfig", cfg, bogus=1)) == 40415

@@ -13,6 +13,7 @@
 #include "mongo/db/commands/profile_settings.h"
 #include "mongo/db/error_extra_info.h"
 #include "mongo/db/repl/coordinator.h"
+#include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/session_txn_table.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/duplicate_key_error.h"
@@ -101,10 +102,12 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         uasserted(ErrorCodes::IllegalOperation,
                   "Transaction numbers are only allowed on a replica set member or mongos");
     // Writes only on the primary (replica-set members), as MongoDB: NotWritablePrimary.
-    if (auto db = writeTargetDatabase(cmd->name(), req))
-        repl::ReplicationCoordinator::get()->checkCanAcceptWrites(*db);
+    const auto writeDb = writeTargetDatabase(cmd->name(), req);
+    if (writeDb)
+        repl::ReplicationCoordinator::get()->checkCanAcceptWrites(*writeDb);
     else if (replSet && readsData(cmd->name()))
         repl::ReplicationCoordinator::get()->checkCanServeReads(req.db(), secondaryOk(body));
+    if (replSet) repl::ReplicationCoordinator::get()->checkReadConcern(body);
 
     auto opCtx = makeOperationContext(client);
     std::string ns = req.db();
@@ -135,7 +138,16 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     // (repl/session_txn_table.h). Recorded after failCommand: an injected failure applied
     // nothing, and the driver's retry must go through.
     if (!body["txnNumber"].eoo()) repl::SessionTxnTable::get()->beginRetryableWrite(cmd->name(), body);
+    repl::LocalOplog::resetLastAppendedOnThisThread();
     cmd->run(opCtx.get(), req, result);
+    // Write concern (replica-set members): wait for the command's writes to reach the members
+    // w asks for; a failure is the reply's writeConcernError, the writes stay done.
+    if (replSet && writeDb && *writeDb != "local") {
+        BSONObj wc = body["writeConcern"].type() == Object ? body["writeConcern"].Obj() : BSONObj();
+        BSONObj wce = repl::ReplicationCoordinator::get()->awaitWriteConcern(
+            opCtx.get(), wc, repl::LocalOplog::lastAppendedOnThisThread());
+        if (!wce.isEmpty() && !result.hasField("writeConcernError")) result.append("writeConcernError", wce);
+    }
     if (auto wce = failCommandWriteConcernError(opCtx.get(), cmd->name(), ns)) result.appendElements(*wce);
 }
 

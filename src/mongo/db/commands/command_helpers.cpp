@@ -50,10 +50,12 @@ BSONObj parseObjectArg(const BSONElement& e, const char* cmd) {
 }
 
 bool parseWriteConcernIsDurable(const BSONObj& cmd) {
-    return parseWriteConcernIsDurable(cmd, repl::ReplicationCoordinator::get()->isReplSet());
+    auto* c = repl::ReplicationCoordinator::get();
+    const bool replSet = c->isReplSet();
+    return parseWriteConcernIsDurable(cmd, replSet, replSet ? c->dataBearingMembers() : 1);
 }
 
-bool parseWriteConcernIsDurable(const BSONObj& cmd, bool replSet) {
+bool parseWriteConcernIsDurable(const BSONObj& cmd, bool replSet, int dataBearingMembers) {
     BSONElement wc = cmd["writeConcern"];
     // No writeConcern: the implicit default, w: "majority" on a replica set (journaled like
     // an explicit one), w: 1 on a standalone.
@@ -65,9 +67,13 @@ bool parseWriteConcernIsDurable(const BSONObj& cmd, bool replSet) {
     if (w.isNumber()) {
         if (w.numberLong() < 0) uasserted(ErrorCodes::FailedToParse, "w has to be a non-negative number");
         if (w.numberLong() > 1) {
-            // A one-member replica set cannot acknowledge from more than one node either.
-            if (replSet) uasserted(ErrorCodes::UnsatisfiableWriteConcern, "Not enough data-bearing nodes");
-            uasserted(ErrorCodes::BadValue, "cannot use 'w' > 1 on a standalone");
+            // w counts data-bearing members (the wait is the replication layer's).
+            if (replSet) {
+                uassert(ErrorCodes::UnsatisfiableWriteConcern, "Not enough data-bearing nodes",
+                        w.numberLong() <= dataBearingMembers);
+            } else {
+                uasserted(ErrorCodes::BadValue, "cannot use 'w' > 1 on a standalone");
+            }
         }
     } else if (!w.eoo() && w.type() != String && !w.isABSONObj()) {
         uasserted(ErrorCodes::FailedToParse, "w has to be a number, string, or object");

@@ -28,6 +28,28 @@
 namespace mongo {
 namespace repl {
 
+// A secondary applying a fetched entry: while a scope is alive on this thread, the oplog
+// writes that entry verbatim (its ts, t and wall) at the first append() of the operation it
+// describes (the op observer's), and nothing at later ones of the same operation (a
+// dropDatabase drops each collection through its own hook). The applier writes the entry
+// itself when the operation called no hook (a no-op, the delete of a missing document).
+class ApplyingEntryScope {
+public:
+    ApplyingEntryScope(const BSONObj& entry, const OpTime& opTime, Date_t wall);
+    ~ApplyingEntryScope();
+    static ApplyingEntryScope* current();
+    const BSONObj& entry() const { return _entry; }
+    const OpTime& opTime() const { return _opTime; }
+    Date_t wall() const { return _wall; }
+    bool written = false;
+
+private:
+    BSONObj _entry;
+    OpTime _opTime;
+    Date_t _wall;
+    ApplyingEntryScope* _prev;
+};
+
 class LocalOplog {
 public:
     static const NamespaceString& nss();  // local.oplog.rs
@@ -52,6 +74,17 @@ public:
     // Appends entry (its ts, t and wall are filled in here) in the caller's unit of work and
     // returns its optime. REQUIRES: in a unit of work, enabled(), the oplog exists.
     OpTime append(OperationContext* opCtx, OplogEntry* entry);
+    // Writes a fetched entry as it is (a secondary), at its own timestamp, in the caller's unit
+    // of work. REQUIRES: in a unit of work, the oplog exists.
+    void appendVerbatim(OperationContext* opCtx, const BSONObj& entry, const OpTime& opTime, Date_t wall);
+
+    // The newest entry appended by this thread's last write (null if none): what a write
+    // command waits on for its write concern.
+    static OpTime lastAppendedOnThisThread();
+    static void resetLastAppendedOnThisThread();
+
+    // The first entry on disk (null if the oplog is empty or missing) and its document.
+    std::pair<OpTime, BSONObj> readFirst(OperationContext* opCtx) const;
 
     // The newest entry on disk: its optime and wall time (null if the oplog is empty or
     // missing). For startup.
@@ -59,6 +92,9 @@ public:
 
     // Called after each unit of work that appended entries commits, with its newest entry.
     void setCommitListener(std::function<void(const OpTime&, Date_t)> f) { _listener = std::move(f); }
+    // Called before each new entry is written (throws to refuse the write: a node that is no
+    // longer primary). Set by the coordinator at startup.
+    void setWriteGate(std::function<void()> f) { _writeGate = std::move(f); }
 
 private:
     struct Pending {  // the newest entry of a unit of work not yet committed
@@ -66,12 +102,14 @@ private:
         Date_t wall;
     };
     void forgetPending(RecoveryUnit* ru);
+    void notifyOnCommit(RecoveryUnit* ru, const OpTime& opTime, Date_t wall);
 
     std::mutex _pendingMutex;
     std::unordered_map<RecoveryUnit*, std::shared_ptr<Pending>> _pending;  // by open unit
     std::atomic<bool> _enabled{false};
     std::atomic<long long> _term{OpTime::kUninitializedTerm};
     std::function<void(const OpTime&, Date_t)> _listener;
+    std::function<void()> _writeGate;
 };
 
 }  // namespace repl
