@@ -182,6 +182,7 @@ private:
         std::string syncingTo;
         Timestamp electionTime;
         long long configVersion = 0, configTerm = -1;
+        long long lastRequestTerm = -1;  // the term in its last heartbeat to us
     };
     std::vector<MemberProgress> _progress;  // by config index
     OpTime _lastDurable;

@@ -306,6 +306,7 @@ void ReplicationCoordinator::processHeartbeat(const BSONObj& cmd, BSONObjBuilder
     const HeartbeatRequest& req = parsed.getValue();
     Actions actions;
     HeartbeatReply r;
+    int beatBack = -1;
     {
         std::lock_guard<std::mutex> lk(_mutex);
         uassert(ErrorCodes::InconsistentReplicaSetNames,
@@ -341,10 +342,17 @@ void ReplicationCoordinator::processHeartbeat(const BSONObj& cmd, BSONObjBuilder
             theirs.version = req.configVersion;
             theirs.term = req.configTerm;
             if (req.configVersion < 1 || configIsNewer(*_config, theirs)) r.config = _config->toBSON();
-            for (size_t i = 0; i < _config->members.size() && i < _progress.size(); ++i)
-                if (_config->members[i].id == req.fromId) _progress[i].lastHeartbeatRecvDate = Date_t::now();
+            for (size_t i = 0; i < _config->members.size() && i < _progress.size(); ++i) {
+                if (_config->members[i].id != req.fromId) continue;
+                _progress[i].lastHeartbeatRecvDate = Date_t::now();
+                // A sender in a newer term than it had may have just been elected: learn its
+                // state now rather than at our next heartbeat (drivers ask us who is primary).
+                if (req.term > _progress[i].lastRequestTerm) beatBack = int(i);
+                _progress[i].lastRequestTerm = req.term;
+            }
         }
     }
+    if (beatBack >= 0) _links.heartbeatNow(beatBack);
     execute(actions);
     BSONObj reply = r.toBSON();
     for (BSONElement e : reply)
@@ -416,18 +424,21 @@ void ReplicationCoordinator::becomePrimary(OperationContext* opCtx, long long te
         _writesAllowed = true;
         electionOpTime = writeNoop(opCtx, "new primary");
     }
+    size_t members;
     {
         std::lock_guard<std::mutex> lk(_mutex);
         if (_topo.role() != Role::kLeader) {
             _writesAllowed = false;
             return;
         }
+        members = _progress.size();
         _electionOpTime = electionOpTime;
         _electionDate = Date_t::now();
         setStateLocked(MemberState::kPrimary, "won election");
-        _linksDirty = true;  // others learn the config's new term
         advanceCommitPointLocked();
     }
+    // Others learn at once that there is a primary (and its config's new term).
+    for (size_t i = 0; i < members; ++i) _links.heartbeatNow(int(i));
     LOGV2(21331, Replication, "Transition to primary complete; database writes are now permitted",
           logv2::attrs("term", term));
 }
