@@ -88,7 +88,29 @@ void OplogFetcher::fetchFrom(const std::string& source) {
     long long cursorId = cursor["id"].numberLong();
     std::vector<BSONElement> batch = cursor["firstBatch"].arrayElements();
     if (batch.empty()) {
-        // The source has nothing at or after our last entry: it is not ahead of us.
+        // Nothing at or after our last entry's timestamp. Either the source is simply not ahead
+        // of us, or its history went another way: its newest entry is then newer than ours (a
+        // later term) although it has nothing from our timestamp on. The latter is a
+        // divergence (our last entries were never majority-committed): it needs rollback.
+        BSONObjBuilder q;
+        q.append("find", "oplog.rs");
+        BSONObjBuilder sort;
+        sort.append("$natural", -1);
+        q.append("sort", sort.obj());
+        q.append("limit", 1);
+        q.append("singleBatch", true);
+        auto newest = client.runCommand("local", q.obj());
+        if (newest.isOK() && !last.isNull()) {
+            auto docs = newest.getValue()["cursor"].embeddedObject()["firstBatch"].arrayElements();
+            if (!docs.empty()) {
+                auto e = OplogEntry::parse(docs[0].embeddedObject());
+                if (e.isOK() && last < e.getValue().opTime)
+                    _hooks.onCannotSync("the sync source " + source + " has newer entries (up to " +
+                                        e.getValue().opTime.toString() + ") but none from our last applied optime " +
+                                        last.toString() + " on: this member's history diverged from the set's, which "
+                                        "needs rollback (issue 10, milestone 3)");
+            }
+        }
         return;
     }
     // The first entry decides whether the source's history continues ours.
