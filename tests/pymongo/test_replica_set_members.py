@@ -213,6 +213,20 @@ def test_step_down_freeze_and_rbid(rs):
         assert c.admin.command("replSetFreeze", 0)["info"] == "unfreezing"
     with new.client() as c:
         assert code_of(lambda: c.admin.command("replSetStepDown", 5, secondaryCatchUpPeriodSecs=10)) == 2
+    # The stepped-down primary, unfrozen, can be elected again on request (replSetStepUp: no dry
+    # run); its vote requests carry the config term it gave the config as primary.
+    with p.client() as c:
+        c.admin.command("replSetFreeze", 0)
+
+        def step_up():
+            try:
+                c.admin.command("replSetStepUp")
+            except pymongo.errors.OperationFailure:
+                return False
+            return True
+        wait_for(step_up, 30, "replSetStepUp to win")
+        assert c.admin.command("hello")["isWritablePrimary"] is True
+    wait_for(lambda: primary_of(rs) is p, 10, "the stepped-up member as the only primary")
 
 
 def test_diverged_member_stops_and_says_so_then_resyncs_when_emptied(rs):

@@ -418,6 +418,7 @@ void ReplicationCoordinator::becomePrimary(OperationContext* opCtx, long long te
         {
             std::lock_guard<std::mutex> lk(_mutex);
             _config->term = term;
+            _topo.setConfigTerm(term);
             _term = std::max(_term, term);
         }
         LocalOplog::get()->setTerm(term);

@@ -99,6 +99,8 @@ public:
     // A (new) config; self is this node's index in it (-1: not a member). Keeps the term,
     // forgets what was heard of members, restarts the election timer.
     void setConfig(const ReplSetConfig& config, int self, Millis now);
+    // A new primary gives its config its term (same version): vote requests carry it.
+    void setConfigTerm(long long term) { _config.term = term; }
     // The persisted term and last vote (at startup, from local.replset.election).
     void setPersistedTerm(long long term, long long lastVoteTerm, int lastVoteCandidate);
     // The node's own member state as its data allows (SECONDARY when it may be elected;
