@@ -177,6 +177,22 @@ def test_read_concern_majority_refused(rs):
         assert c.test.command({"find": "m", "readConcern": {"level": "local"}})["ok"] == 1
 
 
+def test_causal_read_on_a_secondary_sees_the_sessions_write(rs):
+    with rs_client(rs) as c:
+        with c.start_session(causal_consistency=True) as s:
+            c.test.get_collection("cc", write_concern=pymongo.WriteConcern(w=1)).insert_one({"_id": 1}, session=s)
+            sec = c.test.get_collection("cc", read_preference=pymongo.ReadPreference.SECONDARY)
+            # afterClusterTime makes the secondary wait until it applied the write.
+            assert sec.find_one({"_id": 1}, session=s) == {"_id": 1}
+        # A cluster time the secondary will not reach in time: MaxTimeMSExpired, not a stale answer.
+        st = c.admin.command("replSetGetStatus")
+        ahead = Timestamp(st["optimes"]["appliedOpTime"]["ts"].time + 3600, 1)
+        secondary = next(m for m in rs if m is not primary_of(rs))
+        with secondary.client() as d:
+            assert code_of(lambda: d.test.command({"find": "cc", "readConcern": {"afterClusterTime": ahead},
+                                                   "maxTimeMS": 200, "$readPreference": {"mode": "secondary"}})) == 50
+
+
 def test_primary_killed_new_one_elected_old_rejoins(rs):
     old = primary_of(rs)
     with rs_client(rs) as c:

@@ -107,7 +107,6 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         repl::ReplicationCoordinator::get()->checkCanAcceptWrites(*writeDb);
     else if (replSet && readsData(cmd->name()))
         repl::ReplicationCoordinator::get()->checkCanServeReads(req.db(), secondaryOk(body));
-    if (replSet) repl::ReplicationCoordinator::get()->checkReadConcern(body);
 
     auto opCtx = makeOperationContext(client);
     std::string ns = req.db();
@@ -121,6 +120,7 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         opCtx->setDeadlineAfterMillis(ms);
     }
     if (body["lsid"].type() == Object) opCtx->lsid = body["lsid"].Obj().getOwned();
+    if (replSet) repl::ReplicationCoordinator::get()->waitForReadConcern(opCtx.get(), body);
     // The command's arguments, as MongoDB parses them before running anything (command_args.h).
     if (const CommandArgs* args = findCommandArgs(cmd->name()))
         args->check(body);

@@ -112,7 +112,9 @@ public:
     int dataBearingMembers() const;
     // readConcern {level: majority | snapshot | linearizable} cannot be served correctly on a
     // set of more than one member yet (tables ignore timestamps): ReadConcernMajorityNotEnabled.
-    void checkReadConcern(const BSONObj& cmd) const;
+    // {afterClusterTime: ts} (causally consistent sessions) waits until this node applied ts,
+    // so a secondary never answers a session's read from before the session's own writes.
+    void waitForReadConcern(OperationContext* opCtx, const BSONObj& cmd);
 
     MemberState state() const;
     OpTime lastApplied() const;

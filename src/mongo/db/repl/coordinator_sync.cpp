@@ -189,19 +189,35 @@ int ReplicationCoordinator::dataBearingMembers() const {
     return n;
 }
 
-void ReplicationCoordinator::checkReadConcern(const BSONObj& cmd) const {
+void ReplicationCoordinator::waitForReadConcern(OperationContext* opCtx, const BSONObj& cmd) {
     BSONElement rc = cmd["readConcern"];
     if (rc.type() != Object || !isReplSet()) return;
     BSONElement level = rc.embeddedObject()["level"];
-    if (level.type() != String) return;
-    const std::string l = level.str();
-    if (l != "majority" && l != "snapshot" && l != "linearizable") return;
-    std::lock_guard<std::mutex> lk(_mutex);
-    if (!_config || _config->members.size() <= 1) return;  // one member: everything applied is committed
-    uasserted(ErrorCodes::ReadConcernMajorityNotEnabled,
-              "readConcern level '" + l + "' is not supported on a replica set of more than one member by this server "
-              "yet: its tables do not keep history at the majority commit point, so such a read could return data "
-              "that is not majority-committed");
+    if (level.type() == String) {
+        const std::string l = level.str();
+        if (l == "majority" || l == "snapshot" || l == "linearizable") {
+            std::lock_guard<std::mutex> lk(_mutex);
+            // One member: everything applied is committed, so these are served.
+            if (_config && _config->members.size() > 1)
+                uasserted(ErrorCodes::ReadConcernMajorityNotEnabled,
+                          "readConcern level '" + l + "' is not supported on a replica set of more than one member by "
+                          "this server yet: its tables do not keep history at the majority commit point, so such a "
+                          "read could return data that is not majority-committed");
+        }
+    }
+    BSONElement after = rc.embeddedObject()["afterClusterTime"];
+    if (after.type() != bsonTimestamp) return;
+    const Timestamp ts = after.timestamp();
+    std::unique_lock<std::mutex> lk(_mutex);
+    // The primary holds every write acknowledged in its term (an operationTime a client saw is
+    // at most what it applied); a secondary waits until it applied that far.
+    while (_state != MemberState::kPrimary && _lastApplied.getTimestamp() < ts) {
+        _progressCv.wait_for(lk, std::chrono::milliseconds(50));
+        lk.unlock();
+        opCtx->checkForInterrupt();
+        lk.lock();
+        if (_shutdown) uasserted(ErrorCodes::ShutdownInProgress, "Replication is being shut down");
+    }
 }
 
 BSONObj ReplicationCoordinator::awaitWriteConcern(OperationContext* opCtx, const BSONObj& writeConcern, OpTime opTime) {
