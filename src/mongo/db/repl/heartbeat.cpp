@@ -156,9 +156,9 @@ void MemberLinks::heartbeatNow(int member) {
 
 void MemberLinks::run(Link* link) {
     logv2::setThreadName("ReplCoord-" + link->target.host);
+    std::unique_lock<std::mutex> lk(_mutex);
     RemoteClient client(link->target.host, _timeoutMillis);
     auto next = std::chrono::steady_clock::now();
-    std::unique_lock<std::mutex> lk(_mutex);
     while (!_stopping) {
         if (!link->queue.empty()) {
             auto [cmd, done] = std::move(link->queue.front());
