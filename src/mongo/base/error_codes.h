@@ -117,6 +117,7 @@ namespace mongo {
     X(LockNotFound, 128)                           \
     X(LockStateChangeFailed, 129)                  \
     X(SymbolNotFound, 130)                         \
+    X(ReadConcernMajorityNotEnabled, 148)          \
     X(OplogOutOfOrder, 152)                        \
     X(ChunkTooBig, 153)                            \
     X(InconsistentShardIdentity, 154)              \
@@ -150,6 +151,7 @@ namespace mongo {
     X(ClientMetadataAppNameTooLarge, 184)          \
     X(ClientMetadataDocumentTooLarge, 185)         \
     X(ClientMetadataCannotBeMutated, 186)          \
+    X(ExceededTimeLimit, 262)                      \
     X(OperationNotSupportedInTransaction, 263)     \
     X(ExceededMemoryLimit, 146)                    \
     X(PrimarySteppedDown, 189)                     \

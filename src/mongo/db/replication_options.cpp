@@ -1,7 +1,6 @@
 #include "mongo/db/replication_options.h"
 
-#include <cerrno>
-#include <cstdlib>
+#include "mongo/db/server_options_parse.h"
 
 namespace mongo {
 
@@ -77,12 +76,7 @@ std::optional<long long> oplogSizeMBFromOption(const BSONElement& value) {
     if (value.isNumber()) {
         if (!value.isIntegral64(&mb)) return std::nullopt;
     } else if (value.type() == String) {
-        std::string s = value.str();
-        if (s.empty()) return std::nullopt;
-        char* end = nullptr;
-        errno = 0;
-        mb = std::strtoll(s.c_str(), &end, 10);
-        if (errno != 0 || *end != '\0') return std::nullopt;
+        if (!option_parsing::parseLongStrict(value.str(), &mb)) return std::nullopt;
     } else {
         return std::nullopt;
     }

@@ -1,7 +1,7 @@
 #pragma once
 // MongoDB's replication options (replication.*: --replSet, --oplogSize,
 // --enableMajorityReadConcern), recognised on the command line and in the config file.
-// What the server can do is accepted: --replSet <name> (a single-node replica set formed by
+// What the server can do is accepted: --replSet <name> (a replica set formed by
 // replSetInitiate, repl/coordinator.h), --oplogSize with it, enableMajorityReadConcern: true.
 // What it cannot do yet is refused at start-up with a message saying so (exit code 2, as
 // mongod for bad options): a seed list in --replSet, false for enableMajorityReadConcern,

@@ -13,6 +13,7 @@
 #include "mongo/db/commands/profile_settings.h"
 #include "mongo/db/error_extra_info.h"
 #include "mongo/db/repl/coordinator.h"
+#include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/session_txn_table.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/session/logical_session_cache.h"
@@ -102,8 +103,9 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         uasserted(ErrorCodes::IllegalOperation,
                   "Transaction numbers are only allowed on a replica set member or mongos");
     // Writes only on the primary (replica-set members), as MongoDB: NotWritablePrimary.
-    if (auto db = writeTargetDatabase(cmd->name(), req))
-        repl::ReplicationCoordinator::get()->checkCanAcceptWrites(*db);
+    const auto writeDb = writeTargetDatabase(cmd->name(), req);
+    if (writeDb)
+        repl::ReplicationCoordinator::get()->checkCanAcceptWrites(*writeDb);
     else if (replSet && readsData(cmd->name()))
         repl::ReplicationCoordinator::get()->checkCanServeReads(req.db(), secondaryOk(body));
 
@@ -125,6 +127,7 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
             uasserted(ErrorCodes::BadValue, "maxTimeMS must be a non-negative integer, got " + maxTime.toString(false));
         opCtx->setDeadlineAfterMillis(ms);
     }
+    if (replSet) repl::ReplicationCoordinator::get()->waitForReadConcern(opCtx.get(), body);
     // The command's arguments, as MongoDB parses them before running anything (command_args.h).
     if (const CommandArgs* args = findCommandArgs(cmd->name()))
         args->check(body);
@@ -142,7 +145,16 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     // (repl/session_txn_table.h). Recorded after failCommand: an injected failure applied
     // nothing, and the driver's retry must go through.
     if (!body["txnNumber"].eoo()) repl::SessionTxnTable::get()->beginRetryableWrite(cmd->name(), body);
+    repl::LocalOplog::resetLastAppendedOnThisThread();
     cmd->run(opCtx.get(), req, result);
+    // Write concern (replica-set members): wait for the command's writes to reach the members
+    // w asks for; a failure is the reply's writeConcernError, the writes stay done.
+    if (replSet && writeDb && *writeDb != "local") {
+        BSONObj wc = body["writeConcern"].type() == Object ? body["writeConcern"].Obj() : BSONObj();
+        BSONObj wce = repl::ReplicationCoordinator::get()->awaitWriteConcern(
+            opCtx.get(), wc, repl::LocalOplog::lastAppendedOnThisThread());
+        if (!wce.isEmpty() && !result.hasField("writeConcernError")) result.append("writeConcernError", wce);
+    }
     if (auto wce = failCommandWriteConcernError(opCtx.get(), cmd->name(), ns)) result.appendElements(*wce);
 }
 

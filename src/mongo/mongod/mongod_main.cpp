@@ -218,6 +218,7 @@ int runMongod() {
     LOGV2(4784900, Control, "Shutting down", logv2::attrs("signal", gShutdownSignal));
     setGlobalInShutdown();
     tl.shutdown();
+    repl::ReplicationCoordinator::get()->shutdown();  // heartbeat, fetcher threads
     reaper.join();
     allocator::MemoryReleaser::get().shutdown();
     LogicalSessionCache::get().shutdown();  // before the catalog closes under its writes

@@ -108,6 +108,18 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
         add(name, A::lenient(basic));
     add("replSetGetConfig", A::strict("replSetGetConfig", {"commitmentStatus"}));
     add("replSetInitiate", A::lenient("a BasicCommand in MongoDB 7.0: its value is the configuration"));
+    add("replSetReconfig", A::strict("replSetReconfig", {"force"}));
+    add("replSetStepDown", A::strict("replSetStepDown", {"secondaryCatchUpPeriodSecs", "force"}));
+    add("replSetStepUp", A::strict("replSetStepUp", {"skipDryRun"}));
+    add("replSetFreeze", A::strict("replSetFreeze", {}));
+    add("replSetGetRBID", A::strict("replSetGetRBID", {}));
+    // Member-to-member commands: what this server's members send each other (heartbeat.h).
+    add("replSetHeartbeat", A::strict("ReplSetHeartbeatArgsV1", {"configVersion", "configTerm", "hbv", "from",
+                                                                 "fromId", "term", "checkEmpty", "heartbeatVersion"}));
+    add("replSetRequestVotes", A::strict("ReplSetRequestVotesArgs", {"setName", "dryRun", "term", "candidateIndex",
+                                                                     "configVersion", "configTerm", "lastAppliedOpTime",
+                                                                     "lastCommittedOp"}));
+    add("replSetUpdatePosition", A::strict("UpdatePositionArgs", {"optimes", "$replData"}));
     add("replSetGetStatus", A::lenient("a BasicCommand in MongoDB 7.0: it reads the fields it knows and ignores the others"));
     add("hello", A::lenient("hello's IDL is strict: false, so that drivers may send fields of newer versions"));
     add("isMaster", A::lenient("isMaster is hello's alias"));

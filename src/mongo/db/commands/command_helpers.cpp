@@ -50,8 +50,16 @@ BSONObj parseObjectArg(const BSONElement& e, const char* cmd) {
 }
 
 bool parseWriteConcernIsDurable(const BSONObj& cmd) {
+    auto* c = repl::ReplicationCoordinator::get();
+    const bool replSet = c->isReplSet();
+    return parseWriteConcernIsDurable(cmd, replSet, replSet ? c->dataBearingMembers() : 1);
+}
+
+bool parseWriteConcernIsDurable(const BSONObj& cmd, bool replSet, int dataBearingMembers) {
     BSONElement wc = cmd["writeConcern"];
-    if (wc.eoo() || wc.isNull()) return false;
+    // No writeConcern: the implicit default, w: "majority" on a replica set (journaled like
+    // an explicit one), w: 1 on a standalone.
+    if (wc.eoo() || wc.isNull()) return replSet;
     if (wc.type() != Object)
         uasserted(ErrorCodes::TypeMismatch, "writeConcern must be an object");
     BSONObj o = wc.Obj();
@@ -59,10 +67,13 @@ bool parseWriteConcernIsDurable(const BSONObj& cmd) {
     if (w.isNumber()) {
         if (w.numberLong() < 0) uasserted(ErrorCodes::FailedToParse, "w has to be a non-negative number");
         if (w.numberLong() > 1) {
-            // A one-member replica set cannot acknowledge from more than one node either.
-            if (repl::ReplicationCoordinator::get()->isReplSet())
-                uasserted(ErrorCodes::UnsatisfiableWriteConcern, "Not enough data-bearing nodes");
-            uasserted(ErrorCodes::BadValue, "cannot use 'w' > 1 on a standalone");
+            // w counts data-bearing members (the wait is the replication layer's).
+            if (replSet) {
+                uassert(ErrorCodes::UnsatisfiableWriteConcern, "Not enough data-bearing nodes",
+                        w.numberLong() <= dataBearingMembers);
+            } else {
+                uasserted(ErrorCodes::BadValue, "cannot use 'w' > 1 on a standalone");
+            }
         }
     } else if (!w.eoo() && w.type() != String && !w.isABSONObj()) {
         uasserted(ErrorCodes::FailedToParse, "w has to be a number, string, or object");
@@ -71,9 +82,10 @@ bool parseWriteConcernIsDurable(const BSONObj& cmd) {
     BSONElement fsync = o["fsync"];
     if (!j.eoo()) return j.trueValue() || (!fsync.eoo() && fsync.trueValue());
     // A majority write on a replica set is journaled unless j says otherwise (MongoDB's
-    // writeConcernMajorityJournalDefault: true).
-    if (w.type() == String && w.valueStringData() == "majority" && repl::ReplicationCoordinator::get()->isReplSet())
-        return true;
+    // writeConcernMajorityJournalDefault: true); a writeConcern without w takes the implicit
+    // default w, which is "majority" there.
+    const bool majority = w.eoo() || (w.type() == String && w.valueStringData() == "majority");
+    if (majority && replSet) return true;
     return !fsync.eoo() && fsync.trueValue();
 }
 

@@ -23,8 +23,14 @@ bool parseBoolArg(const BSONElement& e, const char* cmd);
 BSONObj parseObjectArg(const BSONElement& e, const char* cmd);
 
 // writeConcern {w, j, wtimeout}: validates (BadValue for w > 1 on a standalone, bad types)
-// and returns whether the writes must be durable before acknowledging (j: true).
+// and returns whether the writes must be durable before acknowledging: j: true, fsync: true,
+// or a majority write on a replica set without j (writeConcernMajorityJournalDefault), which
+// includes a write with no writeConcern or none naming w there (the implicit default is
+// w: "majority"). The second form takes "is this a replica set member" and how many
+// data-bearing members the set has (w may not exceed it: UnsatisfiableWriteConcern) as arguments
+// (tests).
 bool parseWriteConcernIsDurable(const BSONObj& cmd);
+bool parseWriteConcernIsDurable(const BSONObj& cmd, bool replSet, int dataBearingMembers = 1);
 
 // "<hostname>:<port>" as MongoDB reports its host (currentOp, $collStats, explain).
 std::string hostAndPort();

@@ -1,26 +1,38 @@
 #pragma once
-// ReplicationCoordinator: the node's replica-set state. Milestone 1 of issue 10: a set of one
-// member (replica_set README). It holds the member state, the configuration (persisted in
-// local.system.replset), the term (local.replset.election), the node's applied/durable
-// optimes and the majority commit point (this node alone: its own applied optime, which
-// also becomes WiredTiger's stable timestamp), and answers hello's replica-set fields,
-// replSetGetStatus and replSetGetConfig in MongoDB 7.0's shape.
+// ReplicationCoordinator: the node's replica-set state (replica_set README). It holds the
+// member state, the configuration (persisted in local.system.replset), the term and last vote
+// (local.replset.election), every member's applied/durable optimes, the majority commit point,
+// and answers hello's replica-set fields, replSetGetStatus and replSetGetConfig in MongoDB
+// 7.0's shape.
+//
+// The election logic is topology.h (pure); this class feeds it and carries out its actions:
+// heartbeats and vote requests go through MemberLinks (heartbeat.h), a secondary replicates
+// through OplogFetcher + OplogApplier, and a background thread ("ReplCoord") ticks the
+// topology, installs configs learnt from heartbeats and (re)starts the fetcher.
 //
 // Life cycle: startup() at process start when --replSet is given (installs the op observer;
-// with a stored config the node takes a new term and becomes PRIMARY at once, writing a
-// "new primary" no-op); initiate() forms the set (creates the oplog, writes the config,
-// "initiating set" then, in term 1, "new primary").
+// a stored one-voter config makes the node PRIMARY at once in a new term; a bigger set starts
+// as SECONDARY and elects); initiate() forms the set; shutdown() stops the threads.
 // Thread safety: every method may be called from any thread. State lives under one mutex,
-// never held while calling into storage; initiate/startup take the exclusive catalog lock.
+// never held while calling into storage or the network.
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <string>
 #include <vector>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/repl/member_state.h"
 #include "mongo/db/repl/optime.h"
+#include "mongo/db/repl/heartbeat.h"
+#include "mongo/db/repl/oplog_fetcher.h"
 #include "mongo/db/repl/repl_config.h"
+#include "mongo/db/repl/topology.h"
 
 namespace mongo {
 
@@ -28,9 +40,6 @@ class KVEngine;
 
 namespace repl {
 
-// MongoDB's member states (replSetGetStatus myState / stateStr).
-enum class MemberState { kStartup = 0, kPrimary = 1, kSecondary = 2, kRemoved = 10 };
-const char* memberStateString(MemberState s);
 
 struct ReplicationStartupOptions {
     std::string setName;                 // --replSet
@@ -64,6 +73,12 @@ public:
     // for the default config. Throws DBException with MongoDB's codes.
     void initiate(OperationContext* opCtx, const BSONObj& config, BSONObjBuilder* result);
 
+    // replSetReconfig {replSetReconfig: config, force}. Without force: only on the PRIMARY
+    // (NotWritablePrimary), a higher version, at most one voter added or removed; the config
+    // takes the current term. With force: on any member with a config; the version is raised
+    // by a large random number and the term is -1, as MongoDB. Throws DBException.
+    void reconfig(OperationContext* opCtx, const BSONObj& config, bool force, BSONObjBuilder* result);
+
     // hello's role fields (the hello_cmd.h hook).
     void appendHelloFields(bool legacyNames, BSONObjBuilder* result) const;
     // replSetGetStatus / replSetGetConfig replies (NoReplicationEnabled / NotYetInitialized).
@@ -75,23 +90,77 @@ public:
     // The oplog's commit listener: a unit of work that wrote entries up to opTime committed.
     void onOplogCommitted(const OpTime& opTime, Date_t wall);
 
+    // Stops the background, heartbeat and fetcher threads (process shutdown).
+    void shutdown();
+
+    // Member-to-member commands (commands/repl_set_cmds.cpp).
+    void processHeartbeat(const BSONObj& cmd, BSONObjBuilder* result);
+    void processRequestVotes(OperationContext* opCtx, const BSONObj& cmd, BSONObjBuilder* result);
+    void processUpdatePosition(const BSONObj& cmd, BSONObjBuilder* result);
+    // replSetStepDown {stepDownSecs, secondaryCatchUpPeriodSecs, force}.
+    void stepDown(OperationContext* opCtx, long long stepDownSecs, long long catchUpSecs, bool force);
+    void stepUp(OperationContext* opCtx);
+    void freeze(long long secs, BSONObjBuilder* result);
+    int rbid() const { return _rbid; }
+
+    // Write concern (after a write command ran): waits until the command's writes satisfy
+    // wc's w (a number of data-bearing members, or "majority") within wtimeout; returns the
+    // writeConcernError document (empty when satisfied). opTime: the newest entry the command
+    // wrote (null: it wrote none; then the newest entry this node has).
+    BSONObj awaitWriteConcern(OperationContext* opCtx, const BSONObj& writeConcern, OpTime opTime);
+    // Data-bearing members of the config (w may not exceed it; 1 when not a set).
+    int dataBearingMembers() const;
+    // readConcern {level: majority | snapshot | linearizable} cannot be served correctly on a
+    // set of more than one member yet (tables ignore timestamps): ReadConcernMajorityNotEnabled.
+    // {afterClusterTime: ts} (causally consistent sessions) waits until this node applied ts,
+    // so a secondary never answers a session's read from before the session's own writes.
+    void waitForReadConcern(OperationContext* opCtx, const BSONObj& cmd);
+
     MemberState state() const;
     OpTime lastApplied() const;
     long long term() const;
 
 private:
+    using Clock = std::chrono::steady_clock;
+    Millis nowMillis() const;
     void loadStoredState(OperationContext* opCtx);
-    // In a new term: persists it, writes the "new primary" no-op, becomes PRIMARY.
-    // REQUIRES: the exclusive catalog lock, a config.
-    void becomePrimary(OperationContext* opCtx);
+    // Term `term` was won: writes the "new primary" no-op in it and becomes PRIMARY.
+    void becomePrimary(OperationContext* opCtx, long long term);
     void persistConfig(OperationContext* opCtx, const ReplSetConfig& config);
-    void persistTerm(OperationContext* opCtx, long long term);
+    void persistTerm(OperationContext* opCtx, long long term, long long voteTerm, int voteCandidate);
+    void persistTopologyTerm();
+
+    // The running config changed (initiate, reconfig, learnt from a heartbeat, startup):
+    // topology, links, member table. REQUIRES: _mutex held by the caller (lk).
+    void configChangedLocked(Millis now);
+    void startThreads();
+    void backgroundLoop();
+    void execute(const Actions& actions);
+    void sendVoteRequests(const VoteRequest& request);
+    void onHeartbeatReply(int member, const StatusWith<BSONObj>& reply);
+    BSONObj makeHeartbeatRequest(int member);
+    void installConfigFromHeartbeat(const BSONObj& doc);
+    void fetchConfigFrom(const std::string& host);
+    void stepDownLocked(std::unique_lock<std::mutex>& lk, const std::string& reason);
+    void manageFetcher();
+    void onBatchApplied(const OpTime& applied);
+    void onCannotSync(const std::string& why);
+    std::optional<std::string> chooseSyncSource();
+    void sendUpdatePosition();
+    // The primary's commit point from members' durable optimes. REQUIRES: _mutex.
+    void advanceCommitPointLocked();
+    void setStateLocked(MemberState s, const char* why);
+    // _term and the last vote follow the topology's after each of its events. REQUIRES: _mutex.
+    void syncTermLocked();
+    int memberIndexForHost(const std::string& host) const;
     OpTime writeNoop(OperationContext* opCtx, const char* msg);
     std::string selfHost() const;
+    void appendMemberStatus(BSONObjBuilder& o, size_t i, Date_t now) const;
 
     mutable std::mutex _mutex;
     ReplicationStartupOptions _options;
-    bool _isReplSet = false;
+    // Read by every command (isReplSet), set once at startup: an atomic, not the mutex.
+    std::atomic<bool> _isReplSet{false};
     std::unique_ptr<ReplSetConfig> _config;
     int _selfIndex = -1;
     MemberState _state = MemberState::kStartup;
@@ -101,6 +170,43 @@ private:
     OpTime _electionOpTime;
     Date_t _electionDate;
     Date_t _startDate;
+
+    // Milestone 2: members, elections, replication.
+    Topology _topo{0};
+    long long _lastVoteTerm = OpTime::kUninitializedTerm;
+    int _lastVoteCandidate = -1;
+    struct MemberProgress {
+        OpTime applied, durable;
+        Date_t appliedWall, durableWall;
+        Millis lastUpdate = 0;
+        Date_t lastHeartbeatDate, lastHeartbeatRecvDate;
+        long long pingMs = 0;
+        std::string syncingTo;
+        Timestamp electionTime;
+        long long configVersion = 0, configTerm = -1;
+        long long lastRequestTerm = -1;  // the term in its last heartbeat to us
+    };
+    std::vector<MemberProgress> _progress;  // by config index
+    OpTime _lastDurable;
+    Date_t _lastDurableWall;
+    OpTime _commitPoint;
+    Date_t _commitPointWall;
+    std::condition_variable _progressCv;   // write-concern waiters
+    std::atomic<bool> _writesAllowed{false};  // LocalOplog's write gate
+    std::string _configSourceHost;          // heartbeated us while we had no config
+    BSONObj _pendingConfig;                 // newer config from a heartbeat reply
+    std::string _cannotSync;                // why the fetcher stopped for good ("" = fine)
+    std::string _lastElectionReason;
+    bool _linksDirty = false;   // the config changed: the bg thread restarts the member links
+    int _lastPrimarySeen = -1;  // for topologyVersion: hello's primary changed
+    bool _threadsStarted = false;
+    int _rbid = 1;
+    Clock::time_point _clockBase = Clock::now();
+    MemberLinks _links;
+    OplogFetcher _fetcher;
+    std::thread _background;
+    std::atomic<bool> _shutdown{false};
+    std::mutex _electionMutex;  // one election/step-down transition at a time (never under _mutex)
 };
 
 }  // namespace repl

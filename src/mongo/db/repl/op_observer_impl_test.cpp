@@ -25,7 +25,10 @@ protected:
         LocalOplog::get()->create(opCtx.get(), 1024 * 1024);
         LocalOplog::get()->setTerm(1);
         LocalOplog::get()->setEnabled(true);
-        LocalOplog::get()->setCommitListener([this](const OpTime& t, Date_t) { lastCommitted = t; });
+        LocalOplog::get()->setCommitListener([this](const OpTime& t, Date_t) {
+            lastCommitted = t;
+            ++listenerCalls;
+        });
     }
     void TearDown() override {
         LocalOplog::get()->setEnabled(false);
@@ -58,7 +61,33 @@ protected:
     std::unique_ptr<OperationContext> opCtx;
     std::unique_ptr<CollectionCatalogImpl> catalog;
     OpTime lastCommitted;
+    int listenerCalls = 0;
 };
+
+TEST_F(OpObserverTest, OneCommitNotificationPerUnitWithItsNewestEntry) {
+    Collection* c = create("test.c");
+    listenerCalls = 0;
+    {
+        WriteUnitOfWork wuow(opCtx.get());
+        for (int i = 0; i < 5; ++i) c->insertDocument(opCtx.get(), fromjson("{\"_id\": " + std::to_string(i) + "}"));
+        wuow.commit();
+    }
+    EXPECT_EQ(listenerCalls, 1);
+    EXPECT_EQ(lastCommitted, oplog().back().opTime);
+    {
+        WriteUnitOfWork wuow(opCtx.get());
+        c->insertDocument(opCtx.get(), fromjson("{\"_id\": 10}"));
+    }  // aborted: no notification, and the next unit starts afresh
+    EXPECT_EQ(listenerCalls, 1);
+    {
+        WriteUnitOfWork wuow(opCtx.get());
+        c->insertDocument(opCtx.get(), fromjson("{\"_id\": 11}"));
+        c->insertDocument(opCtx.get(), fromjson("{\"_id\": 12}"));
+        wuow.commit();
+    }
+    EXPECT_EQ(listenerCalls, 2);
+    EXPECT_EQ(lastCommitted, oplog().back().opTime);
+}
 
 TEST_F(OpObserverTest, DocumentWritesBecomeEntriesInOrder) {
     Collection* c = create("test.c");

@@ -16,6 +16,21 @@ const NamespaceString& LocalOplog::nss() {
     return n;
 }
 
+namespace {
+thread_local ApplyingEntryScope* tlApplying = nullptr;
+thread_local OpTime tlLastAppended;
+}  // namespace
+
+ApplyingEntryScope::ApplyingEntryScope(const BSONObj& entry, const OpTime& opTime, Date_t wall)
+    : _entry(entry), _opTime(opTime), _wall(wall), _prev(tlApplying) {
+    tlApplying = this;
+}
+ApplyingEntryScope::~ApplyingEntryScope() { tlApplying = _prev; }
+ApplyingEntryScope* ApplyingEntryScope::current() { return tlApplying; }
+
+OpTime LocalOplog::lastAppendedOnThisThread() { return tlLastAppended; }
+void LocalOplog::resetLastAppendedOnThisThread() { tlLastAppended = OpTime(); }
+
 LocalOplog* LocalOplog::get() {
     static LocalOplog oplog;
     return &oplog;
@@ -46,10 +61,17 @@ void LocalOplog::create(OperationContext* opCtx, long long sizeBytes) {
 }
 
 OpTime LocalOplog::append(OperationContext* opCtx, OplogEntry* entry) {
+    if (ApplyingEntryScope* a = ApplyingEntryScope::current()) {
+        if (!a->written) appendVerbatim(opCtx, a->entry(), a->opTime(), a->wall());
+        return a->opTime();
+    }
     RecoveryUnit* ru = opCtx->recoveryUnit();
     invariant(ru->inUnitOfWork());
     Collection* oplog = CollectionCatalog::get()->lookupCollection(opCtx, nss());
     uassert(ErrorCodes::NamespaceNotFound, "the oplog (local.oplog.rs) does not exist", oplog);
+    // A write that got past the entry check while this node stepped down must not commit an
+    // entry of the old term: the unit of work aborts (the check itself is the coordinator's).
+    if (_writeGate) _writeGate();
     Timestamp ts = LogicalClock::get()->reserveTicks();
     // Each entry's writes commit at its timestamp; later entries of the same unit move the
     // commit timestamp forward (WiredTiger allows increasing ones within a transaction).
@@ -57,13 +79,60 @@ OpTime LocalOplog::append(OperationContext* opCtx, OplogEntry* entry) {
     entry->opTime = OpTime(ts, _term.load());
     entry->wall = Date_t::now();
     oplog->insertDocument(opCtx, entry->toBSON());
-    // Handlers run in registration order: the last registered (newest entry) wins.
-    OpTime opTime = entry->opTime;
-    Date_t wall = entry->wall;
-    ru->onCommit([this, opTime, wall] {
-        if (_listener) _listener(opTime, wall);
+    tlLastAppended = entry->opTime;
+    notifyOnCommit(ru, entry->opTime, entry->wall);
+    return entry->opTime;
+}
+
+void LocalOplog::appendVerbatim(OperationContext* opCtx, const BSONObj& entry, const OpTime& opTime, Date_t wall) {
+    RecoveryUnit* ru = opCtx->recoveryUnit();
+    invariant(ru->inUnitOfWork());
+    Collection* oplog = CollectionCatalog::get()->lookupCollection(opCtx, nss());
+    uassert(ErrorCodes::NamespaceNotFound, "the oplog (local.oplog.rs) does not exist", oplog);
+    if (ApplyingEntryScope* a = ApplyingEntryScope::current()) a->written = true;
+    // The clock never hands out a timestamp at or below an entry this node holds.
+    LogicalClock::get()->advanceClusterTime(opTime.getTimestamp());
+    ru->setCommitTimestamp(opTime.getTimestamp().asULL());
+    oplog->insertDocument(opCtx, entry);
+    notifyOnCommit(ru, opTime, wall);
+}
+
+void LocalOplog::notifyOnCommit(RecoveryUnit* ru, const OpTime& opTime, Date_t wall) {
+    // One commit handler per unit of work, however many entries it holds (a multi-document
+    // insert writes one entry per document): the listener moves the engine's stable
+    // timestamp, which costs a WiredTiger call, so it runs once with the unit's newest entry.
+    std::shared_ptr<Pending> pending;
+    {
+        std::lock_guard<std::mutex> lk(_pendingMutex);
+        auto& slot = _pending[ru];
+        if (slot) {
+            slot->opTime = opTime;
+            slot->wall = wall;
+            return;
+        }
+        slot = pending = std::make_shared<Pending>(Pending{opTime, wall});
+    }
+    ru->onCommit([this, ru, pending] {
+        forgetPending(ru);
+        if (_listener) _listener(pending->opTime, pending->wall);
     });
-    return opTime;
+    ru->onRollback([this, ru] { forgetPending(ru); });
+}
+
+void LocalOplog::forgetPending(RecoveryUnit* ru) {
+    std::lock_guard<std::mutex> lk(_pendingMutex);
+    _pending.erase(ru);
+}
+
+std::pair<OpTime, BSONObj> LocalOplog::readFirst(OperationContext* opCtx) const {
+    Collection* oplog = CollectionCatalog::get()->lookupCollection(opCtx, nss());
+    if (!oplog) return {OpTime(), BSONObj()};
+    auto cursor = oplog->getCursor(opCtx, true);
+    auto first = cursor->next();
+    if (!first) return {OpTime(), BSONObj()};
+    auto parsed = OplogEntry::parse(first->doc);
+    uassertStatusOK(parsed.getStatus());
+    return {parsed.getValue().opTime, first->doc.getOwned()};
 }
 
 std::pair<OpTime, Date_t> LocalOplog::readLast(OperationContext* opCtx) const {

@@ -6,7 +6,8 @@
 // logical clock, makes it the unit's WiredTiger commit timestamp (so the write and its entry
 // become visible at the same point in time, and one unit holding several entries commits
 // each at its own, increasing, timestamp), fills ts/t/wall, and inserts the entry. When the
-// unit commits, the listener (the coordinator) learns the new last applied optime.
+// unit commits, the listener (the coordinator) learns the new last applied optime: once per
+// unit, with the unit's newest entry.
 //
 // Order: entries are appended by writers holding the collection write lock or the exclusive
 // catalog lock (catalog_lock.h), which serialise every writer; timestamps are therefore
@@ -15,7 +16,9 @@
 // Thread safety: as above; setters are for startup/initiate.
 #include <functional>
 #include <mutex>
+#include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "mongo/db/namespace_string.h"
 #include "mongo/db/operation_context.h"
@@ -24,6 +27,28 @@
 
 namespace mongo {
 namespace repl {
+
+// A secondary applying a fetched entry: while a scope is alive on this thread, the oplog
+// writes that entry verbatim (its ts, t and wall) at the first append() of the operation it
+// describes (the op observer's), and nothing at later ones of the same operation (a
+// dropDatabase drops each collection through its own hook). The applier writes the entry
+// itself when the operation called no hook (a no-op, the delete of a missing document).
+class ApplyingEntryScope {
+public:
+    ApplyingEntryScope(const BSONObj& entry, const OpTime& opTime, Date_t wall);
+    ~ApplyingEntryScope();
+    static ApplyingEntryScope* current();
+    const BSONObj& entry() const { return _entry; }
+    const OpTime& opTime() const { return _opTime; }
+    Date_t wall() const { return _wall; }
+    bool written = false;
+
+private:
+    BSONObj _entry;
+    OpTime _opTime;
+    Date_t _wall;
+    ApplyingEntryScope* _prev;
+};
 
 class LocalOplog {
 public:
@@ -49,6 +74,17 @@ public:
     // Appends entry (its ts, t and wall are filled in here) in the caller's unit of work and
     // returns its optime. REQUIRES: in a unit of work, enabled(), the oplog exists.
     OpTime append(OperationContext* opCtx, OplogEntry* entry);
+    // Writes a fetched entry as it is (a secondary), at its own timestamp, in the caller's unit
+    // of work. REQUIRES: in a unit of work, the oplog exists.
+    void appendVerbatim(OperationContext* opCtx, const BSONObj& entry, const OpTime& opTime, Date_t wall);
+
+    // The newest entry appended by this thread's last write (null if none): what a write
+    // command waits on for its write concern.
+    static OpTime lastAppendedOnThisThread();
+    static void resetLastAppendedOnThisThread();
+
+    // The first entry on disk (null if the oplog is empty or missing) and its document.
+    std::pair<OpTime, BSONObj> readFirst(OperationContext* opCtx) const;
 
     // The newest entry on disk: its optime and wall time (null if the oplog is empty or
     // missing). For startup.
@@ -56,11 +92,24 @@ public:
 
     // Called after each unit of work that appended entries commits, with its newest entry.
     void setCommitListener(std::function<void(const OpTime&, Date_t)> f) { _listener = std::move(f); }
+    // Called before each new entry is written (throws to refuse the write: a node that is no
+    // longer primary). Set by the coordinator at startup.
+    void setWriteGate(std::function<void()> f) { _writeGate = std::move(f); }
 
 private:
+    struct Pending {  // the newest entry of a unit of work not yet committed
+        OpTime opTime;
+        Date_t wall;
+    };
+    void forgetPending(RecoveryUnit* ru);
+    void notifyOnCommit(RecoveryUnit* ru, const OpTime& opTime, Date_t wall);
+
+    std::mutex _pendingMutex;
+    std::unordered_map<RecoveryUnit*, std::shared_ptr<Pending>> _pending;  // by open unit
     std::atomic<bool> _enabled{false};
     std::atomic<long long> _term{OpTime::kUninitializedTerm};
     std::function<void(const OpTime&, Date_t)> _listener;
+    std::function<void()> _writeGate;
 };
 
 }  // namespace repl

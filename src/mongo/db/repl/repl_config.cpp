@@ -60,7 +60,9 @@ StatusWith<MemberConfig> parseMember(const BSONElement& e) {
         } else if (n == "secondaryDelaySecs") {
             long long v;
             if (!f.isNumber() || !f.isIntegral64(&v)) return wrongType("secondaryDelaySecs", "NumberLong", f);
-            if (v < 0) return Status(ErrorCodes::BadValue, "secondaryDelaySecs field value of " + std::to_string(v) + " is out of range");
+            // MongoDB's bound: one (leap) year.
+            if (v < 0 || v > 3600LL * 24 * 366)
+                return Status(ErrorCodes::BadValue, "secondaryDelaySecs field value of " + std::to_string(v) + " seconds is out of range");
             m.secondaryDelaySecs = v;
         } else if (n == "slaveDelay") {
             return Status(ErrorCodes::BadValue, "Use secondaryDelaySecs instead of slaveDelay");
@@ -73,8 +75,24 @@ StatusWith<MemberConfig> parseMember(const BSONElement& e) {
     if (!haveId) return Status(ErrorCodes::NoSuchKey, "Missing expected field \"_id\"");
     if (!haveHost) return Status(ErrorCodes::NoSuchKey, "Missing expected field \"host\"");
     if (m.host.empty()) return invalid("Empty host field in replica set member configuration");
-    if (m.hidden && m.priority != 0) return invalid("priority must be 0 when hidden=true");
     if (m.arbiterOnly && m.priority != 0) m.priority = 0;  // MongoDB gives arbiters priority 0
+    if (m.arbiterOnly && m.votes == 0) return invalid("Arbiter must vote (cannot have 0 votes)");
+    if (m.arbiterOnly && !m.tags.isEmpty()) return invalid("Cannot set tags on arbiters.");
+    if (m.arbiterOnly && !m.buildIndexes) return invalid("Arbiters must have buildIndexes set to true");
+    if (m.votes == 0 && m.priority != 0) return invalid("priority must be 0 when non-voting (votes:0)");
+    if (m.hidden && m.priority != 0) return invalid("priority must be 0 when hidden=true");
+    if (!m.buildIndexes && m.priority != 0) return invalid("priority must be 0 when buildIndexes=false");
+    if (m.secondaryDelaySecs > 0 && m.priority != 0)
+        return invalid("priority must be 0 when secondaryDelaySecs is greater than 0");
+    // host:port with a port in range (the host part is resolved when members connect).
+    const auto colon = m.host.rfind(':');
+    if (colon != std::string::npos && m.host.find(']') == std::string::npos) {
+        const std::string port = m.host.substr(colon + 1);
+        long long p = -1;
+        if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+            (p = std::stoll(port)) < 1 || p > 65535)
+            return Status(ErrorCodes::FailedToParse, "Port number " + port + " out of range parsing HostAndPort from \"" + m.host + "\"");
+    }
     return m;
 }
 
@@ -123,6 +141,7 @@ Status parseSettings(const BSONElement& e, ReplSetConfig* c) {
         } else if (n == "replicaSetId") {
             if (f.type() != jstOID) return wrongType("settings.replicaSetId", "objectId", f);
             c->replicaSetId = f.oid();
+            c->replicaSetIdGiven = true;
         } else {
             return Status(ErrorCodes::BadValue, "Unexpected field " + n + " in replica set settings");
         }
@@ -133,7 +152,7 @@ Status parseSettings(const BSONElement& e, ReplSetConfig* c) {
 
 }  // namespace
 
-StatusWith<ReplSetConfig> ReplSetConfig::parse(const BSONObj& doc, const std::string& expectedSetName) {
+StatusWith<ReplSetConfig> ReplSetConfig::parse(const BSONObj& doc, const std::string& expectedSetName, const char* verb) {
     ReplSetConfig c;
     c.replicaSetId = OID::gen();
     BSONObjBuilder gled;
@@ -198,16 +217,99 @@ StatusWith<ReplSetConfig> ReplSetConfig::parse(const BSONObj& doc, const std::st
     if (!haveMembers) return Status(ErrorCodes::NoSuchKey, "Missing expected field \"members\"");
     if (c.members.empty()) return invalid("Replica set configuration must contain at least one non-arbiter member with priority > 0");
     if (c.setName != expectedSetName)
-        return invalid("Attempting to initiate a replica set with name " + c.setName +
+        return invalid(std::string("Attempting to ") + verb + " a replica set with name " + c.setName +
                        ", but command line reports " + expectedSetName + "; rejecting");
-    if (c.members.size() > 1)
-        return invalid("a replica set of more than one member is not supported by this server yet: it has no "
-                       "replication between members (issue 10, milestone 2); initiate with this node alone");
-    const MemberConfig& m = c.members[0];
-    if (m.arbiterOnly || m.priority == 0 || m.votes == 0)
-        return invalid("the only member of the set must be able to become primary (not an arbiter, priority > 0, "
-                       "votes: 1): a set with no electable member is not supported by this server yet");
+    Status s = c.validate();
+    if (!s.isOK()) return s;
     return c;
+}
+
+Status ReplSetConfig::validate() const {
+    if (members.size() > kMaxMembers)
+        return invalid("Replica set configuration contains " + std::to_string(members.size()) +
+                       " members, but must have at most " + std::to_string(kMaxMembers) + " members.");
+    int voters = 0, electable = 0, localhosts = 0;
+    for (const MemberConfig& m : members) {
+        voters += m.votes;
+        if (m.isElectable()) ++electable;
+        const std::string h = m.host.substr(0, m.host.rfind(':'));
+        if (h == "localhost" || h.rfind("127.", 0) == 0 || h == "::1" || h == "[::1]") ++localhosts;
+    }
+    if (voters < 1 || voters > kMaxVotingMembers)
+        return invalid("Replica set configuration contains " + std::to_string(voters) +
+                       " voting members, but must be at least 1 and no more than " + std::to_string(kMaxVotingMembers));
+    if (electable == 0)
+        return invalid("Replica set configuration must contain at least one non-arbiter member with priority > 0");
+    if (localhosts != 0 && localhosts != int(members.size()))
+        return invalid("Either all host names in a replica set configuration must be localhost references, or none "
+                       "must be; found " + std::to_string(localhosts) + " out of " + std::to_string(members.size()));
+    return Status::OK();
+}
+
+int ReplSetConfig::votingMembers() const {
+    int n = 0;
+    for (const MemberConfig& m : members) n += m.votes;
+    return n;
+}
+
+int ReplSetConfig::majorityVoteCount() const { return votingMembers() / 2 + 1; }
+
+int ReplSetConfig::writeMajorityCount() const {
+    int dataBearingVoters = 0;
+    for (const MemberConfig& m : members)
+        if (m.votes && !m.arbiterOnly) ++dataBearingVoters;
+    return std::min(majorityVoteCount(), dataBearingVoters);
+}
+
+const MemberConfig* ReplSetConfig::findMember(int id) const {
+    for (const MemberConfig& m : members)
+        if (m.id == id) return &m;
+    return nullptr;
+}
+
+Status ReplSetConfig::checkReconfig(const ReplSetConfig& oldConfig, const ReplSetConfig& newConfig, bool force) {
+    auto incompatible = [](const std::string& msg) {
+        return Status(ErrorCodes::NewReplicaSetConfigurationIncompatible, msg);
+    };
+    if (newConfig.setName != oldConfig.setName)
+        return incompatible("New and old configurations differ in replica set name; old was " + oldConfig.setName +
+                            ", and new is " + newConfig.setName);
+    if (newConfig.replicaSetIdGiven && !(newConfig.replicaSetId == oldConfig.replicaSetId))
+        return incompatible("New and old configurations differ in replica set ID; old was " +
+                            oldConfig.replicaSetId.toString() + ", and new is " + newConfig.replicaSetId.toString());
+    if (!force && newConfig.version <= oldConfig.version)
+        return incompatible("New replica set configuration version must be greater than old, but " +
+                            std::to_string(newConfig.version) + " is not greater than " +
+                            std::to_string(oldConfig.version) + " for replica set " + oldConfig.setName);
+    for (const MemberConfig& n : newConfig.members) {
+        for (const MemberConfig& o : oldConfig.members) {
+            const bool sameId = n.id == o.id, sameHost = lowerEq(n.host, o.host);
+            if (sameHost && !sameId)
+                return incompatible("New and old configurations both have members with host of " + n.host +
+                                    " but in the new configuration the _id field is " + std::to_string(n.id) +
+                                    " and in the old configuration it is " + std::to_string(o.id) +
+                                    " for replica set " + oldConfig.setName);
+            if (sameId && n.arbiterOnly != o.arbiterOnly)
+                return incompatible("New and old configurations differ in the setting of the arbiterOnly field for "
+                                    "member " + n.host + "; to make this change, remove then re-add the member");
+        }
+    }
+    if (!force) {
+        // Safe reconfig: the old and new sets of voters (by member _id) differ by at most one
+        // member, so that any majority of the new config overlaps any majority of the old one.
+        int changes = 0;
+        for (const MemberConfig& n : newConfig.members) {
+            const MemberConfig* o = oldConfig.findMember(n.id);
+            if (n.votes && (!o || !o->votes)) ++changes;
+        }
+        for (const MemberConfig& o : oldConfig.members) {
+            const MemberConfig* n = newConfig.findMember(o.id);
+            if (o.votes && (!n || !n->votes)) ++changes;
+        }
+        if (changes > 1)
+            return incompatible("Non force replica set reconfig can only add or remove at most 1 voting member.");
+    }
+    return Status::OK();
 }
 
 ReplSetConfig ReplSetConfig::makeDefault(const std::string& setName, const std::string& host) {

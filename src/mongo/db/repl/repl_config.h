@@ -8,9 +8,10 @@
 //    settings: {chainingAllowed, heartbeatIntervalMillis, heartbeatTimeoutSecs,
 //    electionTimeoutMillis, catchUpTimeoutMillis, catchUpTakeoverDelayMillis,
 //    getLastErrorModes, getLastErrorDefaults, replicaSetId}}
-// What this server cannot run yet is refused rather than accepted and ignored: more than one
-// member (there is no replication between members yet), and a lone member that could never
-// be primary (arbiter, priority 0, no vote).
+// parse() applies MongoDB 7.0's rules (member options, at most 50 members and 7 voters, an
+// electable member, localhost consistency); checkReconfig() those of replSetReconfig (same
+// set name and id, a higher version, members keep their _id/arbiterOnly, and without force
+// at most one voter added or removed). What the coordinator can run is its own check.
 // A value type: thread safe as any value.
 #include <string>
 #include <vector>
@@ -31,6 +32,9 @@ struct MemberConfig {
     BSONObj tags;
     long long secondaryDelaySecs = 0;
     int votes = 1;
+
+    // May stand for election: a data-bearing member with priority > 0.
+    bool isElectable() const { return !arbiterOnly && priority > 0; }
 };
 
 struct ReplSetConfig {
@@ -48,10 +52,28 @@ struct ReplSetConfig {
     BSONObj getLastErrorModes;                   // {}
     BSONObj getLastErrorDefaults;                // {w: 1, wtimeout: 0}
     OID replicaSetId;
+    bool replicaSetIdGiven = false;  // parsed from settings (else generated: a reconfig keeps the old one)
 
     // Parses and validates doc as replSetInitiate receives it. expectedSetName: the --replSet
     // name. InvalidReplicaSetConfig (93) / TypeMismatch / BadValue as MongoDB.
-    static StatusWith<ReplSetConfig> parse(const BSONObj& doc, const std::string& expectedSetName);
+    // verb names the command in the set-name error ("initiate", "reconfigure").
+    static StatusWith<ReplSetConfig> parse(const BSONObj& doc, const std::string& expectedSetName,
+                                           const char* verb = "initiate");
+    // replSetReconfig's rules between the running config and a parsed new one:
+    // NewReplicaSetConfigurationIncompatible (103) as MongoDB.
+    static Status checkReconfig(const ReplSetConfig& oldConfig, const ReplSetConfig& newConfig, bool force);
+
+    static constexpr size_t kMaxMembers = 50;
+    static constexpr int kMaxVotingMembers = 7;
+
+    // The set-wide rules (InvalidReplicaSetConfig); parse applies them.
+    Status validate() const;
+    int votingMembers() const;
+    // Votes that elect a primary (a majority of the voters), and acknowledgements that make a
+    // write majority-committed (the same, but at most the number of data-bearing voters).
+    int majorityVoteCount() const;
+    int writeMajorityCount() const;
+    const MemberConfig* findMember(int id) const;
     // The default configuration of replSetInitiate without one: this node alone, as host.
     static ReplSetConfig makeDefault(const std::string& setName, const std::string& host);
 

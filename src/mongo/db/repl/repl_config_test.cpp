@@ -60,17 +60,96 @@ TEST(ReplSetConfigTest, ErrorsAsMongoDB) {
               int(ErrorCodes::TypeMismatch));
 }
 
-TEST(ReplSetConfigTest, WhatCannotRunYetIsRefused) {
-    // Two members need replication between members; a lone member that cannot be primary
-    // would leave the set without one.
-    EXPECT_EQ(codeOf(R"({"_id": "rs0", "members": [{"_id": 0, "host": "h:1"}, {"_id": 1, "host": "h:2"}]})"),
-              int(ErrorCodes::InvalidReplicaSetConfig));
+TEST(ReplSetConfigTest, SetWideRules) {
+    // A set needs an electable member.
     EXPECT_EQ(codeOf(R"({"_id": "rs0", "members": [{"_id": 0, "host": "h:1", "priority": 0}]})"),
               int(ErrorCodes::InvalidReplicaSetConfig));
     EXPECT_EQ(codeOf(R"({"_id": "rs0", "members": [{"_id": 0, "host": "h:1", "arbiterOnly": true}]})"),
               int(ErrorCodes::InvalidReplicaSetConfig));
     EXPECT_EQ(codeOf(R"({"_id": "rs0", "members": [{"_id": 0, "host": "h:1", "votes": 0}]})"),
               int(ErrorCodes::InvalidReplicaSetConfig));
+    // At most 7 voters, at most 50 members.
+    std::string eight = R"({"_id": "rs0", "members": [)";
+    for (int i = 0; i < 8; ++i) eight += std::string(i ? "," : "") + R"({"_id": )" + std::to_string(i) + R"(, "host": "h:)" + std::to_string(i + 1) + "\"}";
+    EXPECT_EQ(codeOf(eight + "]}"), int(ErrorCodes::InvalidReplicaSetConfig));
+    std::string fiftyOne = R"({"_id": "rs0", "members": [)";
+    for (int i = 0; i < 51; ++i)
+        fiftyOne += std::string(i ? "," : "") + R"({"_id": )" + std::to_string(i) + R"(, "host": "h:)" + std::to_string(i + 1) +
+                    (i ? R"(", "votes": 0, "priority": 0})" : "\"}");
+    EXPECT_EQ(codeOf(fiftyOne + "]}"), int(ErrorCodes::InvalidReplicaSetConfig));
+    // localhost everywhere or nowhere.
+    EXPECT_EQ(codeOf(R"({"_id": "rs0", "members": [{"_id": 0, "host": "localhost:1"}, {"_id": 1, "host": "h:2"}]})"),
+              int(ErrorCodes::InvalidReplicaSetConfig));
+    EXPECT_EQ(codeOf(R"({"_id": "rs0", "members": [{"_id": 0, "host": "h:70000"}]})"), int(ErrorCodes::FailedToParse));
+}
+
+TEST(ReplSetConfigTest, MemberRules) {
+    auto one = [](const std::string& extra) {
+        return codeOf(R"({"_id": "rs0", "members": [{"_id": 0, "host": "h:1"}, {"_id": 1, "host": "h:2", )" + extra + "}]}");
+    };
+    EXPECT_EQ(one(R"("priority": 0, "hidden": true, "secondaryDelaySecs": 3600, "tags": {"dc": "east"})"), 0);
+    EXPECT_EQ(one(R"("arbiterOnly": true)"), 0);
+    EXPECT_EQ(one(R"("priority": 0, "votes": 0)"), 0);
+    EXPECT_EQ(one(R"("hidden": true)"), int(ErrorCodes::InvalidReplicaSetConfig));
+    EXPECT_EQ(one(R"("votes": 0)"), int(ErrorCodes::InvalidReplicaSetConfig));
+    EXPECT_EQ(one(R"("secondaryDelaySecs": 10)"), int(ErrorCodes::InvalidReplicaSetConfig));
+    EXPECT_EQ(one(R"("buildIndexes": false)"), int(ErrorCodes::InvalidReplicaSetConfig));
+    EXPECT_EQ(one(R"("arbiterOnly": true, "votes": 0)"), int(ErrorCodes::InvalidReplicaSetConfig));
+    EXPECT_EQ(one(R"("arbiterOnly": true, "tags": {"a": "b"})"), int(ErrorCodes::InvalidReplicaSetConfig));
+    EXPECT_EQ(one(R"("priority": 0, "secondaryDelaySecs": 99999999)"), int(ErrorCodes::BadValue));
+    EXPECT_EQ(one(R"("tags": {"a": 1})"), int(ErrorCodes::TypeMismatch));
+    auto sw = ReplSetConfig::parse(fromjson(R"({"_id": "rs0", "members": [{"_id": 0, "host": "h:1"},
+        {"_id": 1, "host": "h:2"}, {"_id": 2, "host": "h:3", "arbiterOnly": true}],
+        "settings": {"electionTimeoutMillis": 2000, "heartbeatIntervalMillis": 500, "catchUpTimeoutMillis": 0,
+                     "chainingAllowed": false}})"), "rs0");
+    ASSERT_TRUE(sw.isOK()) << sw.getStatus().reason();
+    const ReplSetConfig& c = sw.getValue();
+    EXPECT_EQ(c.votingMembers(), 3);
+    EXPECT_EQ(c.majorityVoteCount(), 2);
+    EXPECT_EQ(c.writeMajorityCount(), 2);
+    EXPECT_EQ(c.electionTimeoutMillis, 2000);
+    EXPECT_EQ(c.heartbeatIntervalMillis, 500);
+    EXPECT_FALSE(c.chainingAllowed);
+    EXPECT_EQ(c.members[2].priority, 0);
+}
+
+ReplSetConfig parsed(const std::string& json) {
+    auto sw = ReplSetConfig::parse(fromjson(json), "rs0", "reconfigure");
+    EXPECT_TRUE(sw.isOK()) << sw.getStatus().reason();
+    return sw.getValue();
+}
+
+TEST(ReplSetConfigTest, ReconfigRules) {
+    ReplSetConfig old = parsed(R"({"_id": "rs0", "version": 2, "members": [{"_id": 0, "host": "h:1"}]})");
+    auto check = [&](const std::string& json, bool force) {
+        ReplSetConfig n = parsed(json);
+        if (!n.replicaSetIdGiven) n.replicaSetId = old.replicaSetId;
+        Status s = ReplSetConfig::checkReconfig(old, n, force);
+        return s.isOK() ? 0 : int(s.code());
+    };
+    const int incompatible = int(ErrorCodes::NewReplicaSetConfigurationIncompatible);
+    EXPECT_EQ(check(R"({"_id": "rs0", "version": 3, "members": [{"_id": 0, "host": "h:1"}]})", false), 0);
+    EXPECT_EQ(check(R"({"_id": "rs0", "version": 2, "members": [{"_id": 0, "host": "h:1"}]})", false), incompatible);
+    EXPECT_EQ(check(R"({"_id": "rs0", "version": 2, "members": [{"_id": 0, "host": "h:1"}]})", true), 0);
+    // One voter added: safe; two: only with force; non-voters do not count.
+    EXPECT_EQ(check(R"({"_id": "rs0", "version": 3, "members": [{"_id": 0, "host": "h:1"}, {"_id": 1, "host": "h:2"}]})", false), 0);
+    const char* two = R"({"_id": "rs0", "version": 3, "members": [{"_id": 0, "host": "h:1"}, {"_id": 1, "host": "h:2"},
+                         {"_id": 2, "host": "h:3"}]})";
+    EXPECT_EQ(check(two, false), incompatible);
+    EXPECT_EQ(check(two, true), 0);
+    EXPECT_EQ(check(R"({"_id": "rs0", "version": 3, "members": [{"_id": 0, "host": "h:1"}, {"_id": 1, "host": "h:2"},
+                       {"_id": 2, "host": "h:3", "votes": 0, "priority": 0}]})", false), 0);
+    // A host keeps its _id; a member keeps arbiterOnly; the replicaSetId is fixed.
+    EXPECT_EQ(check(R"({"_id": "rs0", "version": 3, "members": [{"_id": 5, "host": "h:1"}]})", true), incompatible);
+    EXPECT_EQ(check(R"({"_id": "rs0", "version": 3, "members": [{"_id": 0, "host": "h:1"}, {"_id": 1, "host": "h:2"}],
+                       "settings": {"replicaSetId": {"$oid": "0123456789abcdef01234567"}}})", false), incompatible);
+    ReplSetConfig withArb = parsed(R"({"_id": "rs0", "version": 3, "members": [{"_id": 0, "host": "h:1"},
+                                      {"_id": 1, "host": "h:2", "arbiterOnly": true}]})");
+    withArb.replicaSetId = old.replicaSetId;
+    ReplSetConfig noArb = parsed(R"({"_id": "rs0", "version": 4, "members": [{"_id": 0, "host": "h:1"},
+                                    {"_id": 1, "host": "h:2"}]})");
+    noArb.replicaSetId = old.replicaSetId;
+    EXPECT_EQ(int(ReplSetConfig::checkReconfig(withArb, noArb, false).code()), incompatible);
 }
 
 TEST(ReplSetConfigTest, DefaultConfigAndFindSelf) {

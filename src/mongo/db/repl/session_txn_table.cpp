@@ -16,6 +16,11 @@ size_t SessionTxnTable::sizeForTest() const {
 }
 
 void SessionTxnTable::beginRetryableWrite(const std::string& commandName, const BSONObj& body) {
+    beginRetryableWrite(commandName, body, Clock::now());
+}
+
+void SessionTxnTable::beginRetryableWrite(const std::string& commandName, const BSONObj& body,
+                                          Clock::time_point now) {
     BSONElement txn = body["txnNumber"];
     if (txn.type() != NumberLong)
         uasserted(ErrorCodes::TypeMismatch, "BSON field 'OperationSessionInfo.txnNumber' is the wrong type '" +
@@ -31,11 +36,10 @@ void SessionTxnTable::beginRetryableWrite(const std::string& commandName, const 
     const long long n = txn.numberLong();
     uassert(ErrorCodes::BadValue, "Transaction number cannot be negative", n >= 0);
     const std::string key = lsid.embeddedObject()["id"].toString(false);
-    const auto now = std::chrono::steady_clock::now();
     std::lock_guard<std::mutex> lk(_mutex);
-    if (_sessions.size() > 10000) {
-        for (auto it = _sessions.begin(); it != _sessions.end();)
-            it = now - it->second.lastUse > std::chrono::minutes(30) ? _sessions.erase(it) : std::next(it);
+    while (!_byUse.empty() && now - _byUse.front().lastUse > kSessionTimeout) {
+        _sessions.erase(_byUse.front().key);
+        _byUse.pop_front();
     }
     auto it = _sessions.find(key);
     if (it != _sessions.end()) {
@@ -50,7 +54,14 @@ void SessionTxnTable::beginRetryableWrite(const std::string& commandName, const 
                     "refused rather than applied twice",
                 n != cur);
     }
-    _sessions[key] = Entry{n, now};
+    if (it != _sessions.end()) {
+        it->second.txnNumber = n;
+        it->second.use->lastUse = now;
+        _byUse.splice(_byUse.end(), _byUse, it->second.use);  // now the newest use
+    } else {
+        _byUse.push_back(Use{key, now});
+        _sessions.emplace(key, Entry{n, std::prev(_byUse.end())});
+    }
 }
 
 }  // namespace repl

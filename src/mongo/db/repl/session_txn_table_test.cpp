@@ -51,6 +51,27 @@ TEST(SessionTxnTableTest, BadRequests) {
     EXPECT_EQ(codeOf(t, "insert", cmd("insert", -1)), int(ErrorCodes::BadValue));
 }
 
+TEST(SessionTxnTableTest, UnusedSessionsExpireAfterTheTimeout) {
+    SessionTxnTable t;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int s = 0; s < 100; ++s) t.beginRetryableWrite("insert", cmd("insert", 1, s), t0);
+    // Session 5 is used again later: it stays when the others expire.
+    t.beginRetryableWrite("insert", cmd("insert", 2, 5), t0 + std::chrono::minutes(20));
+    EXPECT_EQ(t.sizeForTest(), 100u);
+    t.beginRetryableWrite("insert", cmd("insert", 1, 1000), t0 + std::chrono::minutes(31));
+    EXPECT_EQ(t.sizeForTest(), 2u);  // session 5 and the new one
+    try {
+        t.beginRetryableWrite("insert", cmd("insert", 2, 5), t0 + std::chrono::minutes(32));
+        FAIL() << "a retry on a live session was accepted";
+    } catch (const DBException& e) {
+        EXPECT_EQ(e.code(), int(ErrorCodes::IncompleteTransactionHistory));
+    }
+    // An expired session is forgotten: its numbers start afresh.
+    t.beginRetryableWrite("insert", cmd("insert", 1, 7), t0 + std::chrono::minutes(33));
+    t.beginRetryableWrite("insert", cmd("insert", 1, 0), t0 + std::chrono::minutes(80));
+    EXPECT_EQ(t.sizeForTest(), 1u);
+}
+
 }  // namespace
 }  // namespace repl
 }  // namespace mongo

@@ -128,6 +128,12 @@ public:
     virtual void setOldestTimestamp(uint64_t ts) {
         uasserted(ErrorCodes::CommandNotSupported, "this storage engine has no timestamps");
     }
+    // Both at once, oldest = stable = ts (a replica set whose majority point moved): one
+    // engine call where the engine allows it. Same rules as the two setters.
+    virtual void setStableAndOldestTimestamp(uint64_t ts) {
+        setStableTimestamp(ts);
+        setOldestTimestamp(ts);
+    }
     virtual uint64_t stableTimestamp() const { return 0; }
     virtual uint64_t oldestTimestamp() const { return 0; }
     // The newest timestamp at or before which every timestamped transaction has committed

@@ -1,5 +1,7 @@
-// replSetInitiate, replSetGetStatus, replSetGetConfig: what a one-member replica set answers
-// (repl/coordinator.h). Admin-only, as in MongoDB.
+// The replica-set commands (repl/coordinator.h): replSetInitiate, replSetReconfig,
+// replSetGetStatus, replSetGetConfig, replSetStepDown, replSetStepUp, replSetFreeze,
+// replSetGetRBID, and the member-to-member ones: replSetHeartbeat, replSetRequestVotes,
+// replSetUpdatePosition. Admin-only, as in MongoDB.
 #include "mongo/db/commands/command.h"
 #include "mongo/db/repl/coordinator.h"
 
@@ -23,6 +25,30 @@ public:
         repl::ReplicationCoordinator::get()->initiate(opCtx, config, &result);
     }
 } replSetInitiateCmd;
+
+class ReplSetReconfigCmd : public Command {
+public:
+    ReplSetReconfigCmd() : Command("replSetReconfig") {}
+    std::string help() const override {
+        return "Adjust configuration of a replica set\n{ replSetReconfig : config_object }\n"
+               "http://dochub.mongodb.org/core/replicasetcommands";
+    }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        BSONElement cfg = req.body.firstElement();
+        if (cfg.type() != Object)
+            uasserted(ErrorCodes::TypeMismatch, "BSON field 'replSetReconfig.replSetReconfig' is the wrong type '" +
+                                                    typeName(cfg.type()) + "', expected type 'object'");
+        bool force = false;
+        if (BSONElement f = req.body["force"]; !f.eoo()) {
+            if (f.type() != Bool)
+                uasserted(ErrorCodes::TypeMismatch, "BSON field 'replSetReconfig.force' is the wrong type '" +
+                                                        typeName(f.type()) + "', expected type 'bool'");
+            force = f.boolean();
+        }
+        repl::ReplicationCoordinator::get()->reconfig(opCtx, cfg.embeddedObject().getOwned(), force, &result);
+    }
+} replSetReconfigCmd;
 
 class ReplSetGetStatusCmd : public Command {
 public:
@@ -53,6 +79,107 @@ public:
         repl::ReplicationCoordinator::get()->appendConfig(cs.trueValue(), &result);
     }
 } replSetGetConfigCmd;
+
+long long integerArg(const BSONElement& e, const char* cmd, long long dflt) {
+    if (e.eoo()) return dflt;
+    long long v;
+    if (!e.isNumber() || !e.isIntegral64(&v))
+        uasserted(ErrorCodes::TypeMismatch, std::string("BSON field '") + cmd + "." + std::string(e.fieldNameStringData()) +
+                                                "' is the wrong type '" + typeName(e.type()) + "', expected types '[long, int, decimal, double]'");
+    return v;
+}
+
+class ReplSetStepDownCmd : public Command {
+public:
+    ReplSetStepDownCmd() : Command("replSetStepDown") {}
+    std::string help() const override {
+        return "{ replSetStepDown : <seconds> }\nStep down as primary.  Will not try to reelect self for the "
+               "specified time period (1 minute if no numeric secs value specified, or secs is 0).\n"
+               "(If another member with same priority takes over in the meantime, it will stay primary.)\n"
+               "http://dochub.mongodb.org/core/replicasetcommands";
+    }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        long long secs = integerArg(req.body.firstElement(), "replSetStepDown", 60);
+        if (secs == 0) secs = 60;
+        const long long catchUp = integerArg(req.body["secondaryCatchUpPeriodSecs"], "replSetStepDown", 10);
+        bool force = false;
+        if (BSONElement f = req.body["force"]; !f.eoo()) force = f.trueValue();
+        uassert(ErrorCodes::BadValue, "stepdown period must be a positive integer", secs > 0);
+        uassert(ErrorCodes::BadValue, "secondaryCatchUpPeriodSecs must be a non-negative integer", catchUp >= 0);
+        uassert(ErrorCodes::BadValue, "stepdown period must be longer than secondaryCatchUpPeriodSecs", secs > catchUp || force);
+        repl::ReplicationCoordinator::get()->stepDown(opCtx, secs, catchUp, force);
+    }
+} replSetStepDownCmd;
+
+class ReplSetStepUpCmd : public Command {
+public:
+    ReplSetStepUpCmd() : Command("replSetStepUp") {}
+    std::string help() const override { return "Step up as primary."; }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext* opCtx, const OpMsgRequest&, BSONObjBuilder&) override {
+        repl::ReplicationCoordinator::get()->stepUp(opCtx);
+    }
+} replSetStepUpCmd;
+
+class ReplSetFreezeCmd : public Command {
+public:
+    ReplSetFreezeCmd() : Command("replSetFreeze") {}
+    std::string help() const override {
+        return "{ replSetFreeze : <seconds> }'freeze' state of member to the extent we can do that.  What this "
+               "really means is that\nthis node will not attempt to become primary until the time period "
+               "specified expires.\nYou can call again with {replSetFreeze:0} to unfreeze sooner.\nA process "
+               "restart unfreezes the member also.\n\nhttp://dochub.mongodb.org/core/replicasetcommands";
+    }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext*, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        const long long secs = integerArg(req.body.firstElement(), "replSetFreeze", 0);
+        uassert(ErrorCodes::BadValue, "replSetFreeze's seconds must not be negative", secs >= 0);
+        repl::ReplicationCoordinator::get()->freeze(secs, &result);
+    }
+} replSetFreezeCmd;
+
+class ReplSetGetRBIDCmd : public Command {
+public:
+    ReplSetGetRBIDCmd() : Command("replSetGetRBID") {}
+    std::string help() const override { return "internal"; }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext*, const OpMsgRequest&, BSONObjBuilder& result) override {
+        auto* c = repl::ReplicationCoordinator::get();
+        uassert(ErrorCodes::NoReplicationEnabled, "not running with --replSet", c->isReplSet());
+        result.append("rbid", c->rbid());
+    }
+} replSetGetRBIDCmd;
+
+class ReplSetHeartbeatCmd : public Command {
+public:
+    ReplSetHeartbeatCmd() : Command("replSetHeartbeat") {}
+    std::string help() const override { return "internal"; }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext*, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        repl::ReplicationCoordinator::get()->processHeartbeat(req.body, &result);
+    }
+} replSetHeartbeatCmd;
+
+class ReplSetRequestVotesCmd : public Command {
+public:
+    ReplSetRequestVotesCmd() : Command("replSetRequestVotes") {}
+    std::string help() const override { return "internal"; }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        repl::ReplicationCoordinator::get()->processRequestVotes(opCtx, req.body, &result);
+    }
+} replSetRequestVotesCmd;
+
+class ReplSetUpdatePositionCmd : public Command {
+public:
+    ReplSetUpdatePositionCmd() : Command("replSetUpdatePosition") {}
+    std::string help() const override { return "internal"; }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext*, const OpMsgRequest& req, BSONObjBuilder& result) override {
+        repl::ReplicationCoordinator::get()->processUpdatePosition(req.body, &result);
+    }
+} replSetUpdatePositionCmd;
 
 }  // namespace
 }  // namespace mongo

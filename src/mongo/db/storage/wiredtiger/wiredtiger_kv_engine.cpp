@@ -492,6 +492,15 @@ void WiredTigerKVEngine::setOldestTimestamp(uint64_t ts) {
     wtCheck(_conn->set_timestamp(_conn, cfg.c_str()), "set_timestamp(oldest)");
 }
 
+void WiredTigerKVEngine::setStableAndOldestTimestamp(uint64_t ts) {
+    std::lock_guard<std::mutex> lk(_timestampMutex);
+    // One set_timestamp call for both (the per-commit cost of a replica set's majority
+    // point); oldest never passes stable since both get the same value.
+    if (ts == 0 || ts <= queryTimestamp("stable_timestamp")) return;
+    std::string cfg = "stable_timestamp=" + hexTs(ts) + ",oldest_timestamp=" + hexTs(ts);
+    wtCheck(_conn->set_timestamp(_conn, cfg.c_str()), "set_timestamp(stable, oldest)");
+}
+
 uint64_t WiredTigerKVEngine::stableTimestamp() const { return queryTimestamp("stable_timestamp"); }
 uint64_t WiredTigerKVEngine::oldestTimestamp() const { return queryTimestamp("oldest_timestamp"); }
 uint64_t WiredTigerKVEngine::allDurableTimestamp() const { return queryTimestamp("all_durable"); }

@@ -65,6 +65,7 @@ public:
     // WT_CONNECTION::set_timestamp / query_timestamp (kv_engine.h's contract).
     void setStableTimestamp(uint64_t ts) override;
     void setOldestTimestamp(uint64_t ts) override;
+    void setStableAndOldestTimestamp(uint64_t ts) override;
     uint64_t stableTimestamp() const override;
     uint64_t oldestTimestamp() const override;
     uint64_t allDurableTimestamp() const override;

@@ -120,6 +120,16 @@ TEST_F(WiredTigerTimestampTest, CommitAtOrBeforeStableIsRefused) {
     EXPECT_EQ(kv->allDurableTimestamp(), 21u);
 }
 
+TEST_F(WiredTigerTimestampTest, StableAndOldestInOneCall) {
+    write(RecordId(), "a", 10);
+    kv->setStableAndOldestTimestamp(12);
+    EXPECT_EQ(kv->stableTimestamp(), 12u);
+    EXPECT_EQ(kv->oldestTimestamp(), 12u);
+    kv->setStableAndOldestTimestamp(11);  // never moves back
+    EXPECT_EQ(kv->stableTimestamp(), 12u);
+    EXPECT_EQ(kv->oldestTimestamp(), 12u);
+}
+
 TEST_F(WiredTigerTimestampTest, ReadOlderThanOldestIsSnapshotTooOld) {
     RecordId id = write(RecordId(), "a", 10);
     write(id, "b", 20);

@@ -1,0 +1,300 @@
+// The coordinator's side of replication: choosing a sync source and running the fetcher,
+// progress reports (replSetUpdatePosition), the majority commit point, write concern waits,
+// and the read concerns a multi-member set cannot serve yet.
+#include <algorithm>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/repl/coordinator.h"
+#include "mongo/db/repl/oplog.h"
+#include "mongo/db/service_context.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+namespace repl {
+
+std::optional<std::string> ReplicationCoordinator::chooseSyncSource() {
+    std::lock_guard<std::mutex> lk(_mutex);
+    if (!_config || _selfIndex < 0 || !_cannotSync.empty() || _shutdown) return std::nullopt;
+    if (_state != MemberState::kSecondary && _state != MemberState::kStartup2) return std::nullopt;
+    const int primary = _topo.primaryIndex();
+    if (primary >= 0 && primary != _selfIndex && _topo.member(primary).up) return _config->members[size_t(primary)].host;
+    // No primary in sight: any data-bearing member that is ahead of us (the set's first
+    // entries reach the members this way before an election).
+    int best = -1;
+    OpTime bestOpTime = _lastApplied;
+    for (size_t i = 0; i < _config->members.size(); ++i) {
+        if (int(i) == _selfIndex || _config->members[i].arbiterOnly || !_topo.member(int(i)).up) continue;
+        const OpTime t = _topo.member(int(i)).data.applied;
+        if (bestOpTime < t) {
+            best = int(i);
+            bestOpTime = t;
+        }
+    }
+    if (best < 0) return std::nullopt;
+    return _config->members[size_t(best)].host;
+}
+
+void ReplicationCoordinator::manageFetcher() {
+    bool want;
+    bool fresh;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        want = (_state == MemberState::kSecondary || _state == MemberState::kStartup2) && _cannotSync.empty() &&
+               !_shutdown;
+        fresh = _lastApplied.isNull();
+    }
+    if (!want) {
+        if (_fetcher.running()) _fetcher.stop();
+        return;
+    }
+    if (_fetcher.running()) return;
+    if (fresh) {
+        // A member joining with an empty oplog starts from the set's first entry; data it
+        // already holds would never be reconciled with the set's (that is initial sync).
+        auto opCtx = makeOperationContext(internalClient());
+        for (const std::string& db : CollectionCatalog::get()->listDatabases(opCtx.get())) {
+            if (db == "local" || db == "admin" || db == "config") continue;
+            onCannotSync("this member holds data (database '" + db + "') but has no oplog: joining a set with data "
+                         "needs an initial sync, which this server does not have yet (issue 10, milestone 3)");
+            return;
+        }
+    }
+    OplogFetcher::Hooks hooks;
+    hooks.chooseSyncSource = [this] { return chooseSyncSource(); };
+    hooks.lastApplied = [this] { return lastApplied(); };
+    hooks.onBatchApplied = [this](const OpTime& t) { onBatchApplied(t); };
+    hooks.onCannotSync = [this](const std::string& why) { onCannotSync(why); };
+    hooks.delaySecs = [this] {
+        std::lock_guard<std::mutex> lk(_mutex);
+        return _config && _selfIndex >= 0 ? _config->members[size_t(_selfIndex)].secondaryDelaySecs : 0LL;
+    };
+    _fetcher.start(std::move(hooks));
+}
+
+void ReplicationCoordinator::onBatchApplied(const OpTime& applied) {
+    // Journaled before it is reported durable: w: "majority" counts durable optimes.
+    {
+        auto opCtx = makeOperationContext(internalClient());
+        opCtx->recoveryUnit()->waitUntilDurable();
+    }
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        if (_lastDurable < applied) {
+            _lastDurable = applied;
+            _lastDurableWall = _lastAppliedWall;
+        }
+        if (_state == MemberState::kStartup2) setStateLocked(MemberState::kSecondary, "caught up with the sync source");
+    }
+    _progressCv.notify_all();
+    sendUpdatePosition();
+}
+
+void ReplicationCoordinator::onCannotSync(const std::string& why) {
+    std::lock_guard<std::mutex> lk(_mutex);
+    if (!_cannotSync.empty()) return;
+    _cannotSync = why;
+    LOGV2_ERROR(21799, Replication, "Replication stopped: this member cannot sync from the set",
+                logv2::attrs("reason", why, "lastApplied", _lastApplied.toBSON()));
+    if (_state == MemberState::kSecondary) setStateLocked(MemberState::kRecovering, "cannot sync");
+}
+
+void ReplicationCoordinator::sendUpdatePosition() {
+    int target;
+    BSONObj cmd;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        if (!_config || _selfIndex < 0) return;
+        target = memberIndexForHost(_fetcher.syncSource());
+        if (target < 0) target = _topo.primaryIndex();
+        if (target < 0 || target == _selfIndex) return;
+        BSONObjBuilder b;
+        b.append("replSetUpdatePosition", 1);
+        BSONArrayBuilder arr;
+        BSONObjBuilder& o = arr.subobjStart();
+        o.append("durableOpTime", _lastDurable.toBSON());
+        o.append("durableWallTime", _lastDurableWall);
+        o.append("appliedOpTime", _lastApplied.toBSON());
+        o.append("appliedWallTime", _lastAppliedWall);
+        o.append("memberId", _config->members[size_t(_selfIndex)].id);
+        o.append("cfgver", _config->version);
+        o.doneFast();
+        b.appendArray("optimes", arr.arr());
+        cmd = b.obj();
+    }
+    _links.send(target, cmd, nullptr);
+}
+
+void ReplicationCoordinator::processUpdatePosition(const BSONObj& cmd, BSONObjBuilder* result) {
+    uassert(ErrorCodes::NoReplicationEnabled, "not running with --replSet", isReplSet());
+    BSONElement optimes = cmd["optimes"];
+    uassert(ErrorCodes::TypeMismatch, "replSetUpdatePosition's optimes must be an array", optimes.type() == Array);
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        uassert(ErrorCodes::NotYetInitialized, "no replset config has been received", _config != nullptr);
+        for (BSONElement e : optimes.embeddedObject()) {
+            uassert(ErrorCodes::TypeMismatch, "replSetUpdatePosition entries must be objects", e.type() == Object);
+            BSONObj u = e.embeddedObject();
+            const int id = u["memberId"].numberInt();
+            for (size_t i = 0; i < _config->members.size() && i < _progress.size(); ++i) {
+                if (_config->members[i].id != id || int(i) == _selfIndex) continue;
+                MemberProgress& p = _progress[i];
+                auto applied = OpTime::parse(u["appliedOpTime"].embeddedObject());
+                auto durable = OpTime::parse(u["durableOpTime"].embeddedObject());
+                uassertStatusOK(applied.getStatus());
+                uassertStatusOK(durable.getStatus());
+                if (p.applied < applied.getValue()) {
+                    p.applied = applied.getValue();
+                    if (u["appliedWallTime"].type() == Date) p.appliedWall = u["appliedWallTime"].date();
+                }
+                if (p.durable < durable.getValue()) {
+                    p.durable = durable.getValue();
+                    if (u["durableWallTime"].type() == Date) p.durableWall = u["durableWallTime"].date();
+                }
+            }
+        }
+        advanceCommitPointLocked();
+    }
+    _progressCv.notify_all();
+}
+
+void ReplicationCoordinator::advanceCommitPointLocked() {
+    if (!_config || _selfIndex < 0 || _state != MemberState::kPrimary) return;
+    // The newest optime durable on writeMajorityCount voting data-bearing members; the
+    // primary's own writes count as durable (a majority write journals them before waiting).
+    std::vector<OpTime> durable;
+    for (size_t i = 0; i < _config->members.size(); ++i) {
+        const MemberConfig& m = _config->members[i];
+        if (!m.votes || m.arbiterOnly) continue;
+        durable.push_back(int(i) == _selfIndex ? _lastApplied : i < _progress.size() ? _progress[i].durable : OpTime());
+    }
+    const size_t k = size_t(_config->writeMajorityCount());
+    if (k == 0 || durable.size() < k) return;
+    std::sort(durable.begin(), durable.end(), [](const OpTime& a, const OpTime& b) { return b < a; });
+    const OpTime candidate = durable[k - 1];
+    // Only an entry of the primary's own term commits by counting (Raft): an older term's
+    // entry on a majority may still be replaced by a later primary.
+    if (candidate.getTerm() != _term || !(_commitPoint < candidate)) return;
+    _commitPoint = candidate;
+    _commitPointWall = _lastAppliedWall;
+    _progressCv.notify_all();
+}
+
+int ReplicationCoordinator::dataBearingMembers() const {
+    std::lock_guard<std::mutex> lk(_mutex);
+    if (!_config) return 1;
+    int n = 0;
+    for (const MemberConfig& m : _config->members)
+        if (!m.arbiterOnly) ++n;
+    return n;
+}
+
+void ReplicationCoordinator::waitForReadConcern(OperationContext* opCtx, const BSONObj& cmd) {
+    BSONElement rc = cmd["readConcern"];
+    if (rc.type() != Object || !isReplSet()) return;
+    BSONElement level = rc.embeddedObject()["level"];
+    if (level.type() == String) {
+        const std::string l = level.str();
+        if (l == "majority" || l == "snapshot" || l == "linearizable") {
+            std::lock_guard<std::mutex> lk(_mutex);
+            // One member: everything applied is committed, so these are served.
+            if (_config && _config->members.size() > 1)
+                uasserted(ErrorCodes::ReadConcernMajorityNotEnabled,
+                          "readConcern level '" + l + "' is not supported on a replica set of more than one member by "
+                          "this server yet: its tables do not keep history at the majority commit point, so such a "
+                          "read could return data that is not majority-committed");
+        }
+    }
+    BSONElement after = rc.embeddedObject()["afterClusterTime"];
+    if (after.type() != bsonTimestamp) return;
+    const Timestamp ts = after.timestamp();
+    std::unique_lock<std::mutex> lk(_mutex);
+    // The primary holds every write acknowledged in its term (an operationTime a client saw is
+    // at most what it applied); a secondary waits until it applied that far.
+    while (_state != MemberState::kPrimary && _lastApplied.getTimestamp() < ts) {
+        _progressCv.wait_for(lk, std::chrono::milliseconds(50));
+        lk.unlock();
+        opCtx->checkForInterrupt();
+        lk.lock();
+        if (_shutdown) uasserted(ErrorCodes::ShutdownInProgress, "Replication is being shut down");
+    }
+}
+
+BSONObj ReplicationCoordinator::awaitWriteConcern(OperationContext* opCtx, const BSONObj& writeConcern, OpTime opTime) {
+    BSONElement w = writeConcern["w"];
+    const bool majority = w.eoo() || (w.type() == String && w.str() == "majority");
+    long long n = w.isNumber() ? w.numberLong() : 1;
+    if (w.type() == String && !majority) {
+        // Tagged write concerns need settings.getLastErrorModes, which configs may not hold yet.
+        BSONObjBuilder e;
+        e.append("code", static_cast<int>(ErrorCodes::UnknownReplWriteConcern));
+        e.append("codeName", errorCodeName(ErrorCodes::UnknownReplWriteConcern));
+        e.append("errmsg", "No write concern mode named '" + w.str() + "' found in replica set configuration");
+        return e.obj();
+    }
+    if (!majority && n <= 1) return BSONObj();
+    if (!majority && n > dataBearingMembers()) {
+        BSONObjBuilder e;
+        e.append("code", static_cast<int>(ErrorCodes::UnsatisfiableWriteConcern));
+        e.append("codeName", errorCodeName(ErrorCodes::UnsatisfiableWriteConcern));
+        e.append("errmsg", "Not enough data-bearing nodes");
+        return e.obj();
+    }
+    long long wtimeout = writeConcern["wtimeout"].isNumber() ? writeConcern["wtimeout"].numberLong() : 0;
+    const bool journal = writeConcern["j"].trueValue();
+    const auto start = Clock::now();
+    std::unique_lock<std::mutex> lk(_mutex);
+    if (opTime.isNull()) opTime = _lastApplied;
+    auto satisfied = [&] {
+        if (majority) return !(_commitPoint < opTime);
+        long long count = 0;
+        for (size_t i = 0; _config && i < _config->members.size(); ++i) {
+            if (_config->members[i].arbiterOnly) continue;
+            if (int(i) == _selfIndex) {
+                if (!(_lastApplied < opTime)) ++count;
+            } else if (i < _progress.size() && !((journal ? _progress[i].durable : _progress[i].applied) < opTime)) {
+                ++count;
+            }
+        }
+        return count >= n;
+    };
+    auto wcError = [&](ErrorCodes code, const std::string& msg, bool timedOut) {
+        BSONObjBuilder e;
+        e.append("code", static_cast<int>(code));
+        e.append("codeName", errorCodeName(code));
+        e.append("errmsg", msg);
+        BSONObjBuilder info;
+        if (timedOut) info.append("wtimeout", true);
+        BSONObjBuilder wc;
+        if (w.eoo())
+            wc.append("w", "majority");
+        else
+            wc.appendAs(w, "w");
+        if (!writeConcern["j"].eoo()) wc.append("j", journal);
+        wc.append("wtimeout", static_cast<int>(wtimeout));
+        wc.append("provenance", w.eoo() ? "implicitDefault" : "clientSupplied");
+        info.append("writeConcern", wc.obj());
+        e.append("errInfo", info.obj());
+        return e.obj();
+    };
+    while (!satisfied()) {
+        if (_state != MemberState::kPrimary)
+            return wcError(ErrorCodes::PrimarySteppedDown, "Primary stepped down while waiting for replication", false);
+        if (_shutdown) return wcError(ErrorCodes::ShutdownInProgress, "Replication is being shut down", false);
+        if (wtimeout > 0 && Clock::now() - start >= std::chrono::milliseconds(wtimeout))
+            return wcError(ErrorCodes::WriteConcernFailed, "waiting for replication timed out", true);
+        _progressCv.wait_for(lk, std::chrono::milliseconds(50));
+        lk.unlock();
+        try {
+            opCtx->checkForInterrupt();
+        } catch (const DBException& e) {
+            lk.lock();
+            return wcError(ErrorCodes(e.code()), e.reason(), false);
+        }
+        lk.lock();
+    }
+    return BSONObj();
+}
+
+}  // namespace repl
+}  // namespace mongo

@@ -1,0 +1,168 @@
+#include "mongo/db/repl/oplog_applier.h"
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/catalog/collection.h"
+#include "mongo/db/repl/oplog.h"
+#include "mongo/db/repl/update_diff.h"
+
+namespace mongo {
+namespace repl {
+namespace {
+
+struct Found {
+    RecordId id;
+    BSONObj doc;
+};
+
+// The document with _id == idElem, through the _id index.
+std::optional<Found> findById(OperationContext* opCtx, Collection* coll, const BSONElement& idElem) {
+    IndexCatalog* ic = coll->getIndexCatalog();
+    const IndexDescriptor* idIndex = ic->findIndexByName("_id_");
+    if (!idIndex) {
+        // A collection without an _id index (capped ones may have none): scan.
+        auto cursor = coll->getCursor(opCtx, true);
+        while (auto r = cursor->next())
+            if (r->doc["_id"].woCompare(idElem) == 0) return Found{r->id, r->doc.getOwned()};
+        return std::nullopt;
+    }
+    BSONObjBuilder kb;
+    kb.appendAs(idElem, "");
+    BSONObj key = kb.obj();
+    auto cursor = ic->newCursor(opCtx, idIndex, true);
+    auto e = cursor->seek(key, true);
+    if (!e || e->key.firstElement().woCompare(key.firstElement()) != 0) return std::nullopt;
+    auto doc = coll->findDoc(opCtx, e->loc);
+    if (!doc) return std::nullopt;
+    return Found{e->loc, doc->getOwned()};
+}
+
+Collection* collectionFor(OperationContext* opCtx, const OplogEntry& e) {
+    Collection* c = CollectionCatalog::get()->lookupCollection(opCtx, NamespaceString::parse(e.ns));
+    uassert(ErrorCodes::NamespaceNotFound, "cannot apply an operation on " + e.ns + ": the collection does not exist", c);
+    return c;
+}
+
+// The entry itself when the operation wrote none (a no-op, or an idempotent case that
+// changed nothing), in its own unit of work.
+void writeEntryIfNotWritten(OperationContext* opCtx, ApplyingEntryScope& scope, const BSONObj& doc) {
+    if (scope.written) return;
+    WriteUnitOfWork wuow(opCtx);
+    LocalOplog::get()->appendVerbatim(opCtx, doc, scope.opTime(), scope.wall());
+    wuow.commit();
+}
+
+void applyCrud(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc) {
+    CollectionWriteLock lock;
+    ApplyingEntryScope scope(doc, e.opTime, e.wall);
+    WriteUnitOfWork wuow(opCtx);
+    Collection* c = collectionFor(opCtx, e);
+    switch (e.op) {
+        case OpTypeEnum::kInsert: {
+            BSONElement id = e.o["_id"];
+            std::optional<Found> existing = id.eoo() ? std::nullopt : findById(opCtx, c, id);
+            if (existing)
+                c->updateDocument(opCtx, existing->id, existing->doc, e.o);  // applied before: replace
+            else
+                c->insertDocument(opCtx, e.o);
+            break;
+        }
+        case OpTypeEnum::kUpdate: {
+            uassert(ErrorCodes::FailedToParse, "update entry without o2._id", e.o2 && !(*e.o2)["_id"].eoo());
+            std::optional<Found> existing = findById(opCtx, c, (*e.o2)["_id"]);
+            uassert(ErrorCodes::NoSuchKey,
+                    "cannot apply an update to " + e.ns + ": no document with " + e.o2->jsonString() +
+                        " (this member's data differs from its sync source's)",
+                    existing.has_value());
+            BSONObj post;
+            if (e.isDiffUpdate()) {
+                post = applyUpdateDiff(existing->doc, e.o["diff"].embeddedObject());
+            } else {
+                post = e.o;
+            }
+            if (!post.binaryEqual(existing->doc)) c->updateDocument(opCtx, existing->id, existing->doc, post);
+            break;
+        }
+        case OpTypeEnum::kDelete: {
+            std::optional<Found> existing = findById(opCtx, c, e.o["_id"]);
+            if (existing) c->deleteDocument(opCtx, existing->id);  // a missing one was deleted before
+            break;
+        }
+        default:
+            break;
+    }
+    if (!scope.written) LocalOplog::get()->appendVerbatim(opCtx, doc, e.opTime, e.wall);
+    wuow.commit();
+}
+
+void applyCommand(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc) {
+    CatalogDDLLock lock;
+    ApplyingEntryScope scope(doc, e.opTime, e.wall);
+    CollectionCatalog* catalog = CollectionCatalog::get();
+    const std::string db = e.ns.substr(0, e.ns.find('.'));
+    const std::string cmd(e.o.firstElementFieldName());
+    auto nssOf = [&](const BSONElement& el) { return NamespaceString::parse(db + "." + el.str()); };
+    if (cmd == "create") {
+        NamespaceString nss = nssOf(e.o.firstElement());
+        if (!catalog->lookupCollection(opCtx, nss)) {
+            auto options = CollectionOptions::parse(e.o.removeField("idIndex"));
+            uassertStatusOK(options.getStatus());
+            catalog->createCollection(opCtx, nss, options.getValue());
+        }
+    } else if (cmd == "drop") {
+        NamespaceString nss = nssOf(e.o.firstElement());
+        if (catalog->lookupCollection(opCtx, nss)) catalog->dropCollection(opCtx, nss);
+    } else if (cmd == "createIndexes") {
+        Collection* c = catalog->lookupCollection(opCtx, nssOf(e.o.firstElement()));
+        uassert(ErrorCodes::NamespaceNotFound, "createIndexes on a missing collection " + e.ns, c);
+        BSONObj spec = e.o.removeField("createIndexes");
+        if (!c->getIndexCatalog()->findIndexByName(spec["name"].str())) c->getIndexCatalog()->createIndex(opCtx, spec);
+    } else if (cmd == "dropIndexes") {
+        Collection* c = catalog->lookupCollection(opCtx, nssOf(e.o.firstElement()));
+        const std::string name = e.o["index"].str();
+        if (c && c->getIndexCatalog()->findIndexByName(name)) c->getIndexCatalog()->dropIndex(opCtx, name);
+    } else if (cmd == "renameCollection") {
+        NamespaceString from = NamespaceString::parse(e.o.firstElement().str());
+        NamespaceString to = NamespaceString::parse(e.o["to"].str());
+        if (catalog->lookupCollection(opCtx, from)) {
+            const bool dropTarget = !e.o["dropTarget"].eoo() && e.o["dropTarget"].type() != Bool
+                                        ? true
+                                        : e.o["dropTarget"].trueValue();
+            catalog->renameCollection(opCtx, from, to, dropTarget);
+        }
+    } else if (cmd == "dropDatabase") {
+        catalog->dropDatabase(opCtx, db);
+    } else {
+        uasserted(ErrorCodes::OplogOperationUnsupported, "cannot apply the command entry " + e.o.jsonString());
+    }
+    writeEntryIfNotWritten(opCtx, scope, doc);
+}
+
+}  // namespace
+
+Status OplogApplier::apply(OperationContext* opCtx, const OplogEntry& entry, const BSONObj& doc) {
+    try {
+        switch (entry.op) {
+            case OpTypeEnum::kInsert:
+            case OpTypeEnum::kUpdate:
+            case OpTypeEnum::kDelete:
+                applyCrud(opCtx, entry, doc);
+                break;
+            case OpTypeEnum::kCommand:
+                applyCommand(opCtx, entry, doc);
+                break;
+            case OpTypeEnum::kNoop: {
+                CollectionWriteLock lock;
+                ApplyingEntryScope scope(doc, entry.opTime, entry.wall);
+                writeEntryIfNotWritten(opCtx, scope, doc);
+                break;
+            }
+        }
+    } catch (const DBException& e) {
+        return e.toStatus();
+    }
+    return Status::OK();
+}
+
+}  // namespace repl
+}  // namespace mongo

@@ -1,0 +1,34 @@
+#pragma once
+// OplogApplier: a secondary applies entries fetched from its sync source, in order, each in
+// its own unit of work committed at the entry's timestamp, with the entry written verbatim
+// to its own oplog in the same unit (oplog.h ApplyingEntryScope), so that its oplog and data
+// are the primary's at every entry boundary.
+//
+// Application is idempotent, as MongoDB's applier must be when an entry is applied twice
+// (a restart between a batch's writes and its progress): an insert of an existing _id
+// replaces the document, a delete of a missing document and the drop of a missing
+// collection succeed, an update applies its $v: 2 diff to the current document (the diff
+// rules are idempotent, update_diff.h). What cannot be applied (an update of a document that
+// does not exist, an entry of a kind this server does not know) is an error: the applier
+// stops rather than let the member diverge silently.
+//
+// Thread safety: apply() takes the same locks as the writers it replays (collection write
+// lock, catalog DDL lock); one applier thread per node.
+#include "mongo/base/status.h"
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/repl/oplog_entry.h"
+
+namespace mongo {
+namespace repl {
+
+class OplogApplier {
+public:
+    // Applies one entry (as fetched, doc its raw document). OK, or why it cannot be applied
+    // (OplogOperationUnsupported / NamespaceNotFound / NoMatchingDocument ...): nothing of it
+    // is then committed.
+    static Status apply(OperationContext* opCtx, const OplogEntry& entry, const BSONObj& doc);
+};
+
+}  // namespace repl
+}  // namespace mongo

@@ -1,0 +1,197 @@
+#include "mongo/db/repl/oplog_fetcher.h"
+
+#include <chrono>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/repl/oplog_applier.h"
+#include "mongo/db/repl/oplog_entry.h"
+#include "mongo/db/repl/remote_client.h"
+#include "mongo/db/service_context.h"
+#include "mongo/util/log.h"
+
+namespace mongo {
+namespace repl {
+namespace {
+
+constexpr int kNetworkTimeoutMillis = 5000;
+constexpr long long kAwaitMillis = 500;  // how long one getMore waits for new entries
+
+void sleepFor(long long ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+}  // namespace
+
+void OplogFetcher::start(Hooks hooks) {
+    stop();
+    _hooks = std::move(hooks);
+    _stop = false;
+    _running = true;
+    _thread = std::thread([this] { run(); });
+}
+
+void OplogFetcher::stop() {
+    _stop = true;
+    if (_thread.joinable()) _thread.join();
+    _running = false;
+    std::lock_guard<std::mutex> lk(_mutex);
+    _source.clear();
+}
+
+std::string OplogFetcher::syncSource() const {
+    std::lock_guard<std::mutex> lk(_mutex);
+    return _source;
+}
+
+void OplogFetcher::run() {
+    logv2::setThreadName("BackgroundSync");
+    while (!_stop) {
+        auto source = _hooks.chooseSyncSource();
+        if (!source) {
+            sleepFor(100);
+            continue;
+        }
+        {
+            std::lock_guard<std::mutex> lk(_mutex);
+            _source = *source;
+        }
+        LOGV2(21799, Replication, "Sync source candidate chosen", logv2::attrs("syncSource", *source));
+        fetchFrom(*source);
+        {
+            std::lock_guard<std::mutex> lk(_mutex);
+            _source.clear();
+        }
+        if (!_stop) sleepFor(100);
+    }
+    _running = false;
+}
+
+void OplogFetcher::fetchFrom(const std::string& source) {
+    RemoteClient client(source, kNetworkTimeoutMillis);
+    const OpTime last = _hooks.lastApplied();
+    BSONObjBuilder find;
+    find.append("find", "oplog.rs");
+    if (!last.isNull()) {
+        BSONObjBuilder f;
+        BSONObjBuilder gte;
+        gte.append("$gte", last.getTimestamp());
+        f.append("ts", gte.obj());
+        find.append("filter", f.obj());
+    }
+    find.append("tailable", true);
+    find.append("awaitData", true);
+    auto reply = client.runCommand("local", find.obj());
+    if (!reply.isOK()) {
+        LOGV2(21274, Replication, "Error returned from oplog query",
+              logv2::attrs("syncSource", source, "error", reply.getStatus().toString()));
+        return;
+    }
+    BSONObj cursor = reply.getValue()["cursor"].embeddedObject().getOwned();
+    long long cursorId = cursor["id"].numberLong();
+    std::vector<BSONElement> batch = cursor["firstBatch"].arrayElements();
+    if (batch.empty()) {
+        // Nothing at or after our last entry's timestamp. Either the source is simply not ahead
+        // of us, or its history went another way: its newest entry is then newer than ours (a
+        // later term) although it has nothing from our timestamp on. The latter is a
+        // divergence (our last entries were never majority-committed): it needs rollback.
+        BSONObjBuilder q;
+        q.append("find", "oplog.rs");
+        BSONObjBuilder sort;
+        sort.append("$natural", -1);
+        q.append("sort", sort.obj());
+        q.append("limit", 1);
+        q.append("singleBatch", true);
+        auto newest = client.runCommand("local", q.obj());
+        if (newest.isOK() && !last.isNull()) {
+            auto docs = newest.getValue()["cursor"].embeddedObject()["firstBatch"].arrayElements();
+            if (!docs.empty()) {
+                auto e = OplogEntry::parse(docs[0].embeddedObject());
+                if (e.isOK() && last < e.getValue().opTime)
+                    _hooks.onCannotSync("the sync source " + source + " has newer entries (up to " +
+                                        e.getValue().opTime.toString() + ") but none from our last applied optime " +
+                                        last.toString() + " on: this member's history diverged from the set's, which "
+                                        "needs rollback (issue 10, milestone 3)");
+            }
+        }
+        return;
+    }
+    // The first entry decides whether the source's history continues ours.
+    auto first = OplogEntry::parse(batch[0].embeddedObject());
+    if (!first.isOK()) {
+        _hooks.onCannotSync("the sync source's oplog holds an entry this server cannot parse: " + first.getStatus().toString());
+        return;
+    }
+    size_t skip = 0;
+    if (last.isNull()) {
+        BSONElement msg = first.getValue().o["msg"];
+        if (first.getValue().op != OpTypeEnum::kNoop || msg.type() != String || msg.str() != "initiating set") {
+            _hooks.onCannotSync("the sync source's oplog no longer starts with the set's first entry: this member needs "
+                                "an initial sync, which this server does not have yet (issue 10, milestone 3)");
+            return;
+        }
+    } else {
+        if (first.getValue().opTime != last) {
+            _hooks.onCannotSync("our last applied optime " + last.toString() + " is not in the sync source's oplog (its "
+                                "entry there is " + first.getValue().opTime.toString() + "): this member's history "
+                                "diverged from " + source + "'s or fell off its oplog, which needs rollback or initial "
+                                "sync (issue 10, milestone 3)");
+            return;
+        }
+        skip = 1;
+    }
+    while (!_stop) {
+        if (skip < batch.size()) {
+            auto opCtx = makeOperationContext(internalClient());
+            OpTime applied;
+            for (size_t i = skip; i < batch.size() && !_stop; ++i) {
+                BSONObj doc = batch[i].embeddedObject().getOwned();
+                auto e = OplogEntry::parse(doc);
+                if (!e.isOK()) {
+                    _hooks.onCannotSync("cannot parse the fetched entry " + doc.jsonString() + ": " + e.getStatus().toString());
+                    return;
+                }
+                if (long long delay = _hooks.delaySecs ? _hooks.delaySecs() : 0; delay > 0) {
+                    // secondaryDelaySecs: apply an entry only once it is that old.
+                    while (!_stop && Date_t::now().millis < e.getValue().wall.millis + delay * 1000) sleepFor(100);
+                    if (_stop) break;
+                }
+                Status s = OplogApplier::apply(opCtx.get(), e.getValue(), doc);
+                if (!s.isOK()) {
+                    _hooks.onCannotSync("failed to apply the entry " + doc.jsonString() + ": " + s.toString());
+                    return;
+                }
+                applied = e.getValue().opTime;
+                opCtx->recoveryUnit()->abandonSnapshot();
+            }
+            if (!applied.isNull()) _hooks.onBatchApplied(applied);
+        }
+        skip = 0;
+        if (cursorId == 0) return;
+        // A new sync source (say, a new primary) ends this cursor.
+        auto want = _hooks.chooseSyncSource();
+        if (!want || *want != source) {
+            BSONObjBuilder kill;
+            kill.append("killCursors", "oplog.rs");
+            BSONArrayBuilder ids;
+            ids.append(cursorId);
+            kill.appendArray("cursors", ids.arr());
+            client.runCommand("local", kill.obj());
+            return;
+        }
+        BSONObjBuilder more;
+        more.append("getMore", cursorId);
+        more.append("collection", "oplog.rs");
+        more.append("maxTimeMS", kAwaitMillis);
+        auto r = client.runCommand("local", more.obj(), int(kAwaitMillis));
+        if (!r.isOK()) {
+            LOGV2(21275, Replication, "Error returned from oplog query while tailing",
+                  logv2::attrs("syncSource", source, "error", r.getStatus().toString()));
+            return;
+        }
+        BSONObj c = r.getValue()["cursor"].embeddedObject().getOwned();
+        cursorId = c["id"].numberLong();
+        cursor = c;
+        batch = cursor["nextBatch"].arrayElements();
+    }
+}
+
+}  // namespace repl
+}  // namespace mongo

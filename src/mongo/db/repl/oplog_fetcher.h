@@ -1,0 +1,66 @@
+#pragma once
+// OplogFetcher: a secondary's replication thread. It tails its sync source's oplog with a
+// tailable awaitData find + getMore on local.oplog.rs (through libmongoc, remote_client.h)
+// and hands each batch to the applier (oplog_applier.h), in order.
+//
+// Where it starts: at the member's last applied entry, which must be the first entry the
+// source returns (same ts and term). If it is not, the member's history and the source's
+// differ (the member holds entries the set rolled back, or the source's oplog no longer
+// reaches back that far): that needs rollback or initial sync (milestone 3), so the fetcher
+// stops and reports it instead of applying anything (never a silent divergence). A member
+// with an empty oplog (it just joined the set) may start from the source's first entry only
+// when that is the set's very first one ("initiating set"), i.e. the source's oplog still
+// holds the whole history of the set; otherwise it needs initial sync and is refused.
+//
+// Thread safety: start/stop from any thread (not from the hooks); the hooks run on the
+// fetcher's thread.
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/repl/optime.h"
+
+namespace mongo {
+namespace repl {
+
+class OplogFetcher {
+public:
+    struct Hooks {
+        // The member to sync from now ("host:port"), or nullopt (wait).
+        std::function<std::optional<std::string>()> chooseSyncSource;
+        // The newest applied entry (null: the oplog is empty).
+        std::function<OpTime()> lastApplied;
+        // A batch was applied (after its entries committed); applied is its last entry.
+        std::function<void(const OpTime& applied)> onBatchApplied;
+        // Fetching cannot go on (divergence, needs initial sync): why, for state and log.
+        std::function<void(const std::string& why)> onCannotSync;
+        // secondaryDelaySecs of this member (0: none).
+        std::function<long long()> delaySecs;
+    };
+
+    ~OplogFetcher() { stop(); }
+    void start(Hooks hooks);
+    void stop();
+    bool running() const { return _running.load(); }
+    // The source of the current cursor ("" if none).
+    std::string syncSource() const;
+
+private:
+    void run();
+    // One cursor's life on source: returns when it ends (error, stop, source change).
+    void fetchFrom(const std::string& source);
+
+    Hooks _hooks;
+    std::thread _thread;
+    std::atomic<bool> _stop{false};
+    std::atomic<bool> _running{false};
+    mutable std::mutex _mutex;
+    std::string _source;
+};
+
+}  // namespace repl
+}  // namespace mongo

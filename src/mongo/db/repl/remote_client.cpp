@@ -1,0 +1,68 @@
+#include "mongo/db/repl/remote_client.h"
+
+#include <mongoc/mongoc.h>
+
+#include <mutex>
+
+namespace mongo {
+namespace repl {
+
+namespace {
+void initDriverOnce() {
+    static std::once_flag once;
+    std::call_once(once, [] { mongoc_init(); });
+}
+}  // namespace
+
+RemoteClient::RemoteClient(std::string host, int timeoutMillis) : _host(std::move(host)), _timeoutMillis(timeoutMillis) {
+    initDriverOnce();
+}
+
+RemoteClient::~RemoteClient() {
+    if (_client) mongoc_client_destroy(_client);
+}
+
+void RemoteClient::connect(int socketTimeoutMillis) {
+    if (_client && _connectedTimeout == socketTimeoutMillis) return;
+    if (_client) mongoc_client_destroy(_client);
+    _client = nullptr;
+    const std::string uri = "mongodb://" + _host + "/?directConnection=true&connectTimeoutMS=" +
+                            std::to_string(_timeoutMillis) + "&socketTimeoutMS=" + std::to_string(socketTimeoutMillis) +
+                            "&serverSelectionTimeoutMS=" + std::to_string(_timeoutMillis) +
+                            "&serverSelectionTryOnce=true&heartbeatFrequencyMS=500&appname=replication";
+    bson_error_t error;
+    mongoc_uri_t* u = mongoc_uri_new_with_error(uri.c_str(), &error);
+    if (!u) return;
+    _client = mongoc_client_new_from_uri(u);
+    mongoc_uri_destroy(u);
+    _connectedTimeout = socketTimeoutMillis;
+}
+
+StatusWith<BSONObj> RemoteClient::runCommand(const std::string& db, const BSONObj& cmd, int extraMillis) {
+    connect(_timeoutMillis + extraMillis);
+    if (!_client) return Status(ErrorCodes::FailedToParse, "bad member host " + _host);
+    bson_t command;
+    if (!bson_init_static(&command, reinterpret_cast<const uint8_t*>(cmd.objdata()), size_t(cmd.objsize())))
+        return Status(ErrorCodes::InvalidBSON, "bad command document");
+    bson_t reply;
+    bson_error_t error;
+    const bool ok = mongoc_client_command_simple(_client, db.c_str(), &command, nullptr, &reply, &error);
+    BSONObj replyObj = BSONObj::copyFrom(reinterpret_cast<const char*>(bson_get_data(&reply)));
+    bson_destroy(&reply);
+    if (ok) return replyObj;
+    if (error.domain == MONGOC_ERROR_SERVER || error.domain == MONGOC_ERROR_QUERY || error.domain == MONGOC_ERROR_WRITE_CONCERN) {
+        int code = replyObj["code"].isNumber() ? replyObj["code"].numberInt() : int(error.code);
+        std::string msg = replyObj["errmsg"].type() == String ? replyObj["errmsg"].str() : std::string(error.message);
+        return Status(code, msg);
+    }
+    // Unreachable: drop the client so the next command reconnects from scratch.
+    mongoc_client_destroy(_client);
+    _client = nullptr;
+    const bool timedOut = std::string(error.message).find("timed out") != std::string::npos ||
+                          std::string(error.message).find("Timed out") != std::string::npos;
+    return Status(timedOut ? ErrorCodes::NetworkTimeout : ErrorCodes::HostUnreachable,
+                  "Error connecting to " + _host + " :: caused by :: " + error.message);
+}
+
+}  // namespace repl
+}  // namespace mongo

@@ -1,0 +1,46 @@
+#pragma once
+// RemoteClient: one connection from this node to another member, over libmongoc (the C
+// driver the tree already links), used for replSetHeartbeat, replSetRequestVotes,
+// replSetUpdatePosition and the oplog fetcher's find/getMore.
+//
+// A command's outcome is a Status: the command's own error (code and message from the reply)
+// or, when the member could not be reached, HostUnreachable (6) / NetworkTimeout (89) with
+// libmongoc's message, so that callers can tell "refused" from "the member said no".
+// The connection is direct (directConnection=true): no topology discovery, no retries.
+// Not thread safe: one RemoteClient per thread (libmongoc single-threaded clients).
+#include <memory>
+#include <string>
+
+#include "mongo/base/status.h"
+#include "mongo/bson/bsonobj.h"
+
+typedef struct _mongoc_client_t mongoc_client_t;
+
+namespace mongo {
+namespace repl {
+
+class RemoteClient {
+public:
+    // host: "host:port". timeoutMillis bounds the connect and every reply (socketTimeoutMS);
+    // a command may ask for longer (runCommand's extraMillis, e.g. an awaitData getMore).
+    RemoteClient(std::string host, int timeoutMillis);
+    ~RemoteClient();
+    RemoteClient(const RemoteClient&) = delete;
+    RemoteClient& operator=(const RemoteClient&) = delete;
+
+    const std::string& host() const { return _host; }
+
+    // Runs cmd against db. OK with the reply document when the reply says ok: 1.
+    StatusWith<BSONObj> runCommand(const std::string& db, const BSONObj& cmd, int extraMillis = 0);
+
+private:
+    void connect(int socketTimeoutMillis);
+
+    std::string _host;
+    int _timeoutMillis;
+    int _connectedTimeout = -1;  // the socket timeout of the current client
+    mongoc_client_t* _client = nullptr;
+};
+
+}  // namespace repl
+}  // namespace mongo

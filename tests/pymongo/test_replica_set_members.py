@@ -1,0 +1,291 @@
+"""A replica set of three mongod processes (issue 10, milestone 2): replSetInitiate with three
+members, an election, pymongo with replicaSet= finding the primary, w: "majority" writes present on
+every member, write concern errors in MongoDB's shape, replSetGetStatus' members, readConcern
+majority refused (148) rather than answered without majority guarantees, the primary killed and a
+new one elected within the election timeout, the old primary rejoining as a secondary, and dbHash
+equal on all members at the end. One set for the whole file (module fixture): CI has 2 cores."""
+
+import os
+import shutil
+import time
+
+import pymongo
+import pytest
+from bson import Timestamp
+
+from conftest import MongodProcess, _port_free
+
+SET = "rs3"
+ELECTION_TIMEOUT_MS = 2000
+
+
+def code_of(fn):
+    with pytest.raises(pymongo.errors.PyMongoError) as e:
+        fn()
+    return getattr(e.value, "code", None) or (getattr(e.value, "details", None) or {}).get("code")
+
+
+def wait_for(pred, timeout=30, what="condition"):
+    deadline = time.time() + timeout
+    last = None
+    while time.time() < deadline:
+        try:
+            v = pred()
+            if v:
+                return v
+        except pymongo.errors.PyMongoError as e:
+            last = e
+        time.sleep(0.1)
+    raise AssertionError("timed out waiting for %s (last error: %s)" % (what, last))
+
+
+def status(m):
+    with m.client(serverSelectionTimeoutMS=2000) as c:
+        return c.admin.command("replSetGetStatus")
+
+
+def primary_of(members):
+    for m in members:
+        if m.proc is None or m.proc.poll() is not None:
+            continue
+        try:
+            with m.client(serverSelectionTimeoutMS=1000) as c:
+                if c.admin.command("hello").get("isWritablePrimary"):
+                    return m
+        except pymongo.errors.PyMongoError:
+            pass
+    return None
+
+
+@pytest.fixture(scope="module")
+def rs(tmp_path_factory):
+    binary = os.environ.get("MONGOD_BIN")
+    if not binary:
+        pytest.skip("MONGOD_BIN is not set (run through buildscripts/resmoke.py)")
+    base = int(os.environ.get("TEST_PORT_BASE", "29000"))
+    count = int(os.environ.get("TEST_PORT_COUNT", "20"))
+    ports = [p for p in range(base + count - 1, base - 1, -1) if _port_free(p)][:3]
+    tmp = tmp_path_factory.mktemp("rs3")
+    members = [MongodProcess(binary, p, str(tmp / ("db%d" % i)), str(tmp), ["--replSet", SET, "--oplogSize", "16"])
+               for i, p in enumerate(ports)]
+    for m in members:
+        m.start()
+    config = {"_id": SET, "members": [{"_id": i, "host": "127.0.0.1:%d" % m.port} for i, m in enumerate(members)],
+              "settings": {"electionTimeoutMillis": ELECTION_TIMEOUT_MS, "heartbeatIntervalMillis": 500}}
+    with members[0].client() as c:
+        c.admin.command("replSetInitiate", config)
+    wait_for(lambda: primary_of(members), 30, "a primary")
+    # Every member in PRIMARY or SECONDARY.
+    wait_for(lambda: sorted(s["stateStr"] for s in status(members[0])["members"]) ==
+             ["PRIMARY", "SECONDARY", "SECONDARY"], 30, "two secondaries")
+    yield members
+    for m in members:
+        try:
+            m.stop()
+        except AssertionError:
+            pass
+
+
+def rs_client(members, **kw):
+    kw.setdefault("serverSelectionTimeoutMS", 20000)
+    hosts = ",".join("127.0.0.1:%d" % m.port for m in members)
+    return pymongo.MongoClient("mongodb://%s/?replicaSet=%s" % (hosts, SET), **kw)
+
+
+def test_status_and_hello_shape(rs):
+    p = primary_of(rs)
+    st = status(p)
+    assert st["set"] == SET and st["myState"] == 1
+    assert st["majorityVoteCount"] == 2 and st["writeMajorityCount"] == 2 and st["votingMembersCount"] == 3
+    names = {m["name"] for m in st["members"]}
+    assert names == {"127.0.0.1:%d" % m.port for m in rs}
+    for m in st["members"]:
+        assert m["health"] == 1
+        if not m.get("self"):
+            assert {"lastHeartbeat", "lastHeartbeatRecv", "pingMs", "optimeDurable", "syncSourceHost"} <= set(m)
+    with p.client() as c:
+        hello = c.admin.command("hello")
+    assert hello["setName"] == SET and hello["isWritablePrimary"] is True
+    assert sorted(hello["hosts"]) == sorted("127.0.0.1:%d" % m.port for m in rs)
+    assert hello["primary"] == hello["me"]
+    assert "topologyVersion" in hello and hello["setVersion"] >= 1
+    s = next(m for m in rs if m is not p)
+    with s.client() as c:
+        h = wait_for(lambda: (lambda h: h if "primary" in h else None)(c.admin.command("hello")), 10, "primary in hello")
+        assert h["secondary"] is True and h["isWritablePrimary"] is False and h["primary"] == hello["me"]
+        # An awaitable hello with the current topologyVersion waits, then answers (right after an
+        # election the version may still move once: the config's new term reaches the members).
+        waited = False
+        for _ in range(10):
+            h = c.admin.command("hello")
+            start = time.time()
+            r = c.admin.command({"hello": 1, "topologyVersion": h["topologyVersion"], "maxAwaitTimeMS": 300})
+            if time.time() - start >= 0.25:
+                assert r["topologyVersion"] == h["topologyVersion"]
+                waited = True
+                break
+        assert waited
+
+
+def test_majority_writes_reach_every_member(rs):
+    with rs_client(rs) as c:
+        coll = c.test.get_collection("m", write_concern=pymongo.WriteConcern(w="majority", wtimeout=20000))
+        coll.insert_many([{"_id": i, "x": i} for i in range(50)])
+        coll.update_one({"_id": 3}, {"$set": {"y": [1, 2]}, "$inc": {"x": 10}})
+        coll.delete_one({"_id": 4})
+        coll.create_index("x")
+        c.test.get_collection("m", write_concern=pymongo.WriteConcern(w=3, wtimeout=20000)).insert_one({"_id": 100})
+    for m in rs:
+        with m.client(read_preference=pymongo.ReadPreference.SECONDARY_PREFERRED) as c:
+            docs = list(c.test.m.find().sort("_id", 1))
+            assert len(docs) == 50
+            assert docs[3] == {"_id": 3, "x": 13, "y": [1, 2]}
+            assert "x_1" in c.test.m.index_information()
+
+
+def test_write_concern_errors(rs):
+    with rs_client(rs) as c:
+        db = c.test
+        # More members than the set has: UnsatisfiableWriteConcern.
+        assert code_of(lambda: db.command({"insert": "wc", "documents": [{"_id": 1}],
+                                           "writeConcern": {"w": 4}})) == 100
+        r = db.command({"insert": "wc", "documents": [{"_id": 2}], "writeConcern": {"w": "nosuchtag"}})
+        assert r["writeConcernError"]["code"] == 79
+        # Freeze a secondary's replication by killing it, then w: 3 times out.
+        p = primary_of(rs)
+        victim = next(m for m in rs if m is not p)
+        victim.kill9()
+        try:
+            r = db.command({"insert": "wc", "documents": [{"_id": 3}], "writeConcern": {"w": 3, "wtimeout": 300}})
+            assert r["n"] == 1
+            wce = r["writeConcernError"]
+            assert wce["code"] == 64 and wce["codeName"] == "WriteConcernFailed"
+            assert wce["errmsg"] == "waiting for replication timed out"
+            assert wce["errInfo"]["wtimeout"] is True
+            assert wce["errInfo"]["writeConcern"]["w"] == 3
+            # A majority (2 of 3) is still there.
+            db.get_collection("wc", write_concern=pymongo.WriteConcern(w="majority", wtimeout=20000)).insert_one({"_id": 4})
+        finally:
+            victim.start()
+        wait_for(lambda: status(victim)["myState"] == 2, 30, "the restarted member to be SECONDARY")
+
+
+def test_read_concern_majority_refused(rs):
+    with rs_client(rs) as c:
+        assert code_of(lambda: c.test.command({"find": "m", "readConcern": {"level": "majority"}})) == 148
+        assert code_of(lambda: c.test.command({"find": "m", "readConcern": {"level": "snapshot"}})) == 148
+        assert c.test.command({"find": "m", "readConcern": {"level": "local"}})["ok"] == 1
+
+
+def test_causal_read_on_a_secondary_sees_the_sessions_write(rs):
+    with rs_client(rs) as c:
+        with c.start_session(causal_consistency=True) as s:
+            c.test.get_collection("cc", write_concern=pymongo.WriteConcern(w=1)).insert_one({"_id": 1}, session=s)
+            sec = c.test.get_collection("cc", read_preference=pymongo.ReadPreference.SECONDARY)
+            # afterClusterTime makes the secondary wait until it applied the write.
+            assert sec.find_one({"_id": 1}, session=s) == {"_id": 1}
+        # A cluster time the secondary will not reach in time: MaxTimeMSExpired, not a stale answer.
+        st = c.admin.command("replSetGetStatus")
+        ahead = Timestamp(st["optimes"]["appliedOpTime"]["ts"].time + 3600, 1)
+        secondary = next(m for m in rs if m is not primary_of(rs))
+        with secondary.client() as d:
+            assert code_of(lambda: d.test.command({"find": "cc", "readConcern": {"afterClusterTime": ahead},
+                                                   "maxTimeMS": 200, "$readPreference": {"mode": "secondary"}})) == 50
+
+
+def test_primary_killed_new_one_elected_old_rejoins(rs):
+    old = primary_of(rs)
+    with rs_client(rs) as c:
+        c.test.get_collection("f", write_concern=pymongo.WriteConcern(w="majority", wtimeout=20000)).insert_one({"_id": 1})
+    old_term = status(old)["term"]
+    old.kill9()
+    start = time.time()
+    others = [m for m in rs if m is not old]
+    new = wait_for(lambda: primary_of(others), 30, "a new primary")
+    elapsed = time.time() - start
+    # Election timeout (2 s + up to 15%) after the last heartbeat, plus a dry run and a vote.
+    assert elapsed < ELECTION_TIMEOUT_MS / 1000.0 * 1.15 + 2.0, elapsed
+    assert status(new)["term"] > old_term
+    with rs_client(rs) as c:
+        c.test.get_collection("f", write_concern=pymongo.WriteConcern(w="majority", wtimeout=20000)).insert_one({"_id": 2})
+    old.start()
+    wait_for(lambda: status(old)["myState"] == 2, 30, "the old primary to rejoin as SECONDARY")
+    with old.client(read_preference=pymongo.ReadPreference.SECONDARY_PREFERRED) as c:
+        wait_for(lambda: c.test.f.count_documents({}) == 2, 30, "the old primary to catch up")
+
+
+def test_step_down_freeze_and_rbid(rs):
+    p = primary_of(rs)
+    with p.client() as c:
+        assert isinstance(c.admin.command("replSetGetRBID")["rbid"], int)
+        assert code_of(lambda: c.admin.command("replSetFreeze", 10)) == 95  # NotSecondary on the primary
+        c.admin.command("replSetStepDown", 30, secondaryCatchUpPeriodSecs=10)
+        # The connection survives; writes are refused with NotWritablePrimary.
+        assert c.admin.command("hello")["isWritablePrimary"] is False
+        assert code_of(lambda: c.test.command({"insert": "sd", "documents": [{"x": 1}]})) == 10107
+    new = wait_for(lambda: primary_of([m for m in rs if m is not p]), 30, "another primary after step-down")
+    s = next(m for m in rs if m is not new)
+    with s.client() as c:
+        assert c.admin.command("replSetFreeze", 0)["info"] == "unfreezing"
+    with new.client() as c:
+        assert code_of(lambda: c.admin.command("replSetStepDown", 5, secondaryCatchUpPeriodSecs=10)) == 2
+    # The stepped-down primary, unfrozen, can be elected again on request (replSetStepUp: no dry
+    # run); its vote requests carry the config term it gave the config as primary.
+    with p.client() as c:
+        c.admin.command("replSetFreeze", 0)
+
+        def step_up():
+            try:
+                c.admin.command("replSetStepUp")
+            except pymongo.errors.OperationFailure:
+                return False
+            return True
+        wait_for(step_up, 30, "replSetStepUp to win")
+        assert c.admin.command("hello")["isWritablePrimary"] is True
+    wait_for(lambda: primary_of(rs) is p, 10, "the stepped-up member as the only primary")
+
+
+def test_diverged_member_stops_and_says_so_then_resyncs_when_emptied(rs):
+    p = primary_of(rs)
+    others = [m for m in rs if m is not p]
+    for m in others:
+        m.kill9()
+    # A write only the old primary has (w: 1, before it notices it lost its majority).
+    with p.client() as c:
+        c.test.get_collection("div", write_concern=pymongo.WriteConcern(w=1)).insert_one({"_id": "lost"})
+    p.kill9()
+    for m in others:
+        m.start()
+    wait_for(lambda: primary_of(others), 30, "a primary among the two others")
+    with rs_client(rs) as c:
+        c.test.get_collection("div", write_concern=pymongo.WriteConcern(w="majority", wtimeout=20000)).insert_one(
+            {"_id": "kept"})
+    p.start()
+    # Its last entry is not in the new primary's history: it stops replicating and says why,
+    # in RECOVERING, rather than applying on top of a history that diverged.
+    st = wait_for(lambda: (lambda s: s if s["myState"] == 3 else None)(status(p)), 30, "RECOVERING")
+    me = next(m for m in st["members"] if m.get("self"))
+    assert "rollback" in me["infoMessage"]
+    with p.client(retryReads=False) as c:
+        # Its oplog (local) shows nothing was applied; RECOVERING serves no reads (as MongoDB).
+        assert c.local["oplog.rs"].find_one({"o._id": "kept"}) is None
+        assert c.local["oplog.rs"].find_one({"o._id": "lost"}) is not None
+        assert code_of(lambda: c.test.div.find_one()) == 13436
+    # Emptied, it joins again as a new member and syncs the set's history from the start.
+    p.stop()
+    shutil.rmtree(p.dbpath)
+    p.start()
+    wait_for(lambda: status(p)["myState"] == 2, 30, "the emptied member to become SECONDARY")
+    with p.client(read_preference=pymongo.ReadPreference.SECONDARY_PREFERRED) as c:
+        wait_for(lambda: c.test.div.find_one({"_id": "kept"}) is not None, 30, "the resync")
+        assert c.test.div.find_one({"_id": "lost"}) is None
+
+
+def test_dbhash_equal_everywhere(rs):
+    with rs_client(rs) as c:
+        c.test.get_collection("h", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_one({"_id": "last"})
+    hashes = []
+    for m in rs:
+        with m.client(read_preference=pymongo.ReadPreference.SECONDARY_PREFERRED) as c:
+            hashes.append(c.test.command("dbHash", read_preference=pymongo.ReadPreference.SECONDARY_PREFERRED)["md5"])
+    assert len(set(hashes)) == 1, hashes
