@@ -150,6 +150,7 @@ namespace mongo {
     X(ClientMetadataAppNameTooLarge, 184)          \
     X(ClientMetadataDocumentTooLarge, 185)         \
     X(ClientMetadataCannotBeMutated, 186)          \
+    X(MechanismUnavailable, 334)                   \
     X(OperationNotSupportedInTransaction, 263)     \
     X(ExceededMemoryLimit, 146)                    \
     X(PrimarySteppedDown, 189)                     \

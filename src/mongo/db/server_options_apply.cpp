@@ -192,6 +192,9 @@ Status applyOptions(const BSONObj& flat, ServerGlobalParams* p) {
             // Refused unless it turns the protection off: the server must not run unprotected
             // while its options (and getCmdLineOpts) say otherwise.
             s = checkProtectionOption(k, e);
+            if (s.isOK() && k == "security.authorization") p->authorization = e.str() == "enabled";
+            if (s.isOK() && k == "security.keyFile") p->keyFile = e.str();
+            if (s.isOK() && k == "security.clusterAuthMode") p->clusterAuthMode = e.str();
         } else if (k == "security.javascriptEnabled") {
             p->javascriptEnabled = e.boolean();
         }

@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "mongo/db/auth/command_authorization.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_args.h"
 #include "mongo/db/commands/command_helpers.h"
@@ -107,6 +108,8 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         repl::ReplicationCoordinator::get()->checkCanServeReads(req.db(), secondaryOk(body));
 
     auto opCtx = makeOperationContext(client);
+    // Access control (auth/command_authorization.h): before anything of the command runs.
+    auth::checkCommandAuthorization(opCtx.get(), cmd, req);
     std::string ns = req.db();
     if (body.firstElement().type() == String) ns += "." + body.firstElement().str();
     ScopedCurrentOp currentOp(opCtx.get(), body, ns, "command");

@@ -2,6 +2,7 @@
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_validator.h"
+#include "mongo/db/auth/command_privileges.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/collation_spec.h"
@@ -95,6 +96,7 @@ void createView(OperationContext* opCtx, const NamespaceString& nss, const OpMsg
 class CreateCmd : public Command {
 public:
     CreateCmd() : Command("create") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return auth::createPrivileges(req); }
     std::string help() const override { return "create a collection"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
@@ -120,6 +122,7 @@ CreateCmd createCmd;
 class DropCmd : public Command {
 public:
     DropCmd() : Command("drop") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::dropCollection}); }
     std::string help() const override { return "drop a collection"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
@@ -142,6 +145,7 @@ DropCmd dropCmd;
 class DropDatabaseCmd : public Command {
 public:
     DropDatabaseCmd() : Command("dropDatabase") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onDatabase(req.db(), {ActionType::dropDatabase}); }
     std::string help() const override { return "drop a database"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         std::string db = req.db();
@@ -157,6 +161,7 @@ DropDatabaseCmd dropDatabaseCmd;
 class RenameCollectionCmd : public Command {
 public:
     RenameCollectionCmd() : Command("renameCollection") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return auth::renameCollectionPrivileges(req); }
     std::string help() const override { return "rename a collection"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
@@ -202,6 +207,7 @@ BSONObj idIndexSpec() {
 class ListCollectionsCmd : public Command {
 public:
     ListCollectionsCmd() : Command("listCollections") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onDatabase(req.db(), {ActionType::listCollections}); }
     std::string help() const override { return "list the collections of a database"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         BSONObj filter = parseObjectArg(req.body["filter"], "listCollections");
@@ -256,6 +262,7 @@ ListCollectionsCmd listCollectionsCmd;
 class ListDatabasesCmd : public Command {
 public:
     ListDatabasesCmd() : Command("listDatabases") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::listDatabases}); }
     std::string help() const override { return "list databases and their sizes"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {

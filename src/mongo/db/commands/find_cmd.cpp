@@ -1,6 +1,7 @@
 // find, getMore, killCursors.
 #include "mongo/db/catalog/capped_insert_notifier.h"
 #include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/auth/command_privileges.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
@@ -17,6 +18,7 @@ namespace {
 class FindCmd : public Command {
 public:
     FindCmd() : Command("find") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::find}); }
     std::string help() const override { return "query for documents"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
@@ -82,6 +84,7 @@ constexpr long long kDefaultAwaitDataMillis = 1000;
 class GetMoreCmd : public Command {
 public:
     GetMoreCmd() : Command("getMore") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return auth::getMorePrivileges(req); }
     std::string help() const override { return "retrieve more results from an existing cursor"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         BSONElement idElem = req.body.firstElement();
@@ -152,6 +155,7 @@ GetMoreCmd getMoreCmd;
 class KillCursorsCmd : public Command {
 public:
     KillCursorsCmd() : Command("killCursors") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::killCursors}); }
     std::string help() const override { return "kill a list of cursor ids"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         // The namespace of a command cursor ("$cmd.listCollections"...) is a valid target here.

@@ -47,6 +47,7 @@ std::vector<BSONObj> parseLsidArray(const BSONObj& cmd, const std::string& cmdNa
 class StartSessionCmd : public Command {
 public:
     StartSessionCmd() : Command("startSession") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::authenticated(); }
     std::string help() const override { return "start a logical session"; }
     void run(OperationContext* opCtx, const OpMsgRequest&, BSONObjBuilder& result) override {
         BSONObj lsid = makeLogicalSessionId();
@@ -59,6 +60,7 @@ public:
 class EndSessionsCmd : public Command {
 public:
     EndSessionsCmd() : Command("endSessions") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::authenticated(); }
     std::string help() const override { return "end a set of logical sessions"; }
     void run(OperationContext* opCtx, const OpMsgRequest& request, BSONObjBuilder&) override {
         auto lsids = parseLsidArray(request.body, "endSessions");
@@ -69,6 +71,7 @@ public:
 class RefreshSessionsCmd : public Command {
 public:
     RefreshSessionsCmd() : Command("refreshSessions") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::authenticated(); }
     std::string help() const override { return "renew a set of logical sessions"; }
     void run(OperationContext* opCtx, const OpMsgRequest& request, BSONObjBuilder&) override {
         auto lsids = parseLsidArray(request.body, "refreshSessions");
@@ -79,6 +82,7 @@ public:
 class KillSessionsCmd : public Command {
 public:
     KillSessionsCmd() : Command("killSessions") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::authenticated(); }
     std::string help() const override { return "kill a logical session and its operations"; }
     void run(OperationContext* opCtx, const OpMsgRequest& request, BSONObjBuilder&) override {
         auto lsids = parseLsidArray(request.body, "killSessions");
@@ -91,6 +95,7 @@ public:
 class KillAllSessionsCmd : public Command {
 public:
     KillAllSessionsCmd() : Command("killAllSessions") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::killAnySession}); }
     std::string help() const override { return "kill all logical sessions, for a user, and their operations"; }
     void run(OperationContext* opCtx, const OpMsgRequest& request, BSONObjBuilder&) override {
         BSONElement arr = request.body.firstElement();
@@ -115,6 +120,7 @@ public:
 class KillAllSessionsByPatternCmd : public Command {
 public:
     KillAllSessionsByPatternCmd() : Command("killAllSessionsByPattern") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::killAnySession}); }
     std::string help() const override { return "kill logical sessions by pattern"; }
     void run(OperationContext* opCtx, const OpMsgRequest& request, BSONObjBuilder&) override {
         BSONElement arr = request.body.firstElement();

@@ -9,6 +9,7 @@ namespace {
 class ReplSetInitiateCmd : public Command {
 public:
     ReplSetInitiateCmd() : Command("replSetInitiate") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::replSetConfigure}); }
     std::string help() const override {
         return "Initiate/christen a replica set.\nhttp://dochub.mongodb.org/core/replicasetcommands";
     }
@@ -27,6 +28,7 @@ public:
 class ReplSetGetStatusCmd : public Command {
 public:
     ReplSetGetStatusCmd() : Command("replSetGetStatus") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::replSetGetStatus}); }
     std::string help() const override {
         return "Report status of a replica set from the POV of this server\n{ replSetGetStatus : 1 }\n"
                "http://dochub.mongodb.org/core/replicasetcommands";
@@ -40,6 +42,7 @@ public:
 class ReplSetGetConfigCmd : public Command {
 public:
     ReplSetGetConfigCmd() : Command("replSetGetConfig") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::replSetGetConfig}); }
     std::string help() const override {
         return "Returns the current replica set configuration{ replSetGetConfig : 1 }\n"
                "http://dochub.mongodb.org/core/replicasetcommands";

@@ -1,0 +1,68 @@
+#include "mongo/db/auth/authorization_session.h"
+
+#include <algorithm>
+
+namespace mongo::auth {
+
+BSONObj UserName::toBSON() const {
+    BSONObjBuilder b;
+    b.append("user", user);
+    b.append("db", db);
+    return b.obj();
+}
+
+AuthorizationSession* AuthorizationSession::get(Client* client) {
+    if (!client->authzSession) client->authzSession = std::make_shared<AuthorizationSession>();
+    return client->authzSession.get();
+}
+
+std::vector<RoleName> directRolesOfUser(OperationContext* opCtx, const UserName& u) {
+    if (u.user == "__system" && u.db == "local") return {{"__system", "admin"}};
+    auto doc = findUserDocument(opCtx, u.user, u.db);
+    if (!doc) return {};
+    return rolesOfDocument(*doc);
+}
+
+void AuthorizationSession::addAuthenticatedUser(OperationContext* opCtx, const UserName& u) {
+    _users.erase(std::remove_if(_users.begin(), _users.end(), [&](const UserName& x) { return x.db == u.db; }),
+                 _users.end());
+    _users.push_back(u);
+    _generation = 0;
+    refresh(opCtx);
+}
+
+void AuthorizationSession::logoutDatabase(const std::string& db) {
+    _users.erase(std::remove_if(_users.begin(), _users.end(), [&](const UserName& x) { return x.db == db; }),
+                 _users.end());
+    _generation = 0;
+    _roles.clear();
+    _privileges.clear();
+}
+
+void AuthorizationSession::refresh(OperationContext* opCtx) {
+    uint64_t gen = authGeneration();
+    if (_generation == gen) return;
+    std::vector<RoleName> direct;
+    for (auto& u : _users)
+        for (auto& r : directRolesOfUser(opCtx, u)) direct.push_back(r);
+    ResolvedRoles rr = resolveRoles(opCtx, direct);
+    _roles = std::move(rr.roles);
+    _privileges = std::move(rr.privileges);
+    _generation = gen;
+}
+
+const std::vector<RoleName>& AuthorizationSession::roles(OperationContext* opCtx) {
+    refresh(opCtx);
+    return _roles;
+}
+
+const PrivilegeVector& AuthorizationSession::privileges(OperationContext* opCtx) {
+    refresh(opCtx);
+    return _privileges;
+}
+
+bool AuthorizationSession::isAuthorized(OperationContext* opCtx, const PrivilegeVector& required) {
+    return privilegesCover(privileges(opCtx), required);
+}
+
+}  // namespace mongo::auth
