@@ -46,6 +46,7 @@ namespace mongo {
     X(Interrupted, 11601)                          \
     X(CursorNotFound, 43)                          \
     X(NamespaceExists, 48)                         \
+    X(InvalidRoleModification, 49)                         \
     X(MaxTimeMSExpired, 50)                        \
     X(DollarPrefixedFieldName, 52)                 \
     X(InvalidIdField, 53)                          \

@@ -8,8 +8,8 @@ namespace {
 
 // What the server lacks, per family of options, for the messages.
 constexpr const char* kNoAuth =
-    "this server does not implement this security option (it has SCRAM authentication, "
-    "--auth, --keyFile and --clusterAuthMode keyFile)";
+    "this server does not implement it (authentication here is SCRAM with --auth, --keyFile and "
+    "--clusterAuthMode keyFile; there is no transitionToAuth, IP allowlist, x509, LDAP or Kerberos)";
 constexpr const char* kNoTls =
     "this server does not support TLS/SSL; only --tlsMode disabled (net.tls.mode: disabled) or "
     "--sslMode disabled (net.ssl.mode: disabled) is accepted";

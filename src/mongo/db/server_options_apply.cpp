@@ -200,6 +200,9 @@ Status applyOptions(const BSONObj& flat, ServerGlobalParams* p) {
         }
         if (!s.isOK()) return s;
     }
+    if (p->clusterAuthMode == "keyFile" && p->keyFile.empty())
+        return badOption("security.clusterAuthMode keyFile (--clusterAuthMode keyFile) requires a key file "
+                         "(--keyFile / security.keyFile)");
     if (p->oplogSizeMB > 0 && p->replSetName.empty())
         return badOption("Unsupported option replication.oplogSizeMB (--oplogSize) without --replSet: only a replica "
                          "set member has an oplog");
