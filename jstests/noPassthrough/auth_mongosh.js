@@ -9,9 +9,9 @@ const m = MongodRunner.start({args: ['--auth']});
 const uri = 'mongodb://127.0.0.1:' + m.port + '/?directConnection=true';
 let admin = m.conn.getDB('admin');
 
-assert.commandFailedWithCode(m.conn.getDB('test').runCommand({find: 'c'}), 13);
+assert.commandFailedWithCode(runCmd(m.conn.getDB('test'), {find: 'c'}), 13);
 admin.createUser({user: 'root', pwd: 'rootpw', roles: ['root']});
-assert.commandFailedWithCode(admin.runCommand({createUser: 'x', pwd: 'x', roles: []}), 13);
+assert.commandFailedWithCode(runCmd(admin, {createUser: 'x', pwd: 'x', roles: []}), 13);
 
 assert.eq(1, admin.auth('root', 'rootpw').ok);
 const test = m.conn.getDB('test');
@@ -28,11 +28,11 @@ for (const mechanism of ['SCRAM-SHA-256', 'SCRAM-SHA-1']) {
   const db = c.getDB('test');
   assert.eq(1, db.auth({user: 'reader', pwd: 'readpw', mechanism}).ok, mechanism);
   assert.eq(1, db.c.countDocuments({}));
-  const r = db.runCommand({insert: 'c', documents: [{_id: 2}]});
+  const r = runCmd(db, {insert: 'c', documents: [{_id: 2}]});
   assert.commandFailedWithCode(r, 13);
   assert(r.errmsg.startsWith('not authorized on test to execute command { insert: "c"'), r.errmsg);
   db.logout();
-  assert.commandFailedWithCode(db.runCommand({find: 'c'}), 13);
+  assert.commandFailedWithCode(runCmd(db, {find: 'c'}), 13);
   c.close();
 }
 

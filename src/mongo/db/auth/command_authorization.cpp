@@ -106,6 +106,9 @@ void checkCommandAuthorization(OperationContext* opCtx, const Command* cmd, cons
         uasserted(ErrorCodes::Unauthorized, "Command " + cmd->name() + " requires authentication");
     }
     if (rp.privileges().empty()) return;  // any authenticated user
+    if (rp.hasSelf())
+        for (auto& u : as->users())
+            if (u.user == rp.selfUser() && u.db == rp.selfDb()) return;
     if (!as->isAuthorized(opCtx, rp.privileges()))
         uasserted(ErrorCodes::Unauthorized,
                   "not authorized on " + req.db() + " to execute command " + commandForMessage(req.body));

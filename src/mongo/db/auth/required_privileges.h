@@ -57,6 +57,17 @@ public:
         return *this;
     }
 
+    // Also allowed, whatever its privileges, for a client authenticated as user@db (usersInfo
+    // about oneself, as MongoDB allows).
+    RequiredPrivileges& orSelf(std::string user, std::string db) {
+        _selfUser = std::move(user);
+        _selfDb = std::move(db);
+        return *this;
+    }
+    bool hasSelf() const { return !_selfUser.empty(); }
+    const std::string& selfUser() const { return _selfUser; }
+    const std::string& selfDb() const { return _selfDb; }
+
     bool requiresAuthentication() const { return !_noAuth; }
     bool anyAuthenticatedUser() const { return _anyUser; }
     const PrivilegeVector& privileges() const { return _privileges; }
@@ -67,6 +78,7 @@ private:
     bool _noAuth = false;
     bool _anyUser = false;
     PrivilegeVector _privileges;
+    std::string _selfUser, _selfDb;
 };
 
 }  // namespace mongo

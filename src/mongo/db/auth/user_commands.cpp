@@ -287,6 +287,7 @@ public:
             if (a.allDbs) return RequiredPrivileges::onCluster({A::viewUser});
             RequiredPrivileges r = RequiredPrivileges::onDatabase(req.db(), {A::viewUser});
             for (auto& n : a.names) r.add(ResourcePattern::database(n.db), {A::viewUser});
+            if (a.names.size() == 1) r.orSelf(a.names[0].user, a.names[0].db);  // a user may see itself
             return r;
         } catch (const DBException&) {
             return RequiredPrivileges::onDatabase(req.db(), {A::viewUser});
