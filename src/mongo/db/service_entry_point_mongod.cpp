@@ -112,7 +112,8 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     auth::checkCommandAuthorization(opCtx.get(), cmd, req);
     std::string ns = req.db();
     if (body.firstElement().type() == String) ns += "." + body.firstElement().str();
-    ScopedCurrentOp currentOp(opCtx.get(), body, ns, "command");
+    // currentOp never shows a password (createUser/updateUser's pwd).
+    ScopedCurrentOp currentOp(opCtx.get(), auth::redactedForDiagnostics(body), ns, "command");
     BSONElement maxTime = body["maxTimeMS"];
     if (!maxTime.eoo()) {
         long long ms;

@@ -158,6 +158,9 @@ TEST(CommandMessages, ShellNotationWithoutPasswords) {
     std::string m = commandForMessage(js("{createUser: 'u', pwd: 'secret', roles: ['read'], $db: 'a'}"));
     EXPECT_EQ(m.find("secret"), std::string::npos) << m;
     EXPECT_NE(m.find("pwd: \"xxx\""), std::string::npos) << m;
+    BSONObj r = redactedForDiagnostics(js("{createUser: 'u', pwd: 'secret', roles: []}"));
+    EXPECT_EQ(r["pwd"].str(), "xxx");
+    EXPECT_EQ(r["createUser"].str(), "u");
     EXPECT_TRUE(isLocalhostAddress("127.0.0.1:5000"));
     EXPECT_TRUE(isLocalhostAddress("[::1]:5000"));
     EXPECT_FALSE(isLocalhostAddress("10.0.0.1:5000"));

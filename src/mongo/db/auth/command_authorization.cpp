@@ -91,6 +91,15 @@ std::string commandForMessage(const BSONObj& cmd) {
     return out;
 }
 
+BSONObj redactedForDiagnostics(const BSONObj& cmd) {
+    if (!cmd.hasField("pwd")) return cmd;
+    BSONObjBuilder b;
+    for (BSONElement e : cmd)
+        if (e.fieldNameStringData() == "pwd") b.append("pwd", "xxx");
+        else b.append(e);
+    return b.obj();
+}
+
 void checkCommandAuthorization(OperationContext* opCtx, const Command* cmd, const OpMsgRequest& req) {
     if (!authorizationEnabled()) return;
     RequiredPrivileges rp = cmd->requiredPrivileges(req);

@@ -30,4 +30,8 @@ bool isLocalhostAddress(const std::string& remote);
 // the value of any "pwd" field replaced by "xxx".
 std::string commandForMessage(const BSONObj& cmd);
 
+// The command as diagnostics may show it (currentOp, logs): cmd itself, or a copy whose
+// top-level "pwd" (createUser, updateUser) reads "xxx", as MongoDB redacts it.
+BSONObj redactedForDiagnostics(const BSONObj& cmd);
+
 }  // namespace mongo::auth
