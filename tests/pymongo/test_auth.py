@@ -115,6 +115,11 @@ def test_unauthorized_reads_and_writes_do_nothing(server, root):
     try:
         with connect(server, "reader", "rpw") as r:
             assert r.test.c.find_one() == {"_id": 1}
+            # listDatabases without the action: the databases the user has privileges on.
+            assert r.list_database_names() == ["test"]
+            with pytest.raises(OperationFailure) as e:
+                r.admin.command("listDatabases", authorizedDatabases=False)
+            assert e.value.code == 13
             # A user may look at itself, not at others.
             assert r.test.command("usersInfo", {"user": "reader", "db": "admin"})["users"][0]["user"] == "reader"
             with pytest.raises(OperationFailure) as e:

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mongo/db/auth/auth_options.h"
+
 namespace mongo::auth {
 
 BSONObj UserName::toBSON() const {
@@ -63,6 +65,29 @@ const PrivilegeVector& AuthorizationSession::privileges(OperationContext* opCtx)
 
 bool AuthorizationSession::isAuthorized(OperationContext* opCtx, const PrivilegeVector& required) {
     return privilegesCover(privileges(opCtx), required);
+}
+
+bool AuthorizationSession::hasAnyPrivilegeOnDatabase(OperationContext* opCtx, const std::string& db) {
+    for (const auto& p : privileges(opCtx)) {
+        switch (p.resource.kind()) {
+            case ResourcePattern::Kind::kAnyResource:
+            case ResourcePattern::Kind::kAnyNormal: return true;
+            case ResourcePattern::Kind::kDatabase:
+            case ResourcePattern::Kind::kExactNamespace:
+                if (p.resource.db() == db) return true;
+                break;
+            default: break;
+        }
+    }
+    return false;
+}
+
+std::optional<std::function<bool(const std::string&)>> listDatabasesFilter(OperationContext* opCtx) {
+    Client* c = opCtx->getClient();
+    if (!authorizationEnabled() || !c) return std::nullopt;
+    AuthorizationSession* as = AuthorizationSession::get(c);
+    if (as->isAuthorized(opCtx, {{ResourcePattern::cluster(), {ActionType::listDatabases}}})) return std::nullopt;
+    return [as, opCtx](const std::string& db) { return as->hasAnyPrivilegeOnDatabase(opCtx, db); };
 }
 
 }  // namespace mongo::auth

@@ -6,6 +6,7 @@
 // comparison of the generation and a walk over the cached privileges, never a read.
 //
 // Owned by its Client and used only by that connection's thread: not thread safe.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,6 +53,9 @@ public:
     const std::vector<RoleName>& roles(OperationContext* opCtx);
     const PrivilegeVector& privileges(OperationContext* opCtx);
     bool isAuthorized(OperationContext* opCtx, const PrivilegeVector& required);
+    // Whether the users hold any privilege on db or one of its collections (listDatabases
+    // without the listDatabases action shows those databases, as MongoDB).
+    bool hasAnyPrivilegeOnDatabase(OperationContext* opCtx, const std::string& db);
 
     std::unique_ptr<SaslConversation> conversation;
     int lastConversationId = 0;
@@ -64,6 +68,10 @@ private:
     std::vector<RoleName> _roles;
     PrivilegeVector _privileges;
 };
+
+// listDatabases' filter under access control: nullopt when every database may be listed
+// (access control off, or the listDatabases action on the cluster), else whether to list db.
+std::optional<std::function<bool(const std::string&)>> listDatabasesFilter(OperationContext* opCtx);
 
 // The direct roles of a user: from its stored document, or __system for __system@local
 // (the internal user of key-file authentication, never stored). Empty if it does not exist.

@@ -3,6 +3,7 @@
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_validator.h"
 #include "mongo/db/auth/command_privileges.h"
+#include "mongo/db/auth/authorization_session.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/collation_spec.h"
@@ -213,6 +214,7 @@ public:
         BSONObj filter = parseObjectArg(req.body["filter"], "listCollections");
         bool nameOnly = !req.body["nameOnly"].eoo() && parseBoolArg(req.body["nameOnly"], "listCollections");
         Matcher matcher(filter);
+        auto authorized = auth::listDatabasesFilter(opCtx);  // nullopt: all of them
         CatalogReadLock lock;
         std::vector<BSONObj> docs;
         auto* cat = CollectionCatalog::get();
@@ -262,18 +264,26 @@ ListCollectionsCmd listCollectionsCmd;
 class ListDatabasesCmd : public Command {
 public:
     ListDatabasesCmd() : Command("listDatabases") {}
-    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::listDatabases}); }
+    // Without the listDatabases action, a user sees the databases it has privileges on, unless
+    // it asks for all of them (authorizedDatabases: false), as in MongoDB.
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override {
+        BSONElement a = req.body["authorizedDatabases"];
+        if (!a.eoo() && !a.trueValue()) return RequiredPrivileges::onCluster({ActionType::listDatabases});
+        return RequiredPrivileges::authenticated();
+    }
     std::string help() const override { return "list databases and their sizes"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         BSONObj filter = parseObjectArg(req.body["filter"], "listDatabases");
         bool nameOnly = !req.body["nameOnly"].eoo() && parseBoolArg(req.body["nameOnly"], "listDatabases");
         Matcher matcher(filter);
+        auto authorized = auth::listDatabasesFilter(opCtx);  // nullopt: all of them
         CatalogReadLock lock;
         auto* cat = CollectionCatalog::get();
         BSONArrayBuilder dbs;
         long long total = 0;
         for (const std::string& db : cat->listDatabases(opCtx)) {
+            if (authorized && !(*authorized)(db)) continue;
             BSONObjBuilder d;
             d.append("name", db);
             if (!nameOnly) {
