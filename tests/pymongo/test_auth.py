@@ -6,6 +6,7 @@ iteration-count parameters, and key files (permission check, __system@local, res
 import os
 import re
 import shutil
+import time
 
 import pymongo
 import pytest
@@ -379,3 +380,21 @@ def test_key_file(mongod_bin, tmp_path):
             assert opts == {"keyFile": str(key), "clusterAuthMode": "keyFile"}
     finally:
         m.stop()
+
+
+def test_changes_around_the_user_commands_are_seen_within_5s(server, root):
+    root.admin.command("createUser", "direct", pwd="p", roles=[{"role": "read", "db": "test"}])
+    with connect(server, "direct", "p") as c:
+        c.test.c.find_one()
+        # A plain delete of the user's document (not dropUser) does not bump the generation.
+        assert root.admin["system.users"].delete_one({"_id": "admin.direct"}).deleted_count == 1
+        deadline = time.time() + 8
+        while time.time() < deadline:
+            try:
+                c.test.c.find_one()
+            except OperationFailure as e:
+                assert e.code == 13
+                break
+            time.sleep(0.25)
+        else:
+            raise AssertionError("the deleted user kept its privileges")

@@ -43,7 +43,12 @@ void AuthorizationSession::logoutDatabase(const std::string& db) {
 
 void AuthorizationSession::refresh(OperationContext* opCtx) {
     uint64_t gen = authGeneration();
-    if (_generation == gen) return;
+    auto now = std::chrono::steady_clock::now();
+    // Writes that do not go through auth_store.h (a root user's plain insert into
+    // admin.system.users, a dropDatabase of admin) do not bump the generation: a cache is also
+    // re-resolved once it is kStaleAfter old, which bounds how long such a change goes unseen.
+    if (_generation == gen && now - _resolvedAt < kStaleAfter) return;
+    _resolvedAt = now;
     std::vector<RoleName> direct;
     for (auto& u : _users)
         for (auto& r : directRolesOfUser(opCtx, u)) direct.push_back(r);

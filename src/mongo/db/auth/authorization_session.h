@@ -2,10 +2,12 @@
 // One connection's authentication state: the users authenticated on it (at most one per
 // database, as MongoDB), the roles and privileges they hold, and the SASL conversation in
 // progress. Privileges are resolved once, when a user authenticates, and again only when
-// users or roles changed since (auth_store.h's generation): checking a command costs a
-// comparison of the generation and a walk over the cached privileges, never a read.
+// users or roles changed since (auth_store.h's generation) or the cache is 5 s old (changes
+// made around auth_store.h): checking a command costs a comparison of the generation and a
+// clock, and a walk over the cached privileges; reads happen at most once per 5 s.
 //
 // Owned by its Client and used only by that connection's thread: not thread safe.
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -33,6 +35,7 @@ struct SaslConversation {
     std::string db;  // the database the user is defined in
     std::unique_ptr<ScramServerConversation> scram;
     bool skipEmptyExchange = false;
+    bool speculative = false;  // started by hello's speculativeAuthenticate
     bool awaitingEmptyExchange = false;  // SCRAM done; the client's empty message ends it
 };
 
@@ -63,7 +66,9 @@ public:
 private:
     void refresh(OperationContext* opCtx);
 
+    static constexpr std::chrono::seconds kStaleAfter{5};
     std::vector<UserName> _users;
+    std::chrono::steady_clock::time_point _resolvedAt;
     uint64_t _generation = 0;  // of the cache below; 0: not resolved
     std::vector<RoleName> _roles;
     PrivilegeVector _privileges;

@@ -52,10 +52,11 @@ void appendPayload(BSONObjBuilder& b, const std::string& payload) {
 // Takes copies: the strings may belong to the conversation it ends.
 [[noreturn]] void fail(OperationContext* opCtx, AuthorizationSession* as, std::string mechanism, std::string user,
                        std::string db, const Status& why) {
+    bool speculative = as->conversation && as->conversation->speculative;
     as->conversation.reset();
     Client* c = opCtx->getClient();
     LOGV2(20249, Access, "Authentication failed",
-          logv2::attrs("mechanism", mechanism, "speculative", false, "principalName", user, "authenticationDatabase",
+          logv2::attrs("mechanism", mechanism, "speculative", speculative, "principalName", user, "authenticationDatabase",
                        db, "remote", c ? c->remote() : std::string(), "error", why.toString()));
     uasserted(ErrorCodes::AuthenticationFailed, "Authentication failed.");
 }
@@ -96,7 +97,8 @@ void step(OperationContext* opCtx, AuthorizationSession* as, const std::string& 
 }
 
 // saslStart's work, shared with hello's speculativeAuthenticate.
-void saslStart(OperationContext* opCtx, const std::string& db, const BSONObj& cmd, BSONObjBuilder& result) {
+void saslStart(OperationContext* opCtx, const std::string& db, const BSONObj& cmd, BSONObjBuilder& result,
+               bool speculative = false) {
     AuthorizationSession* as = AuthorizationSession::get(opCtx->getClient());
     BSONElement mech = cmd["mechanism"];
     uassert(ErrorCodes::BadValue, "Missing required field 'mechanism' of type string", mech.type() == String);
@@ -113,6 +115,7 @@ void saslStart(OperationContext* opCtx, const std::string& db, const BSONObj& cm
     conv->mechanism = mechanism;
     conv->db = db;
     conv->skipEmptyExchange = skipEmpty;
+    conv->speculative = speculative;
     int fakeIterations = *algo == HashAlgo::kSha1 ? scramIterationCount() : scramSha256IterationCount();
     conv->scram = std::make_unique<ScramServerConversation>(
         *algo, [opCtx, a = *algo, db](const std::string& user) { return lookupCredential(opCtx, a, user, db); },
@@ -193,7 +196,7 @@ void appendHelloAuthFields(OperationContext* opCtx, const BSONObj& cmd, BSONObjB
         if (s.firstElementFieldName() != std::string_view("saslStart")) return;  // MONGODB-X509: not offered
         BSONObjBuilder b;
         try {
-            saslStart(opCtx, db, s, b);
+            saslStart(opCtx, db, s, b, true);
         } catch (const DBException& e) {
             return;  // logged by fail(); the driver authenticates with saslStart instead
         }
