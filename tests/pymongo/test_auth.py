@@ -333,6 +333,23 @@ def test_iteration_count_parameters(server, root):
         root.admin.command("dropUser", "iter")
 
 
+def test_only_the_user_who_opened_a_cursor_continues_it(server, root):
+    root.test.cur.insert_many([{"_id": i} for i in range(10)])
+    root.admin.command("createUser", "other", pwd="p", roles=["readAnyDatabase"])
+    try:
+        for cmd in ({"find": "cur", "batchSize": 2}, {"aggregate": "cur", "pipeline": [], "cursor": {"batchSize": 2}}):
+            cursor_id = root.test.command(cmd)["cursor"]["id"]
+            with connect(server, "other", "p") as o:
+                with pytest.raises(OperationFailure) as e:
+                    o.test.command("getMore", cursor_id, collection="cur")
+                assert e.value.code == 13
+                assert e.value.details["errmsg"] == "cursor id %d was not created by the authenticated user" % cursor_id
+            assert len(root.test.command("getMore", cursor_id, collection="cur")["cursor"]["nextBatch"]) == 8
+    finally:
+        root.admin.command("dropUser", "other")
+        root.test.cur.drop()
+
+
 def test_logout(server, root):
     with connect(server, "root", ROOT_PWD) as c:
         c.admin.command("logout")

@@ -87,6 +87,17 @@ bool AuthorizationSession::hasAnyPrivilegeOnDatabase(OperationContext* opCtx, co
     return false;
 }
 
+std::string cursorOwner(OperationContext* opCtx) {
+    Client* c = opCtx->getClient();
+    if (!authorizationEnabled() || !c || !c->authzSession) return "";
+    std::vector<std::string> names;
+    for (auto& u : c->authzSession->users()) names.push_back(u.fullName());
+    std::sort(names.begin(), names.end());
+    std::string out;
+    for (auto& n : names) out += (out.empty() ? "" : ",") + n;
+    return out;
+}
+
 std::optional<std::function<bool(const std::string&)>> listDatabasesFilter(OperationContext* opCtx) {
     Client* c = opCtx->getClient();
     if (!authorizationEnabled() || !c) return std::nullopt;

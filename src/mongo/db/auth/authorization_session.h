@@ -78,6 +78,10 @@ private:
 // (access control off, or the listDatabases action on the cluster), else whether to list db.
 std::optional<std::function<bool(const std::string&)>> listDatabasesFilter(OperationContext* opCtx);
 
+// The authenticated users of the operation's connection, as a key ("u@db,u2@db2"; "" without
+// access control): a cursor remembers it, and only the same users may continue it.
+std::string cursorOwner(OperationContext* opCtx);
+
 // The direct roles of a user: from its stored document, or __system for __system@local
 // (the internal user of key-file authentication, never stored). Empty if it does not exist.
 std::vector<RoleName> directRolesOfUser(OperationContext* opCtx, const UserName& u);

@@ -2,6 +2,7 @@
 #include "mongo/db/catalog/capped_insert_notifier.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/auth/command_privileges.h"
+#include "mongo/db/auth/authorization_session.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
@@ -37,6 +38,7 @@ public:
         auto cursor = std::make_unique<ClientCursor>();
         cursor->nss = nss;
         cursor->lsid = opCtx->lsid;
+        cursor->owner = auth::cursorOwner(opCtx);
         cursor->noTimeout = fr.noCursorTimeout;
         cursor->tailable = fr.tailable;
         cursor->awaitData = fr.awaitData;
@@ -111,6 +113,11 @@ public:
             cursor.checkIn();
             uasserted(ErrorCodes::Unauthorized, "Requested getMore on namespace '" + nss.ns() +
                                                     "', but cursor belongs to a different namespace");
+        }
+        if (cursor->owner != auth::cursorOwner(opCtx)) {
+            cursor.checkIn();
+            uasserted(ErrorCodes::Unauthorized,
+                      "cursor id " + std::to_string(id) + " was not created by the authenticated user");
         }
         // maxTimeMS on a getMore is the time an awaitData cursor waits for inserts, and is
         // refused for other cursors (their time limit was the originating command's).

@@ -1,5 +1,7 @@
 #include "mongo/db/query/cursor_manager.h"
 
+#include "mongo/db/auth/authorization_session.h"
+
 #include <random>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -154,6 +156,7 @@ void replyWithCursor(OperationContext* opCtx, const NamespaceString& cursorNss, 
     auto cursor = std::make_unique<ClientCursor>();
     cursor->nss = cursorNss;
     cursor->lsid = opCtx->lsid;
+    cursor->owner = auth::cursorOwner(opCtx);
     cursor->source = std::move(source);
     BSONArrayBuilder docs;
     bool exhausted = fillBatch(opCtx, *cursor, batchSize, docs);

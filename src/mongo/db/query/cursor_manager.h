@@ -36,6 +36,9 @@ struct ClientCursor {
     std::unique_ptr<CursorSource> source;
     std::optional<BSONObj> stash;  // a document read but not returned (did not fit the batch)
     BSONObj lsid;
+    // Who opened it (auth::cursorOwner: the authenticated users, "" without access control):
+    // only they may continue it with getMore, as MongoDB.
+    std::string owner;
     // find's tailable: the cursor stays open at the end of its capped collection; awaitData:
     // a getMore at the end waits for inserts (signalled through insertNotifier).
     bool tailable = false;
