@@ -344,6 +344,9 @@ def test_only_the_user_who_opened_a_cursor_continues_it(server, root):
                     o.test.command("getMore", cursor_id, collection="cur")
                 assert e.value.code == 13
                 assert e.value.details["errmsg"] == "cursor id %d was not created by the authenticated user" % cursor_id
+                with pytest.raises(OperationFailure) as e:
+                    o.test.command("killCursors", "cur", cursors=[cursor_id])
+                assert e.value.code == 13
             assert len(root.test.command("getMore", cursor_id, collection="cur")["cursor"]["nextBatch"]) == 8
     finally:
         root.admin.command("dropUser", "other")

@@ -98,6 +98,12 @@ std::string cursorOwner(OperationContext* opCtx) {
     return out;
 }
 
+bool mayKillAnyCursor(OperationContext* opCtx) {
+    Client* c = opCtx->getClient();
+    if (!authorizationEnabled() || !c) return true;
+    return AuthorizationSession::get(c)->isAuthorized(opCtx, {{ResourcePattern::cluster(), {ActionType::killAnyCursor}}});
+}
+
 std::optional<std::function<bool(const std::string&)>> listDatabasesFilter(OperationContext* opCtx) {
     Client* c = opCtx->getClient();
     if (!authorizationEnabled() || !c) return std::nullopt;

@@ -81,6 +81,8 @@ std::optional<std::function<bool(const std::string&)>> listDatabasesFilter(Opera
 // The authenticated users of the operation's connection, as a key ("u@db,u2@db2"; "" without
 // access control): a cursor remembers it, and only the same users may continue it.
 std::string cursorOwner(OperationContext* opCtx);
+// Whether the operation's users may kill cursors of others (killAnyCursor on the cluster).
+bool mayKillAnyCursor(OperationContext* opCtx);
 
 // The direct roles of a user: from its stored document, or __system for __system@local
 // (the internal user of key-file authentication, never stored). Empty if it does not exist.

@@ -174,6 +174,14 @@ public:
         if (ids.type() != Array)
             uasserted(ErrorCodes::Location40414, "BSON field 'killCursors.cursors' is missing but a required field");
         BSONArrayBuilder killed, notFound, alive, unknown;
+        // Only the users who opened a cursor may kill it, or one with killAnyCursor (as MongoDB):
+        // checked for every id before any is killed.
+        for (BSONElement e : ids.Obj()) {
+            if (e.type() != NumberLong) continue;
+            auto owner = CursorManager::get().ownerOf(e.numberLong());
+            if (owner && *owner != auth::cursorOwner(opCtx) && !auth::mayKillAnyCursor(opCtx))
+                uasserted(ErrorCodes::Unauthorized, "not authorized to kill cursor " + std::to_string(e.numberLong()));
+        }
         for (BSONElement e : ids.Obj()) {
             if (e.type() != NumberLong)
                 uasserted(ErrorCodes::TypeMismatch, "BSON field 'killCursors.cursors' is the wrong type");

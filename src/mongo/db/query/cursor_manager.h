@@ -67,6 +67,8 @@ public:
     bool kill(long long id);
     // Whether id is registered (in use or not): for killCursors' cursorsAlive/NotFound.
     bool exists(long long id);
+    // The owner (ClientCursor::owner) of a registered cursor, in use or not; nullopt if none.
+    std::optional<std::string> ownerOf(long long id);
     void killAll();
     // Kills idle cursors older than the timeout. Returns how many.
     int reapIdle(std::chrono::milliseconds timeout);
@@ -79,6 +81,7 @@ private:
     struct InUse {
         bool live = true;  // false: killed while in use, destroyed when returned
         OperationContext* user = nullptr;
+        std::string owner;
     };
     std::map<long long, InUse> _inUse;
     long long _timedOut = 0;
