@@ -6,6 +6,7 @@ iteration-count parameters, and key files (permission check, __system@local, res
 import os
 import re
 import shutil
+import subprocess
 import time
 
 import pymongo
@@ -351,6 +352,24 @@ def test_only_the_user_who_opened_a_cursor_continues_it(server, root):
     finally:
         root.admin.command("dropUser", "other")
         root.test.cur.drop()
+
+
+def test_mongo_c_driver_authenticates(server, root):
+    """libmongoc (build/install/bin/c_client_crud) with authSource and authMechanism in its URI."""
+    binary = os.path.join(os.path.dirname(os.environ.get("MONGOD_BIN", "")), "c_client_crud")
+    if not os.path.isfile(binary):
+        pytest.skip("c_client_crud is not built")
+    root.admin.command("createUser", "cuser", pwd="c-pw", roles=[{"role": "dbOwner", "db": "c_client_crud"}])
+    try:
+        for mech in ("SCRAM-SHA-256", "SCRAM-SHA-1"):
+            uri = "mongodb://cuser:c-pw@127.0.0.1:%d/?authSource=admin&authMechanism=%s" % (server.port, mech)
+            p = subprocess.run([binary, uri], capture_output=True, timeout=60)
+            assert p.returncode == 0, (mech, p.stdout.decode(), p.stderr.decode())
+        p = subprocess.run([binary, "mongodb://cuser:wrong@127.0.0.1:%d/?authSource=admin" % server.port],
+                           capture_output=True, timeout=60)
+        assert p.returncode != 0 and b"Authentication failed" in p.stdout + p.stderr
+    finally:
+        root.admin.command("dropUser", "cuser")
 
 
 def test_logout(server, root):
