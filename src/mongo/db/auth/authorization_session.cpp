@@ -72,8 +72,9 @@ bool AuthorizationSession::isAuthorized(OperationContext* opCtx, const Privilege
     return privilegesCover(privileges(opCtx), required);
 }
 
-bool AuthorizationSession::hasAnyPrivilegeOnDatabase(OperationContext* opCtx, const std::string& db) {
-    for (const auto& p : privileges(opCtx)) {
+namespace {
+bool anyPrivilegeOnDatabase(const PrivilegeVector& privileges, const std::string& db) {
+    for (const auto& p : privileges) {
         switch (p.resource.kind()) {
             case ResourcePattern::Kind::kAnyResource:
             case ResourcePattern::Kind::kAnyNormal: return true;
@@ -85,6 +86,11 @@ bool AuthorizationSession::hasAnyPrivilegeOnDatabase(OperationContext* opCtx, co
         }
     }
     return false;
+}
+}  // namespace
+
+bool AuthorizationSession::hasAnyPrivilegeOnDatabase(OperationContext* opCtx, const std::string& db) {
+    return anyPrivilegeOnDatabase(privileges(opCtx), db);
 }
 
 std::string cursorOwner(OperationContext* opCtx) {
@@ -109,7 +115,9 @@ std::optional<std::function<bool(const std::string&)>> listDatabasesFilter(Opera
     if (!authorizationEnabled() || !c) return std::nullopt;
     AuthorizationSession* as = AuthorizationSession::get(c);
     if (as->isAuthorized(opCtx, {{ResourcePattern::cluster(), {ActionType::listDatabases}}})) return std::nullopt;
-    return [as, opCtx](const std::string& db) { return as->hasAnyPrivilegeOnDatabase(opCtx, db); };
+    // Resolved now, before the caller takes the catalog lock: the filter itself never reads.
+    PrivilegeVector privileges = as->privileges(opCtx);
+    return [privileges](const std::string& db) { return anyPrivilegeOnDatabase(privileges, db); };
 }
 
 }  // namespace mongo::auth

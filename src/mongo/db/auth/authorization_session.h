@@ -76,6 +76,7 @@ private:
 
 // listDatabases' filter under access control: nullopt when every database may be listed
 // (access control off, or the listDatabases action on the cluster), else whether to list db.
+// Call it before taking the catalog lock (it may read users and roles); the filter never reads.
 std::optional<std::function<bool(const std::string&)>> listDatabasesFilter(OperationContext* opCtx);
 
 // The authenticated users of the operation's connection, as a key ("u@db,u2@db2"; "" without
