@@ -13,7 +13,9 @@ Suites (run in this order by default):
   <name>        any other jstests/<name>/ holding *.js files; jstests/noPassthrough runs with
                 --nodb (tests start their own servers, see MONGOD_BIN / TEST_PORT_BASE).  A
                 directory may hold `suite.json`: {"nodb": bool, "mongodArgs": [..], "timeout": s,
-                "include": ["../core/*.js"]} (include runs other suites' tests under these options)
+                "include": ["../core/*.js"], "exclude": [..]} (include runs other suites' tests under
+                these options); with "--auth" among mongodArgs the suite's server gets a root user
+                (made through the localhost exception) and MONGODB_URI carries its credentials
   pymongo       pytest tests/pymongo, MONGODB_URI pointing at the suite's server
   c_client      build/install/bin/c_client_crud <uri>, once plain and once with zstd
 
@@ -128,6 +130,8 @@ def encode_bson(doc):
             body += b"\x02" + encode_cstring(k) + struct.pack("<i", len(raw) + 1) + raw + b"\x00"
         elif isinstance(v, dict):
             body += b"\x03" + encode_cstring(k) + encode_bson(v)
+        elif isinstance(v, list):
+            body += b"\x04" + encode_cstring(k) + encode_bson({str(i): x for i, x in enumerate(v)})
         else:
             raise TypeError("unsupported type in probe document")
     return struct.pack("<i", len(body) + 5) + body + b"\x00"
@@ -135,7 +139,12 @@ def encode_bson(doc):
 
 def ping(port, timeout=2.0):
     """Sends OP_MSG {ping: 1, $db: "admin"}; True when a reply with ok: 1 comes back."""
-    msg_body = struct.pack("<I", 0) + b"\x00" + encode_bson({"ping": 1, "$db": "admin"})
+    return command_ok(port, {"ping": 1, "$db": "admin"}, timeout)
+
+
+def command_ok(port, doc, timeout=2.0):
+    """Sends one OP_MSG command; True when a reply with ok: 1 comes back."""
+    msg_body = struct.pack("<I", 0) + b"\x00" + encode_bson(doc)
     header = struct.pack("<iiii", 16 + len(msg_body), 1, 0, 2013)
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
@@ -230,14 +239,25 @@ class MongodFixture:
         self.extra_args = list(extra_args)
         self.log_path = os.path.join(log_dir, "mongod.log")
         self.startup_timeout = startup_timeout
+        self.auth = "--auth" in self.extra_args
         self.proc = None
         self.port = None
         self.dbpath = None
         self.log_file = None
 
+    # With auth (suite.json "auth": true) the server runs with --auth and a root user made
+    # through the localhost exception; the URI carries its credentials.
+    AUTH_USER, AUTH_PASSWORD = "resmoke-root", "resmoke-pw"
+
     @property
     def uri(self):
-        return "mongodb://127.0.0.1:%d/?directConnection=true" % self.port
+        creds = "%s:%s@" % (self.AUTH_USER, self.AUTH_PASSWORD) if self.auth else ""
+        return "mongodb://%s127.0.0.1:%d/?directConnection=true" % (creds, self.port)
+
+    def create_auth_user(self):
+        if not command_ok(self.port, {"createUser": self.AUTH_USER, "pwd": self.AUTH_PASSWORD, "roles": ["root"],
+                                      "$db": "admin"}, timeout=30):
+            raise RuntimeError("could not create the suite's root user; log tail:\n%s" % tail(self.log_path))
 
     def start(self):
         if not os.path.isfile(self.mongod_bin) or not os.access(self.mongod_bin, os.X_OK):
@@ -379,6 +399,8 @@ def with_server(ctx, suite, extra_args, log_dir, body):
     fixture = MongodFixture(ctx.mongod, suite, extra_args, log_dir)
     try:
         fixture.start()
+        if fixture.auth:
+            fixture.create_auth_user()
     except RuntimeError as e:
         rep.result("%s/mongod_startup" % suite, "FAIL", detail=str(e))
         return
@@ -455,6 +477,12 @@ def run_js_suite(ctx, name):
     for pattern in cfg.get("include", []):
         for p in sorted(glob.glob(os.path.join(suite_dir, pattern))):
             files.append(os.path.relpath(p, suite_dir))
+    # "exclude": globs of tests to leave out (e.g. ones that expect what only an unauthenticated
+    # or all-powerful client sees).
+    excluded = set()
+    for pattern in cfg.get("exclude", []):
+        excluded.update(os.path.relpath(p, suite_dir) for p in glob.glob(os.path.join(suite_dir, pattern)))
+    files = [f for f in files if f not in excluded]
     files = [f for f in files if matches_filter(os.path.normpath(os.path.join("jstests", name, f)), ctx.opts.tests)]
     if not files:
         return

@@ -1,5 +1,5 @@
 """No silent security: every MongoDB option that would turn on a protection this server does not
-implement (authentication, TLS/SSL, encryption at rest, log redaction, auditing) makes start-up
+implement (transitionToAuth, x509, LDAP, TLS/SSL, encryption at rest, log redaction, auditing) makes start-up
 fail with exit code 2 (mongod's bad-options code) and a message on stderr saying why, from the
 command line and from the YAML config file. The options that turn a protection off (--noauth,
 security.authorization: disabled, --tlsMode disabled, ...) are accepted, and getCmdLineOpts then
@@ -11,12 +11,9 @@ from conftest import run_mongod
 BAD_OPTIONS = 2
 
 CLI_CASES = [
-    (["--auth"], "no authentication"),
-    (["--keyFile", "/etc/mongod.key"], "no authentication"),
-    (["--clusterAuthMode", "keyFile"], "no authentication"),
-    (["--clusterAuthMode", "x509"], "no authentication"),
-    (["--transitionToAuth"], "no authentication"),
-    (["--clusterIpSourceAllowlist", "10.0.0.0/8"], "no authentication"),
+    (["--clusterAuthMode", "x509"], "only authenticate with a key file"),
+    (["--transitionToAuth"], "does not implement it"),
+    (["--clusterIpSourceAllowlist", "10.0.0.0/8"], "does not implement it"),
     (["--enableEncryption"], "no encryption at rest"),
     (["--encryptionKeyFile", "/etc/ek"], "no encryption at rest"),
     (["--redactClientLogData"], "does not redact"),
@@ -33,12 +30,10 @@ CLI_CASES = [
 ]
 
 CONFIG_CASES = [
-    ("security:\n  authorization: enabled\n", "no authentication"),
-    ("security:\n  keyFile: /etc/mongod.key\n", "no authentication"),
-    ("security:\n  clusterAuthMode: sendX509\n", "no authentication"),
-    ("security:\n  transitionToAuth: true\n", "no authentication"),
-    ("security:\n  sasl:\n    hostName: h.example\n", "no authentication"),
-    ("security:\n  ldap:\n    servers: ldap.example\n", "no authentication"),
+    ("security:\n  clusterAuthMode: sendX509\n", "only authenticate with a key file"),
+    ("security:\n  transitionToAuth: true\n", "does not implement it"),
+    ("security:\n  sasl:\n    hostName: h.example\n", "does not implement it"),
+    ("security:\n  ldap:\n    servers: ldap.example\n", "does not implement it"),
     ("security:\n  enableEncryption: true\n  encryptionKeyFile: /etc/ek\n", "no encryption at rest"),
     ("security:\n  kmip:\n    serverName: kmip.example\n", "no encryption at rest"),
     ("security:\n  redactClientLogData: true\n", "does not redact"),

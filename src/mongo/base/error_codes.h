@@ -46,6 +46,7 @@ namespace mongo {
     X(Interrupted, 11601)                          \
     X(CursorNotFound, 43)                          \
     X(NamespaceExists, 48)                         \
+    X(InvalidRoleModification, 49)                         \
     X(MaxTimeMSExpired, 50)                        \
     X(DollarPrefixedFieldName, 52)                 \
     X(InvalidIdField, 53)                          \
@@ -152,6 +153,7 @@ namespace mongo {
     X(ClientMetadataDocumentTooLarge, 185)         \
     X(ClientMetadataCannotBeMutated, 186)          \
     X(ExceededTimeLimit, 262)                      \
+    X(MechanismUnavailable, 334)                   \
     X(OperationNotSupportedInTransaction, 263)     \
     X(ExceededMemoryLimit, 146)                    \
     X(PrimarySteppedDown, 189)                     \

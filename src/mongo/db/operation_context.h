@@ -16,6 +16,10 @@
 
 namespace mongo {
 
+namespace auth {
+class AuthorizationSession;
+}
+
 class Client {
 public:
     Client(int64_t connectionId, std::string remote) : _id(connectionId), _remote(std::move(remote)) {}
@@ -36,6 +40,10 @@ public:
     // that hangs up or a server shutting its sockets down ends them (db/interruptible_wait.h).
     // Only the connection's own thread uses it; the transport layer closes it after the session.
     int socketFd = -1;
+    // Who is authenticated on this connection, their cached privileges and any SASL
+    // conversation in progress (auth/authorization_session.h). Used only by the
+    // connection's own thread; created on first use.
+    std::shared_ptr<auth::AuthorizationSession> authzSession;
 
 private:
     int64_t _id;

@@ -8,8 +8,8 @@ namespace {
 
 // What the server lacks, per family of options, for the messages.
 constexpr const char* kNoAuth =
-    "this server has no authentication or access control; run without it, or with --noauth "
-    "(security.authorization: disabled)";
+    "this server does not implement it (authentication here is SCRAM with --auth, --keyFile and "
+    "--clusterAuthMode keyFile; there is no transitionToAuth, IP allowlist, x509, LDAP or Kerberos)";
 constexpr const char* kNoTls =
     "this server does not support TLS/SSL; only --tlsMode disabled (net.tls.mode: disabled) or "
     "--sslMode disabled (net.ssl.mode: disabled) is accepted";
@@ -91,11 +91,24 @@ Status checkProtectionOption(const std::string& dotted, const BSONElement& value
         if (dotted == o.dotted) opt = &o;
     if (!opt) return Status::OK();
     // The values that leave the protection off, which is how the server runs.
+    // Authentication and access control are implemented (src/mongo/db/auth): --auth, a key
+    // file and keyFile cluster authentication are accepted; the key file itself is read and
+    // checked at start-up (auth/auth_options.h).
     if (dotted == "security.authorization") {
-        if (value.type() == String && value.str() == "disabled") return Status::OK();
-        if (value.type() != String || value.str() != "enabled")
-            return Status(ErrorCodes::BadValue, "Bad value for security.authorization: " + value.toString(false) +
-                                                    " (must be enabled or disabled)");
+        if (value.type() == String && (value.str() == "disabled" || value.str() == "enabled")) return Status::OK();
+        return Status(ErrorCodes::BadValue, "Bad value for security.authorization: " + value.toString(false) +
+                                                " (must be enabled or disabled)");
+    } else if (dotted == "security.keyFile") {
+        if (value.type() == String && !value.str().empty()) return Status::OK();
+    } else if (dotted == "security.clusterAuthMode") {
+        if (value.type() == String && value.str() == "keyFile") return Status::OK();
+        if (value.type() == String && (value.str() == "x509" || value.str() == "sendX509" || value.str() == "sendKeyFile"))
+            return Status(ErrorCodes::BadValue,
+                          "Unsupported option security.clusterAuthMode: " + value.str() +
+                              " (--clusterAuthMode): this server has no TLS, so members can only authenticate "
+                              "with a key file; use --clusterAuthMode keyFile");
+        return Status(ErrorCodes::BadValue, "Bad value for security.clusterAuthMode: " + value.toString(false) +
+                                                " (must be keyFile, sendKeyFile, sendX509 or x509)");
     } else if (dotted == "net.tls.mode" || dotted == "net.ssl.mode") {
         if (value.type() == String && value.str() == "disabled") return Status::OK();
     } else if (dotted == "security.transitionToAuth" || dotted == "security.enableEncryption" ||

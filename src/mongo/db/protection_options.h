@@ -1,6 +1,9 @@
 #pragma once
-// MongoDB's options that turn on a protection this server does not implement: authentication
-// and access control (--auth, --keyFile, security.clusterAuthMode, ...), TLS/SSL (net.tls.*,
+// MongoDB's security options. Authentication and access control are implemented
+// (src/mongo/db/auth): --auth / security.authorization, --keyFile / security.keyFile and
+// --clusterAuthMode keyFile are accepted (the key file is checked at start-up). The others
+// turn on a protection this server does not implement (transitionToAuth,
+// clusterIpSourceAllowlist, x509 cluster authentication, TLS/SSL (net.tls.*,
 // net.ssl.*), encryption at rest (security.enableEncryption, ...), log redaction, auditing
 // (auditLog.*), SASL/LDAP/KMIP. The server must never run unprotected while its options say
 // otherwise, so each is recognised (command line and config file) and refused at start-up

@@ -91,8 +91,12 @@ struct ServerGlobalParams {
     std::string replSetName;
     long long oplogSizeMB = 0;
 
-    // security: there is no authentication, TLS, encryption at rest or auditing; the options
-    // that would turn them on are refused at start-up (protection_options.h).
+    // security: authentication and access control (src/mongo/db/auth). There is no TLS,
+    // encryption at rest or auditing; the options that would turn them on are refused at
+    // start-up (protection_options.h).
+    bool authorization = false;   // --auth / security.authorization: enabled (a key file implies it)
+    std::string keyFile;          // --keyFile / security.keyFile: read and checked at start-up
+    std::string clusterAuthMode;  // --clusterAuthMode: "keyFile" or empty
     bool javascriptEnabled = true;  // there is no JavaScript engine either way
 
     // --setParameter / setParameter: in the order given; config file first, then command line.

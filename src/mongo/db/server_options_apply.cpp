@@ -192,11 +192,17 @@ Status applyOptions(const BSONObj& flat, ServerGlobalParams* p) {
             // Refused unless it turns the protection off: the server must not run unprotected
             // while its options (and getCmdLineOpts) say otherwise.
             s = checkProtectionOption(k, e);
+            if (s.isOK() && k == "security.authorization") p->authorization = e.str() == "enabled";
+            if (s.isOK() && k == "security.keyFile") p->keyFile = e.str();
+            if (s.isOK() && k == "security.clusterAuthMode") p->clusterAuthMode = e.str();
         } else if (k == "security.javascriptEnabled") {
             p->javascriptEnabled = e.boolean();
         }
         if (!s.isOK()) return s;
     }
+    if (p->clusterAuthMode == "keyFile" && p->keyFile.empty())
+        return badOption("security.clusterAuthMode keyFile (--clusterAuthMode keyFile) requires a key file "
+                         "(--keyFile / security.keyFile)");
     if (p->oplogSizeMB > 0 && p->replSetName.empty())
         return badOption("Unsupported option replication.oplogSizeMB (--oplogSize) without --replSet: only a replica "
                          "set member has an oplog");

@@ -297,7 +297,7 @@ po::options_description cliOptions() {
         "verbose,v", "be more verbose (include multiple times for more verbosity e.g. -vvvvv)")(
         "setParameter", po::value<std::vector<std::string>>()->composing(), "Set a configurable parameter")(
         "nounixsocket", "disable listening on unix sockets")(
-        "auth", "run with security: not supported by this server (refused)")("noauth", "run without security")("noscripting", "disable scripting engine")(
+        "auth", "run with security (SCRAM users and roles)")("noauth", "run without security")("noscripting", "disable scripting engine")(
         "profile", po::value<std::string>(), "0=off 1=slow, 2=all");
     for (auto& o : allOptions()) {
         if (!o.cli) continue;

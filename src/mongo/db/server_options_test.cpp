@@ -477,17 +477,22 @@ namespace {
 
 // Protections the server does not implement (protection_options.h) are refused, never
 // accepted and ignored; the values that turn them off are accepted.
-TEST(ServerOptions, AuthIsRefused) {
-    std::string msg = parseError({"--auth"});
-    EXPECT_NE(msg.find("security.authorization"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("--auth"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("no authentication"), std::string::npos) << msg;
-    ConfigFile cfg("security:\n  authorization: enabled\n");
-    msg = parseError({"--config", cfg.path()});
-    EXPECT_NE(msg.find("no authentication"), std::string::npos) << msg;
+TEST(ServerOptions, AuthAndKeyFileAreAccepted) {
+    auto p = parseOK({"--auth"});
+    EXPECT_TRUE(p.authorization);
+    EXPECT_EQ(p.parsedOptions["security"].Obj()["authorization"].str(), "enabled");
+    ConfigFile cfg("security:\n  authorization: enabled\n  keyFile: /etc/key\n  clusterAuthMode: keyFile\n");
+    p = parseOK({"--config", cfg.path()});
+    EXPECT_TRUE(p.authorization);
+    EXPECT_EQ(p.keyFile, "/etc/key");  // read and checked at start-up (auth/auth_options.h)
+    EXPECT_EQ(p.clusterAuthMode, "keyFile");
+    p = parseOK({"--keyFile", "/etc/key", "--clusterAuthMode", "keyFile"});
+    EXPECT_EQ(p.parsedOptions["security"].Obj()["keyFile"].str(), "/etc/key");
     ConfigFile bad("security:\n  authorization: maybe\n");
-    msg = parseError({"--config", bad.path()});
+    std::string msg = parseError({"--config", bad.path()});
     EXPECT_NE(msg.find("must be enabled or disabled"), std::string::npos) << msg;
+    msg = parseError({"--clusterAuthMode", "x509"});
+    EXPECT_NE(msg.find("key file"), std::string::npos) << msg;
 }
 
 TEST(ServerOptions, NoAuthIsAccepted) {
@@ -497,14 +502,12 @@ TEST(ServerOptions, NoAuthIsAccepted) {
     p = parseOK({"--config", cfg.path()});
     EXPECT_EQ(p.parsedOptions["security"].Obj()["authorization"].str(), "disabled");
     EXPECT_FALSE(p.javascriptEnabled);
-    // The command line's --auth does not slip past a config file that disables it.
-    EXPECT_NE(parseError({"--config", cfg.path(), "--auth"}).find("no authentication"), std::string::npos);
+    // The command line overrides the config file.
+    EXPECT_TRUE(parseOK({"--config", cfg.path(), "--auth"}).authorization);
 }
 
 TEST(ServerOptions, ProtectionOptionsOnTheCommandLineAreRefused) {
     const std::vector<std::vector<std::string>> cases = {
-        {"--keyFile", "/etc/key"},
-        {"--clusterAuthMode", "keyFile"},
         {"--clusterAuthMode", "x509"},
         {"--transitionToAuth"},
         {"--enableEncryption"},
@@ -536,7 +539,6 @@ TEST(ServerOptions, ProtectionOptionsOnTheCommandLineAreRefused) {
 
 TEST(ServerOptions, ProtectionOptionsInTheConfigFileAreRefused) {
     const std::vector<std::string> cases = {
-        "security:\n  keyFile: /etc/key\n",
         "security:\n  clusterAuthMode: sendKeyFile\n",
         "security:\n  transitionToAuth: true\n",
         "security:\n  enableEncryption: true\n",

@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "mongo/db/auth/command_authorization.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_args.h"
 #include "mongo/db/commands/command_helpers.h"
@@ -110,6 +111,8 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         repl::ReplicationCoordinator::get()->checkCanServeReads(req.db(), secondaryOk(body));
 
     auto opCtx = makeOperationContext(client);
+    // Access control (auth/command_authorization.h): before anything of the command runs.
+    auth::checkCommandAuthorization(opCtx.get(), cmd, req);
     std::string ns = req.db();
     if (body.firstElement().type() == String) ns += "." + body.firstElement().str();
     // The session first: currentOp shows it, killSessions finds the operation by it, and a
@@ -119,7 +122,8 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         LogicalSessionCache::get().vivify(opCtx->lsid);
     }
     auto [opType, opNs] = CurrentOpRegistry::describeCommand(cmd->name(), req);
-    ScopedCurrentOp currentOp(opCtx.get(), body, opNs, opType);
+    // currentOp never shows a password (createUser/updateUser's pwd).
+    ScopedCurrentOp currentOp(opCtx.get(), auth::redactedForDiagnostics(body), opNs, opType);
     BSONElement maxTime = body["maxTimeMS"];
     if (!maxTime.eoo()) {
         long long ms;

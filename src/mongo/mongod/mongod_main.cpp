@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "mongo/db/auth/auth_options.h"
 #include "mongo/db/allocator/memory_releaser.h"
 #include "mongo/db/catalog/catalog_open.h"
 #include "mongo/db/commands/build_info.h"
@@ -244,6 +245,8 @@ int main(int argc, char** argv) {
         fprintf(stderr, "Failed to open log file: %s\n", logStatus.reason().c_str());
         return 2;
     }
+    // --auth / --keyFile (src/mongo/db/auth): a bad key file refuses start-up.
+    mongo::auth::initializeAuthOrExit(params);
     mongo::Status pidStatus = mongo::writePidFile(params);
     if (!pidStatus.isOK()) {
         fprintf(stderr, "Failed to write pid file: %s\n", pidStatus.reason().c_str());

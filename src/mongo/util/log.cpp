@@ -43,6 +43,7 @@ const char* componentName(Component c) {
         case Component::Replication: return "REPL";
         case Component::Dedup: return "DEDUP";
         case Component::Election: return "ELECTION";
+        case Component::Access: return "ACCESS";
     }
     return "-";
 }

@@ -2,6 +2,7 @@
 // $match) and returns a cursor.
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/commands/aggregate_cursor_source.h"
+#include "mongo/db/auth/command_privileges.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/ops/aggregate_output.h"
@@ -17,6 +18,7 @@ namespace {
 class AggregateCmd : public Command {
 public:
     AggregateCmd() : Command("aggregate") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return auth::aggregatePrivileges(req); }
     std::string help() const override { return "run an aggregation pipeline"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         AggregateRequest ar = parseAggregateRequest(req);

@@ -38,6 +38,7 @@ std::string compilerDescription() {
 class BuildInfoCmd : public Command {
 public:
     BuildInfoCmd() : Command("buildInfo", {"buildinfo"}) {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::none(); }
     std::string help() const override {
         return "get version #, etc.\n{ buildinfo:1 }";
     }

@@ -235,6 +235,7 @@ void modifyView(OperationContext* opCtx, const OpMsgRequest& req, const ViewDefi
 class CollModCmd : public Command {
 public:
     CollModCmd() : Command("collMod") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::collMod}); }
     std::string help() const override {
         return "change a collection's validator, validation level/action, capped limits, or an index's "
                "expireAfterSeconds/hidden";

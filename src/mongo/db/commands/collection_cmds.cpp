@@ -3,6 +3,8 @@
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_validator.h"
+#include "mongo/db/auth/command_privileges.h"
+#include "mongo/db/auth/authorization_session.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/collation_spec.h"
@@ -96,6 +98,7 @@ void createView(OperationContext* opCtx, const NamespaceString& nss, const OpMsg
 class CreateCmd : public Command {
 public:
     CreateCmd() : Command("create") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return auth::createPrivileges(req); }
     std::string help() const override { return "create a collection"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
@@ -121,6 +124,7 @@ CreateCmd createCmd;
 class DropCmd : public Command {
 public:
     DropCmd() : Command("drop") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::dropCollection}); }
     std::string help() const override { return "drop a collection"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
@@ -143,6 +147,7 @@ DropCmd dropCmd;
 class DropDatabaseCmd : public Command {
 public:
     DropDatabaseCmd() : Command("dropDatabase") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onDatabase(req.db(), {ActionType::dropDatabase}); }
     std::string help() const override { return "drop a database"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         std::string db = req.db();
@@ -158,6 +163,7 @@ DropDatabaseCmd dropDatabaseCmd;
 class RenameCollectionCmd : public Command {
 public:
     RenameCollectionCmd() : Command("renameCollection") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return auth::renameCollectionPrivileges(req); }
     std::string help() const override { return "rename a collection"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
@@ -203,11 +209,13 @@ BSONObj idIndexSpec() {
 class ListCollectionsCmd : public Command {
 public:
     ListCollectionsCmd() : Command("listCollections") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onDatabase(req.db(), {ActionType::listCollections}); }
     std::string help() const override { return "list the collections of a database"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         BSONObj filter = parseObjectArg(req.body["filter"], "listCollections");
         bool nameOnly = !req.body["nameOnly"].eoo() && parseBoolArg(req.body["nameOnly"], "listCollections");
         Matcher matcher(filter);
+        auto authorized = auth::listDatabasesFilter(opCtx);  // nullopt: all of them
         CatalogReadLock lock;
         std::vector<BSONObj> docs;
         auto* cat = CollectionCatalog::get();
@@ -253,17 +261,26 @@ ListCollectionsCmd listCollectionsCmd;
 class ListDatabasesCmd : public Command {
 public:
     ListDatabasesCmd() : Command("listDatabases") {}
+    // Without the listDatabases action, a user sees the databases it has privileges on, unless
+    // it asks for all of them (authorizedDatabases: false), as in MongoDB.
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override {
+        BSONElement a = req.body["authorizedDatabases"];
+        if (!a.eoo() && !a.trueValue()) return RequiredPrivileges::onCluster({ActionType::listDatabases});
+        return RequiredPrivileges::authenticated();
+    }
     std::string help() const override { return "list databases and their sizes"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         BSONObj filter = parseObjectArg(req.body["filter"], "listDatabases");
         bool nameOnly = !req.body["nameOnly"].eoo() && parseBoolArg(req.body["nameOnly"], "listDatabases");
         Matcher matcher(filter);
+        auto authorized = auth::listDatabasesFilter(opCtx);  // nullopt: all of them
         CatalogReadLock lock;
         auto* cat = CollectionCatalog::get();
         BSONArrayBuilder dbs;
         long long total = 0;
         for (const std::string& db : cat->listDatabases(opCtx)) {
+            if (authorized && !(*authorized)(db)) continue;
             BSONObjBuilder d;
             d.append("name", db);
             if (!nameOnly) {

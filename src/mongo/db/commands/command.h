@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/auth/required_privileges.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/rpc/op_msg_request.h"
 
@@ -25,6 +26,11 @@ public:
     virtual std::string help() const = 0;
     // Only runs against the admin database (Unauthorized otherwise, as MongoDB).
     virtual bool adminOnly() const { return false; }
+    // Access control: what this request needs from the client (auth/required_privileges.h).
+    // Every command declares it, here and only here; the dispatcher checks it before run()
+    // when authorization is enabled. Must not depend on the data (no storage access) and
+    // should not throw: a malformed request may ask for the privileges of a well-formed one.
+    virtual RequiredPrivileges requiredPrivileges(const OpMsgRequest& request) const = 0;
     // Runs the command and appends the reply's fields (without "ok"). Errors are thrown as
     // DBException; write commands report per-document errors in the reply instead.
     virtual void run(OperationContext* opCtx, const OpMsgRequest& request, BSONObjBuilder& result) = 0;

@@ -106,6 +106,26 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
                              "endSessions", "refreshSessions", "killSessions", "dbHash",
                              "refreshLogicalSessionCacheNow"})
         add(name, A::lenient(basic));
+    // --- authentication and access control (src/mongo/db/auth) ---
+    add("saslStart", A::lenient("a BasicCommand in MongoDB 7.0: mechanism, payload, autoAuthorize, options"));
+    add("saslContinue", A::lenient("a BasicCommand in MongoDB 7.0: conversationId, payload"));
+    add("logout", A::lenient(basic));
+    add("createUser", A::strict("createUser", {"pwd", "customData", "roles", "digestPassword", "mechanisms",
+                                               "authenticationRestrictions"}));
+    add("updateUser", A::strict("updateUser", {"pwd", "customData", "roles", "digestPassword", "mechanisms",
+                                               "authenticationRestrictions"}));
+    add("dropUser", A::strict("dropUser", {}));
+    add("dropAllUsersFromDatabase", A::strict("dropAllUsersFromDatabase", {}));
+    add("usersInfo", A::strict("usersInfo", {"showCredentials", "showCustomData", "showPrivileges",
+                                             "showAuthenticationRestrictions", "filter"}));
+    add("createRole", A::strict("createRole", {"privileges", "roles", "authenticationRestrictions"}));
+    add("updateRole", A::strict("updateRole", {"privileges", "roles", "authenticationRestrictions"}));
+    add("dropRole", A::strict("dropRole", {}));
+    add("dropAllRolesFromDatabase", A::strict("dropAllRolesFromDatabase", {}));
+    add("rolesInfo", A::strict("rolesInfo", {"showPrivileges", "showBuiltinRoles", "showAuthenticationRestrictions"}));
+    for (const char* name : {"grantRolesToUser", "revokeRolesFromUser", "grantRolesToRole", "revokeRolesFromRole"})
+        add(name, A::strict(name, {"roles"}));
+    for (const char* name : {"grantPrivilegesToRole", "revokePrivilegesFromRole"}) add(name, A::strict(name, {"privileges"}));
     add("replSetGetConfig", A::strict("replSetGetConfig", {"commitmentStatus"}));
     add("replSetInitiate", A::lenient("a BasicCommand in MongoDB 7.0: its value is the configuration"));
     add("replSetReconfig", A::strict("replSetReconfig", {"force"}));

@@ -42,6 +42,7 @@ CompactIdentOptions parseCompactOptions(const OpMsgRequest& req) {
 class CompactCmd : public Command {
 public:
     CompactCmd() : Command("compact") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::compact}); }
     std::string help() const override {
         return "compact collection\n"
                "{ compact : <collection_name>, [force:<bool>], [freeSpaceTargetMB:<int>] }\n"
@@ -105,6 +106,7 @@ CompactCmd compactCmd;
 class AutoCompactCmd : public Command {
 public:
     AutoCompactCmd() : Command("autoCompact") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::compact}); }
     bool adminOnly() const override { return true; }
     std::string help() const override {
         return "{ autoCompact: <bool>, [freeSpaceTargetMB: <int>], [runOnce: <bool>] }\n"

@@ -20,6 +20,7 @@ namespace {
 class CountCmd : public Command {
 public:
     CountCmd() : Command("count") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::find}); }
     std::string help() const override { return "count the documents matching a query"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
@@ -78,6 +79,7 @@ void collectValues(const BSONObj& doc, std::string_view path, std::set<BSONObj, 
 class DistinctCmd : public Command {
 public:
     DistinctCmd() : Command("distinct") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::find}); }
     std::string help() const override { return "the distinct values of a field"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);

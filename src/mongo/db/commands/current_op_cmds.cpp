@@ -23,6 +23,7 @@ bool isCurrentOpArgument(std::string_view name) {
 class CurrentOpCmd : public Command {
 public:
     CurrentOpCmd() : Command("currentOp") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::inprog}); }
     std::string help() const override { return "report the operations currently running"; }
     bool adminOnly() const override { return true; }
 
@@ -50,6 +51,7 @@ public:
 class KillOpCmd : public Command {
 public:
     KillOpCmd() : Command("killOp") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::killop}); }
     std::string help() const override { return "kill an operation: { killOp : 1, op : <opid> }"; }
     bool adminOnly() const override { return true; }
 

@@ -18,6 +18,7 @@
 
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/auth/command_privileges.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/plan_executor.h"
@@ -57,6 +58,7 @@ BSONObj toKey(const BSONObj& bound, const BSONObj& keyPattern) {
 class DataSizeCmd : public Command {
 public:
     DataSizeCmd() : Command("dataSize", {"datasize"}) {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return auth::dataSizePrivileges(req); }
     std::string help() const override { return "the size of a collection or of a range of one of its indexes"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         auto start = std::chrono::steady_clock::now();

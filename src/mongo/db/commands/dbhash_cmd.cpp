@@ -51,6 +51,7 @@ std::string hashCollection(OperationContext* opCtx, const Collection* coll) {
 class DbHashCmd : public Command {
 public:
     DbHashCmd() : Command("dbHash", {"dbhash"}) {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onDatabase(req.db(), {ActionType::dbHash}); }
     std::string help() const override { return "MD5 hashes of a database's collections"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         auto start = std::chrono::steady_clock::now();

@@ -155,6 +155,19 @@ BSONObj stageOver(const char* stage, const BSONObj& input, const std::function<v
 class ExplainCmd : public Command {
 public:
     ExplainCmd() : Command("explain") {}
+    // Explaining a command needs what running it needs.
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override {
+        BSONElement inner = req.body.firstElement();
+        if (inner.type() != Object || inner.Obj().isEmpty()) return RequiredPrivileges::onDatabase(req.db(), {ActionType::find});
+        OpMsgRequest innerReq;
+        BSONObjBuilder cb;
+        cb.appendElements(inner.Obj());
+        if (!inner.Obj().hasField("$db")) cb.append("$db", req.db());
+        innerReq.body = cb.obj();
+        const Command* c = findCommand(innerReq.commandName());
+        if (!c || c == this) return RequiredPrivileges::onDatabase(req.db(), {ActionType::find});
+        return c->requiredPrivileges(innerReq);
+    }
     std::string help() const override { return "explain how a command would run"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         BSONElement inner = req.body.firstElement();

@@ -22,6 +22,7 @@ std::string failPointName(const BSONObj& cmd, const std::string& cmdName) {
 class ConfigureFailPointCmd : public Command {
 public:
     ConfigureFailPointCmd() : Command("configureFailPoint") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::none(); }
     std::string help() const override { return "modifies the settings of a fail point"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext*, const OpMsgRequest& request, BSONObjBuilder& result) override {
@@ -34,6 +35,7 @@ MONGO_REGISTER_TEST_COMMAND(ConfigureFailPointCmd);
 class WaitForFailPointCmd : public Command {
 public:
     WaitForFailPointCmd() : Command("waitForFailPoint") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::none(); }
     std::string help() const override {
         return "wait for a fail point to be entered a certain number of times";
     }

@@ -1,4 +1,5 @@
 // findAndModify: atomically update or remove one document and return it.
+#include "mongo/db/auth/command_privileges.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
@@ -16,6 +17,7 @@ namespace {
 class FindAndModifyCmd : public Command {
 public:
     FindAndModifyCmd() : Command("findAndModify", {"findandmodify"}) {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return auth::findAndModifyPrivileges(req); }
     std::string help() const override { return "update or remove one document and return it"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);

@@ -1,6 +1,8 @@
 // find, getMore, killCursors.
 #include "mongo/db/catalog/capped_insert_notifier.h"
 #include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/auth/command_privileges.h"
+#include "mongo/db/auth/authorization_session.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
@@ -25,6 +27,7 @@ namespace {
 class FindCmd : public Command {
 public:
     FindCmd() : Command("find") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::find}); }
     std::string help() const override { return "query for documents"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
@@ -43,6 +46,7 @@ public:
         auto cursor = std::make_unique<ClientCursor>();
         cursor->nss = nss;
         cursor->lsid = opCtx->lsid;
+        cursor->owner = auth::cursorOwner(opCtx);
         cursor->noTimeout = fr.noCursorTimeout;
         cursor->tailable = fr.tailable;
         cursor->awaitData = fr.awaitData;
@@ -98,6 +102,7 @@ constexpr long long kDefaultAwaitDataMillis = 1000;
 class GetMoreCmd : public Command {
 public:
     GetMoreCmd() : Command("getMore") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return auth::getMorePrivileges(req); }
     std::string help() const override { return "retrieve more results from an existing cursor"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         BSONElement idElem = req.body.firstElement();
@@ -124,6 +129,11 @@ public:
             cursor.checkIn();
             uasserted(ErrorCodes::Unauthorized, "Requested getMore on namespace '" + nss.ns() +
                                                     "', but cursor belongs to a different namespace");
+        }
+        if (cursor->owner != auth::cursorOwner(opCtx)) {
+            cursor.checkIn();
+            uasserted(ErrorCodes::Unauthorized,
+                      "cursor id " + std::to_string(id) + " was not created by the authenticated user");
         }
         // maxTimeMS on a getMore is the time an awaitData cursor waits for inserts, and is
         // refused for other cursors (their time limit was the originating command's).
@@ -168,6 +178,7 @@ GetMoreCmd getMoreCmd;
 class KillCursorsCmd : public Command {
 public:
     KillCursorsCmd() : Command("killCursors") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::killCursors}); }
     std::string help() const override { return "kill a list of cursor ids"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         // The namespace of a command cursor ("$cmd.listCollections"...) is a valid target here.
@@ -179,6 +190,14 @@ public:
         if (ids.type() != Array)
             uasserted(ErrorCodes::Location40414, "BSON field 'killCursors.cursors' is missing but a required field");
         BSONArrayBuilder killed, notFound, alive, unknown;
+        // Only the users who opened a cursor may kill it, or one with killAnyCursor (as MongoDB):
+        // checked for every id before any is killed.
+        for (BSONElement e : ids.Obj()) {
+            if (e.type() != NumberLong) continue;
+            auto owner = CursorManager::get().ownerOf(e.numberLong());
+            if (owner && *owner != auth::cursorOwner(opCtx) && !auth::mayKillAnyCursor(opCtx))
+                uasserted(ErrorCodes::Unauthorized, "not authorized to kill cursor " + std::to_string(e.numberLong()));
+        }
         for (BSONElement e : ids.Obj()) {
             if (e.type() != NumberLong)
                 uasserted(ErrorCodes::TypeMismatch, "BSON field 'killCursors.cursors' is the wrong type");

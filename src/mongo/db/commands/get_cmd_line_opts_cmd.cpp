@@ -8,6 +8,7 @@ namespace {
 class GetCmdLineOptsCmd : public Command {
 public:
     GetCmdLineOptsCmd() : Command("getCmdLineOpts") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::getCmdLineOpts}); }
     std::string help() const override { return "get argv"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext*, const OpMsgRequest&, BSONObjBuilder& result) override {

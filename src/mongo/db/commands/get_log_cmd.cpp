@@ -9,6 +9,7 @@ namespace {
 class GetLogCmd : public Command {
 public:
     GetLogCmd() : Command("getLog") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::getLog}); }
     std::string help() const override {
         return "{ getLog : '*' }  OR { getLog : 'global' }";
     }

@@ -10,6 +10,7 @@ namespace {
 class GetParameterCmd : public Command {
 public:
     GetParameterCmd() : Command("getParameter") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::getParameter}); }
     std::string help() const override {
         std::string h = "get administrative option(s)\nexample:\n{ getParameter:1, notablescan:1 }\nsupported:\n";
         for (auto& [name, p] : ServerParameterSet::global().all()) h += "  " + name + "\n";

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "mongo/db/auth/sasl_commands.h"
 #include "mongo/db/commands/build_info.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/server_options.h"
@@ -100,6 +101,7 @@ void awaitTopologyChange(OperationContext* opCtx, const TopologyVersionArg& clie
 class HelloCmd : public Command {
 public:
     HelloCmd() : Command("hello") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::none(); }
     HelloCmd(std::string name, std::vector<std::string> aliases) : Command(std::move(name), std::move(aliases)) {}
 
     std::string help() const override {
@@ -178,6 +180,8 @@ public:
         result.appendInt("minWireVersion", kMinWireVersion);
         result.appendInt("maxWireVersion", kMaxWireVersion);
         result.append("readOnly", false);
+        // saslSupportedMechs and speculativeAuthenticate (auth/sasl_commands.h).
+        auth::appendHelloAuthFields(opCtx, cmd, result);
 
         // Compression: a request naming compressors (re)negotiates; one without reports what
         // was negotiated before. Nothing is reported when nothing was agreed.

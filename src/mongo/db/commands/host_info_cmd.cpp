@@ -65,6 +65,7 @@ CpuInfo readCpuInfo() {
 class HostInfoCmd : public Command {
 public:
     HostInfoCmd() : Command("hostInfo") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::hostInfo}); }
     std::string help() const override { return "returns information about the daemon's host"; }
 
     void run(OperationContext*, const OpMsgRequest&, BSONObjBuilder& result) override {

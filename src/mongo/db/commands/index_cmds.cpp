@@ -13,6 +13,7 @@ namespace {
 class CreateIndexesCmd : public Command {
 public:
     CreateIndexesCmd() : Command("createIndexes") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::createIndex}); }
     std::string help() const override { return "create indexes on a collection"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
@@ -70,6 +71,7 @@ CreateIndexesCmd createIndexesCmd;
 class ListIndexesCmd : public Command {
 public:
     ListIndexesCmd() : Command("listIndexes") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::listIndexes}); }
     std::string help() const override { return "list the indexes of a collection"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
@@ -91,6 +93,7 @@ ListIndexesCmd listIndexesCmd;
 class DropIndexesCmd : public Command {
 public:
     DropIndexesCmd() : Command("dropIndexes", {"deleteIndexes"}) {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::dropIndex}); }
     std::string help() const override { return "drop indexes of a collection"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);

@@ -39,6 +39,7 @@ const std::set<std::string>& apiVersion1Commands() {
 class ListCommandsCmd : public Command {
 public:
     ListCommandsCmd() : Command("listCommands") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::none(); }
     std::string help() const override { return "get a list of all db commands"; }
 
     void run(OperationContext*, const OpMsgRequest&, BSONObjBuilder& result) override {

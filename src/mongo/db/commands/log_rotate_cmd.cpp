@@ -10,6 +10,7 @@ namespace {
 class LogRotateCmd : public Command {
 public:
     LogRotateCmd() : Command("logRotate") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::logRotate}); }
     std::string help() const override { return "log rotation"; }
     bool adminOnly() const override { return true; }
 

@@ -7,6 +7,7 @@ namespace {
 class PingCmd : public Command {
 public:
     PingCmd() : Command("ping") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::none(); }
     std::string help() const override { return "a way to check that the server is alive. responds immediately"; }
     void run(OperationContext*, const OpMsgRequest&, BSONObjBuilder&) override {}
 } pingCmd;

@@ -33,6 +33,7 @@ int levelLocked(Settings& s, const std::string& db) {
 class ProfileCmd : public Command {
 public:
     ProfileCmd() : Command("profile") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onDatabase(req.db(), {ActionType::enableProfiler}); }
     std::string help() const override {
         return "controls the behaviour of the performance profiler, the fraction of eligible operations "
                "which are sampled for logging/profiling, and the threshold duration at which ops become "

@@ -9,6 +9,7 @@ namespace {
 class GetDefaultRWConcernCmd : public Command {
 public:
     GetDefaultRWConcernCmd() : Command("getDefaultRWConcern") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::getDefaultRWConcern}); }
     std::string help() const override { return "Gets the default read or write concern for a cluster"; }
     bool adminOnly() const override { return true; }
 

@@ -124,6 +124,7 @@ std::map<std::string, std::shared_ptr<ServerStatusSection>> defaultSections() {
 class ServerStatusCmd : public Command {
 public:
     ServerStatusCmd() : Command("serverStatus") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::serverStatus}); }
     std::string help() const override {
         return "returns lots of administrative server statistics";
     }

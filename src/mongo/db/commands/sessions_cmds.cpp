@@ -51,6 +51,7 @@ std::vector<BSONObj> parseLsidArray(const BSONObj& cmd, const std::string& cmdNa
 class StartSessionCmd : public Command {
 public:
     StartSessionCmd() : Command("startSession") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::authenticated(); }
     std::string help() const override { return "start a logical session"; }
     void run(OperationContext* opCtx, const OpMsgRequest&, BSONObjBuilder& result) override {
         BSONObj lsid = makeLogicalSessionId();
@@ -63,6 +64,7 @@ public:
 class EndSessionsCmd : public Command {
 public:
     EndSessionsCmd() : Command("endSessions") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::authenticated(); }
     std::string help() const override { return "end a set of logical sessions"; }
     void run(OperationContext* opCtx, const OpMsgRequest& request, BSONObjBuilder&) override {
         auto lsids = parseLsidArray(request.body, "endSessions");
@@ -73,6 +75,7 @@ public:
 class RefreshSessionsCmd : public Command {
 public:
     RefreshSessionsCmd() : Command("refreshSessions") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::authenticated(); }
     std::string help() const override { return "renew a set of logical sessions"; }
     void run(OperationContext* opCtx, const OpMsgRequest& request, BSONObjBuilder&) override {
         auto lsids = parseLsidArray(request.body, "refreshSessions");
@@ -83,6 +86,7 @@ public:
 class KillSessionsCmd : public Command {
 public:
     KillSessionsCmd() : Command("killSessions") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::authenticated(); }
     std::string help() const override { return "kill a logical session and its operations"; }
     void run(OperationContext* opCtx, const OpMsgRequest& request, BSONObjBuilder&) override {
         auto lsids = parseLsidArray(request.body, "killSessions");
@@ -99,6 +103,7 @@ bool isNoAuthUser(const BSONObj& u) { return u["user"].str().empty() && u["db"].
 class KillAllSessionsCmd : public Command {
 public:
     KillAllSessionsCmd() : Command("killAllSessions") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::killAnySession}); }
     std::string help() const override { return "kill all logical sessions, for a user, and their operations"; }
     void run(OperationContext* opCtx, const OpMsgRequest& request, BSONObjBuilder&) override {
         BSONElement arr = request.body.firstElement();
@@ -125,6 +130,7 @@ public:
 class KillAllSessionsByPatternCmd : public Command {
 public:
     KillAllSessionsByPatternCmd() : Command("killAllSessionsByPattern") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::killAnySession}); }
     std::string help() const override { return "kill logical sessions by pattern"; }
     void run(OperationContext* opCtx, const OpMsgRequest& request, BSONObjBuilder&) override {
         BSONElement arr = request.body.firstElement();
@@ -171,6 +177,7 @@ class RefreshLogicalSessionCacheNowCmd : public Command {
 public:
     RefreshLogicalSessionCacheNowCmd() : Command("refreshLogicalSessionCacheNow") {}
     std::string help() const override { return "force the logical session cache to refresh (test only)"; }
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::authenticated(); }
     void run(OperationContext*, const OpMsgRequest&, BSONObjBuilder&) override { LogicalSessionCache::get().refreshNow(); }
 };
 MONGO_REGISTER_TEST_COMMAND(RefreshLogicalSessionCacheNowCmd);

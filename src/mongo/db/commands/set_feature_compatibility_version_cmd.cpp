@@ -11,6 +11,7 @@ namespace {
 class SetFeatureCompatibilityVersionCmd : public Command {
 public:
     SetFeatureCompatibilityVersionCmd() : Command("setFeatureCompatibilityVersion") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::setFeatureCompatibilityVersion}); }
     std::string help() const override {
         return "Set the featureCompatibilityVersion used by this cluster. If set to '6.0', then features "
                "introduced in versions greater than '6.0' will be disabled\n{ setFeatureCompatibilityVersion: "

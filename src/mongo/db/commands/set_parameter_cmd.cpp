@@ -14,6 +14,7 @@ namespace {
 class SetParameterCmd : public Command {
 public:
     SetParameterCmd() : Command("setParameter") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::setParameter}); }
     std::string help() const override {
         std::string h = "set administrative option(s)\n{ setParameter:1, <param>:<value> }\nsupported:\n";
         for (auto& [name, p] : ServerParameterSet::global().all())

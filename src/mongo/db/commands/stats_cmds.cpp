@@ -102,6 +102,7 @@ namespace {
 class CollStatsCmd : public Command {
 public:
     CollStatsCmd() : Command("collStats", {"collstats"}) {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::collStats}); }
     std::string help() const override { return "statistics of a collection"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
@@ -116,6 +117,7 @@ CollStatsCmd collStatsCmd;
 class DbStatsCmd : public Command {
 public:
     DbStatsCmd() : Command("dbStats", {"dbstats"}) {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onDatabase(req.db(), {ActionType::dbStats}); }
     std::string help() const override { return "statistics of a database"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         std::string db = req.db();
@@ -187,6 +189,7 @@ DbStatsCmd dbStatsCmd;
 class FsyncCmd : public Command {
 public:
     FsyncCmd() : Command("fsync") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::fsync}); }
     std::string help() const override { return "flush all pending writes to the data files"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
@@ -202,6 +205,7 @@ FsyncCmd fsyncCmd;
 class ShutdownCmd : public Command {
 public:
     ShutdownCmd() : Command("shutdown") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::shutdown}); }
     std::string help() const override { return "shut the server down cleanly"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {

@@ -12,6 +12,7 @@ namespace {
 class ValidateCmd : public Command {
 public:
     ValidateCmd() : Command("validate") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::validate}); }
     std::string help() const override { return "check a collection's records and indexes"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);

@@ -7,6 +7,7 @@ namespace {
 class WhatsMyUriCmd : public Command {
 public:
     WhatsMyUriCmd() : Command("whatsmyuri") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::none(); }
     std::string help() const override { return "{whatsmyuri:1}"; }
     void run(OperationContext* opCtx, const OpMsgRequest&, BSONObjBuilder& result) override {
         Client* client = opCtx->getClient();

@@ -1,4 +1,5 @@
 // insert, update, delete: batches of statements with per-statement write errors.
+#include "mongo/db/auth/command_privileges.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
@@ -100,6 +101,7 @@ CommandLetVariables commandLet(const OpMsgRequest& req) {
 class InsertCmd : public Command {
 public:
     InsertCmd() : Command("insert") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return auth::insertPrivileges(req); }
     std::string help() const override { return "insert documents"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         auto args = parseWriteCommand(opCtx, req, "documents");
@@ -161,6 +163,7 @@ ParsedUpdateStatement parseUpdateStatement(const BSONObj& o) {
 class UpdateCmd : public Command {
 public:
     UpdateCmd() : Command("update") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return auth::updatePrivileges(req); }
     std::string help() const override { return "update documents"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         auto args = parseWriteCommand(opCtx, req, "updates");
@@ -234,6 +237,7 @@ ParsedDeleteStatement parseDeleteStatement(const BSONObj& o) {
 class DeleteCmd : public Command {
 public:
     DeleteCmd() : Command("delete") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override { return RequiredPrivileges::onCommandNamespace(req, {ActionType::remove}); }
     std::string help() const override { return "delete documents"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         auto args = parseWriteCommand(opCtx, req, "deletes");

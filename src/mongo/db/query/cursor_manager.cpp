@@ -1,5 +1,7 @@
 #include "mongo/db/query/cursor_manager.h"
 
+#include "mongo/db/auth/authorization_session.h"
+
 #include <random>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -31,7 +33,7 @@ std::unique_ptr<ClientCursor> CursorManager::checkOut(long long id, OperationCon
     if (it == _cursors.end()) return nullptr;
     auto c = std::move(it->second);
     _cursors.erase(it);
-    _inUse[id] = InUse{true, user, c->lsid};
+    _inUse[id] = InUse{true, user, c->lsid, c->owner};
     return c;
 }
 
@@ -48,6 +50,13 @@ void CursorManager::checkIn(std::unique_ptr<ClientCursor> c) {
     }
     c->lastUsed = std::chrono::steady_clock::now();
     _cursors[id] = std::move(c);
+}
+
+std::optional<std::string> CursorManager::ownerOf(long long id) {
+    std::lock_guard<std::mutex> lk(_mutex);
+    if (auto it = _cursors.find(id); it != _cursors.end()) return it->second->owner;
+    if (auto it = _inUse.find(id); it != _inUse.end()) return it->second.owner;
+    return std::nullopt;
 }
 
 void CursorManager::forget(long long id) {
@@ -200,6 +209,7 @@ void replyWithCursor(OperationContext* opCtx, const NamespaceString& cursorNss, 
     auto cursor = std::make_unique<ClientCursor>();
     cursor->nss = cursorNss;
     cursor->lsid = opCtx->lsid;
+    cursor->owner = auth::cursorOwner(opCtx);
     cursor->source = std::move(source);
     BSONArrayBuilder docs;
     bool exhausted = fillBatch(opCtx, *cursor, batchSize, docs);

@@ -36,6 +36,9 @@ struct ClientCursor {
     std::unique_ptr<CursorSource> source;
     std::optional<BSONObj> stash;  // a document read but not returned (did not fit the batch)
     BSONObj lsid;
+    // Who opened it (auth::cursorOwner: the authenticated users, "" without access control):
+    // only they may continue it with getMore, as MongoDB.
+    std::string owner;
     // find's tailable: the cursor stays open at the end of its capped collection; awaitData:
     // a getMore at the end waits for inserts (signalled through insertNotifier).
     bool tailable = false;
@@ -64,6 +67,8 @@ public:
     bool kill(long long id);
     // Whether id is registered (in use or not): for killCursors' cursorsAlive/NotFound.
     bool exists(long long id);
+    // The owner (ClientCursor::owner) of a registered cursor, in use or not; nullopt if none.
+    std::optional<std::string> ownerOf(long long id);
     void killAll();
     // Kills (as kill() does) every cursor whose session (its lsid, {} if none) satisfies pred:
     // killSessions, endSessions and expired sessions. Returns how many.
@@ -83,6 +88,7 @@ private:
         bool live = true;  // false: killed while in use, destroyed when returned
         OperationContext* user = nullptr;
         BSONObj lsid;
+        std::string owner;
     };
     std::map<long long, InUse> _inUse;
     long long _timedOut = 0;

@@ -1,5 +1,7 @@
 #include "mongo/db/views/view_requests.h"
 
+#include "mongo/db/auth/authorization_session.h"
+
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/commands/command_helpers.h"
@@ -115,6 +117,7 @@ void runAggregateCursor(OperationContext* opCtx, const AggregateRequest& ar, con
     auto cursor = std::make_unique<ClientCursor>();
     cursor->nss = replyNss;
     cursor->lsid = opCtx->lsid;
+    cursor->owner = auth::cursorOwner(opCtx);
     cursor->source = std::move(source);
     BSONArrayBuilder docs;
     bool exhausted = fillBatch(opCtx, *cursor, ar.batchSize, docs);

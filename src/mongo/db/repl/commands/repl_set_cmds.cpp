@@ -11,6 +11,7 @@ namespace {
 class ReplSetInitiateCmd : public Command {
 public:
     ReplSetInitiateCmd() : Command("replSetInitiate") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::replSetConfigure}); }
     std::string help() const override {
         return "Initiate/christen a replica set.\nhttp://dochub.mongodb.org/core/replicasetcommands";
     }
@@ -29,6 +30,7 @@ public:
 class ReplSetReconfigCmd : public Command {
 public:
     ReplSetReconfigCmd() : Command("replSetReconfig") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::replSetConfigure}); }
     std::string help() const override {
         return "Adjust configuration of a replica set\n{ replSetReconfig : config_object }\n"
                "http://dochub.mongodb.org/core/replicasetcommands";
@@ -53,6 +55,7 @@ public:
 class ReplSetGetStatusCmd : public Command {
 public:
     ReplSetGetStatusCmd() : Command("replSetGetStatus") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::replSetGetStatus}); }
     std::string help() const override {
         return "Report status of a replica set from the POV of this server\n{ replSetGetStatus : 1 }\n"
                "http://dochub.mongodb.org/core/replicasetcommands";
@@ -66,6 +69,7 @@ public:
 class ReplSetGetConfigCmd : public Command {
 public:
     ReplSetGetConfigCmd() : Command("replSetGetConfig") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::replSetGetConfig}); }
     std::string help() const override {
         return "Returns the current replica set configuration{ replSetGetConfig : 1 }\n"
                "http://dochub.mongodb.org/core/replicasetcommands";
@@ -92,6 +96,7 @@ long long integerArg(const BSONElement& e, const char* cmd, long long dflt) {
 class ReplSetStepDownCmd : public Command {
 public:
     ReplSetStepDownCmd() : Command("replSetStepDown") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::replSetStateChange}); }
     std::string help() const override {
         return "{ replSetStepDown : <seconds> }\nStep down as primary.  Will not try to reelect self for the "
                "specified time period (1 minute if no numeric secs value specified, or secs is 0).\n"
@@ -115,6 +120,7 @@ public:
 class ReplSetStepUpCmd : public Command {
 public:
     ReplSetStepUpCmd() : Command("replSetStepUp") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::replSetStateChange}); }
     std::string help() const override { return "Step up as primary."; }
     bool adminOnly() const override { return true; }
     void run(OperationContext* opCtx, const OpMsgRequest&, BSONObjBuilder&) override {
@@ -125,6 +131,7 @@ public:
 class ReplSetFreezeCmd : public Command {
 public:
     ReplSetFreezeCmd() : Command("replSetFreeze") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::replSetStateChange}); }
     std::string help() const override {
         return "{ replSetFreeze : <seconds> }'freeze' state of member to the extent we can do that.  What this "
                "really means is that\nthis node will not attempt to become primary until the time period "
@@ -142,6 +149,7 @@ public:
 class ReplSetGetRBIDCmd : public Command {
 public:
     ReplSetGetRBIDCmd() : Command("replSetGetRBID") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::internal}); }
     std::string help() const override { return "internal"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext*, const OpMsgRequest&, BSONObjBuilder& result) override {
@@ -154,6 +162,7 @@ public:
 class ReplSetHeartbeatCmd : public Command {
 public:
     ReplSetHeartbeatCmd() : Command("replSetHeartbeat") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::internal}); }
     std::string help() const override { return "internal"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext*, const OpMsgRequest& req, BSONObjBuilder& result) override {
@@ -164,6 +173,7 @@ public:
 class ReplSetRequestVotesCmd : public Command {
 public:
     ReplSetRequestVotesCmd() : Command("replSetRequestVotes") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::internal}); }
     std::string help() const override { return "internal"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
@@ -174,6 +184,7 @@ public:
 class ReplSetUpdatePositionCmd : public Command {
 public:
     ReplSetUpdatePositionCmd() : Command("replSetUpdatePosition") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::internal}); }
     std::string help() const override { return "internal"; }
     bool adminOnly() const override { return true; }
     void run(OperationContext*, const OpMsgRequest& req, BSONObjBuilder& result) override {

@@ -1,0 +1,123 @@
+#include "mongo/db/auth/authorization_session.h"
+
+#include <algorithm>
+
+#include "mongo/db/auth/auth_options.h"
+
+namespace mongo::auth {
+
+BSONObj UserName::toBSON() const {
+    BSONObjBuilder b;
+    b.append("user", user);
+    b.append("db", db);
+    return b.obj();
+}
+
+AuthorizationSession* AuthorizationSession::get(Client* client) {
+    if (!client->authzSession) client->authzSession = std::make_shared<AuthorizationSession>();
+    return client->authzSession.get();
+}
+
+std::vector<RoleName> directRolesOfUser(OperationContext* opCtx, const UserName& u) {
+    if (u.user == "__system" && u.db == "local") return {{"__system", "admin"}};
+    auto doc = findUserDocument(opCtx, u.user, u.db);
+    if (!doc) return {};
+    return rolesOfDocument(*doc);
+}
+
+void AuthorizationSession::addAuthenticatedUser(OperationContext* opCtx, const UserName& u) {
+    _users.erase(std::remove_if(_users.begin(), _users.end(), [&](const UserName& x) { return x.db == u.db; }),
+                 _users.end());
+    _users.push_back(u);
+    _generation = 0;
+    refresh(opCtx);
+}
+
+void AuthorizationSession::logoutDatabase(const std::string& db) {
+    _users.erase(std::remove_if(_users.begin(), _users.end(), [&](const UserName& x) { return x.db == db; }),
+                 _users.end());
+    _generation = 0;
+    _roles.clear();
+    _privileges.clear();
+}
+
+void AuthorizationSession::refresh(OperationContext* opCtx) {
+    uint64_t gen = authGeneration();
+    auto now = std::chrono::steady_clock::now();
+    // Writes that do not go through auth_store.h (a root user's plain insert into
+    // admin.system.users, a dropDatabase of admin) do not bump the generation: a cache is also
+    // re-resolved once it is kStaleAfter old, which bounds how long such a change goes unseen.
+    if (_generation == gen && now - _resolvedAt < kStaleAfter) return;
+    _resolvedAt = now;
+    std::vector<RoleName> direct;
+    for (auto& u : _users)
+        for (auto& r : directRolesOfUser(opCtx, u)) direct.push_back(r);
+    ResolvedRoles rr = resolveRoles(opCtx, direct);
+    _roles = std::move(rr.roles);
+    _privileges = std::move(rr.privileges);
+    _generation = gen;
+}
+
+const std::vector<RoleName>& AuthorizationSession::roles(OperationContext* opCtx) {
+    refresh(opCtx);
+    return _roles;
+}
+
+const PrivilegeVector& AuthorizationSession::privileges(OperationContext* opCtx) {
+    refresh(opCtx);
+    return _privileges;
+}
+
+bool AuthorizationSession::isAuthorized(OperationContext* opCtx, const PrivilegeVector& required) {
+    return privilegesCover(privileges(opCtx), required);
+}
+
+namespace {
+bool anyPrivilegeOnDatabase(const PrivilegeVector& privileges, const std::string& db) {
+    for (const auto& p : privileges) {
+        switch (p.resource.kind()) {
+            case ResourcePattern::Kind::kAnyResource:
+            case ResourcePattern::Kind::kAnyNormal: return true;
+            case ResourcePattern::Kind::kDatabase:
+            case ResourcePattern::Kind::kExactNamespace:
+                if (p.resource.db() == db) return true;
+                break;
+            default: break;
+        }
+    }
+    return false;
+}
+}  // namespace
+
+bool AuthorizationSession::hasAnyPrivilegeOnDatabase(OperationContext* opCtx, const std::string& db) {
+    return anyPrivilegeOnDatabase(privileges(opCtx), db);
+}
+
+std::string cursorOwner(OperationContext* opCtx) {
+    Client* c = opCtx->getClient();
+    if (!authorizationEnabled() || !c || !c->authzSession) return "";
+    std::vector<std::string> names;
+    for (auto& u : c->authzSession->users()) names.push_back(u.fullName());
+    std::sort(names.begin(), names.end());
+    std::string out;
+    for (auto& n : names) out += (out.empty() ? "" : ",") + n;
+    return out;
+}
+
+bool mayKillAnyCursor(OperationContext* opCtx) {
+    Client* c = opCtx->getClient();
+    if (!authorizationEnabled() || !c) return true;
+    return AuthorizationSession::get(c)->isAuthorized(opCtx, {{ResourcePattern::cluster(), {ActionType::killAnyCursor}}});
+}
+
+std::optional<std::function<bool(const std::string&)>> listDatabasesFilter(OperationContext* opCtx) {
+    Client* c = opCtx->getClient();
+    if (!authorizationEnabled() || !c) return std::nullopt;
+    AuthorizationSession* as = AuthorizationSession::get(c);
+    if (as->isAuthorized(opCtx, {{ResourcePattern::cluster(), {ActionType::listDatabases}}})) return std::nullopt;
+    // Resolved now, before the caller takes the catalog lock: the filter itself never reads.
+    PrivilegeVector privileges = as->privileges(opCtx);
+    return [privileges](const std::string& db) { return anyPrivilegeOnDatabase(privileges, db); };
+}
+
+}  // namespace mongo::auth
