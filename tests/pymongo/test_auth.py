@@ -30,14 +30,6 @@ def free_port(taken=()):
 
 
 @pytest.fixture(scope="module")
-def mongod_bin():
-    binary = os.environ.get("MONGOD_BIN")
-    if not binary:
-        pytest.skip("MONGOD_BIN is not set (run through buildscripts/resmoke.py)")
-    return binary
-
-
-@pytest.fixture(scope="module")
 def server(mongod_bin, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("auth")
     m = MongodProcess(mongod_bin, free_port(), str(tmp / "db"), str(tmp), ["--auth"])
