@@ -361,3 +361,33 @@ def test_restart_with_many_records_restores_every_link(mongod_factory):
     text[0] = "changed"
     client.many.c.insert_one({"_id": n, "a": 7, "v": 110, "body": " ".join(text)})
     assert wait_settled(client)["recordsEncoded"] == after["recordsEncoded"] + 1
+
+
+def test_restart_indexes_many_raw_records_on_two_threads(mongod_factory):
+    """Start-up indexes the features of the records stored whole on two threads when there are
+    50,000 or more: every one of them is indexed, from either half, and new versions of records
+    in both halves are deduplicated against them."""
+    m = mongod_factory(["--dedup"])
+    client = m.client()
+    rng = random.Random(11)
+    n = 52000
+    docs = [{"_id": i, "body": " ".join("%x" % rng.getrandbits(40) for _ in range(60))} for i in range(n)]
+    for i in range(0, n, 2000):
+        client.raw.c.insert_many(docs[i:i + 2000])
+    wait_settled(client, timeout=120)
+    dbpath = m.dbpath
+    assert m.stop() == 0
+    m = mongod_factory(["--dedup"], dbpath=dbpath)
+    client = m.client()
+    deadline = time.time() + 120
+    while not client.admin.command("serverStatus")["dedup"]["startupRebuild"]["ready"]:
+        assert time.time() < deadline
+        time.sleep(0.1)
+    after = wait_settled(client)
+    rebuild = after["startupRebuild"]
+    assert rebuild["recordsToIndex"] >= 50000, rebuild
+    assert rebuild["recordsIndexed"] == rebuild["recordsToIndex"], rebuild
+    for i in (3, n - 3):
+        client.raw.c.insert_one({"_id": n + i, "body": docs[i]["body"] + " and one more sentence"})
+    assert wait_settled(client)["recordsEncoded"] == after["recordsEncoded"] + 2
+

@@ -151,6 +151,8 @@ private:
     void rebuildLoop();
     // REQUIRES: the links are learned (_linksReady).
     void indexRawRecords(OperationContext* opCtx, const std::string& ns, const std::vector<int64_t>& ids);
+    void indexRawRange(OperationContext* opCtx, const std::string& ns, const std::vector<int64_t>& ids, size_t from,
+                       size_t to);
     void writeBackLoop();
     void applyWriteBacks(size_t maxEntries);
     void collectGarbage();

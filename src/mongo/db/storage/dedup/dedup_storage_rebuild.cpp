@@ -2,6 +2,7 @@
 // relearning of a collection whose engine state was lost (resync, unsynced collections).
 // See dedup_storage.h.
 #include <chrono>
+#include <thread>
 
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/service_context.h"
@@ -89,16 +90,42 @@ void DedupStorage::rebuildLoop() {
 }
 
 void DedupStorage::indexRawRecords(OperationContext* opCtx, const std::string& ns, const std::vector<int64_t>& ids) {
+    // Sketching the raw records is CPU-bound and shares nothing but the engine's index (taken
+    // under its mutex per record): a large collection is indexed as two halves on two threads,
+    // as the links step reads it (dedup_record_store.cpp).
+    constexpr size_t kTwoThreadsFrom = 50000;
+    if (ids.size() < kTwoThreadsFrom) {
+        indexRawRange(opCtx, ns, ids, 0, ids.size());
+        return;
+    }
+    const size_t mid = ids.size() / 2;
+    std::thread upper([&] {
+        try {
+            auto ctx = makeOperationContext(internalClient());
+            DedupOpCtxScope scope(ctx.get());
+            indexRawRange(ctx.get(), ns, ids, mid, ids.size());
+        } catch (const std::exception& e) {
+            // Only compression is lost: those records stay unindexed.
+            LOGV2_WARNING(7700025, Dedup, "Could not index part of a collection's records after start-up",
+                          logv2::attrs("ns", ns, "error", std::string(e.what())));
+        }
+    });
+    indexRawRange(opCtx, ns, ids, 0, mid);
+    upper.join();
+}
+
+void DedupStorage::indexRawRange(OperationContext* opCtx, const std::string& ns, const std::vector<int64_t>& ids,
+                                 size_t from, size_t to) {
     // Batches under the catalog lock, let go in between so DDL is not held up for long.
     constexpr size_t kBatch = 256;
     auto lastLog = std::chrono::steady_clock::now();
     std::string stored;
-    for (size_t i = 0; i < ids.size() && !_stopping;) {
+    for (size_t i = from; i < to && !_stopping;) {
         CatalogReadLock catalog;
         DedupRecordStore* rs = storeFor(ns);
         if (!rs) return;  // dropped meanwhile
         try {
-            for (size_t end = std::min(ids.size(), i + kBatch); i < end; ++i) {
+            for (size_t end = std::min(to, i + kBatch); i < end; ++i) {
                 dedup::StoredView v;
                 if (!rs->readStored(opCtx, ids[i], &stored).isOK() || !dedup::parseStored(ids[i], stored, &v).isOK() ||
                     v.isDelta || v.retained)
