@@ -229,6 +229,10 @@ def test_step_down_freeze_and_rbid(rs):
         assert c.admin.command("replSetFreeze", 0)["info"] == "unfreezing"
     with new.client() as c:
         assert code_of(lambda: c.admin.command("replSetStepDown", 5, secondaryCatchUpPeriodSecs=10)) == 2
+        # Every member holds the new primary's entries (its first one included) before another
+        # member is stepped up: an entry only the new primary has would be rolled back, and
+        # rollback is not built yet (the member would stop in RECOVERING for the rest of the file).
+        c.test.get_collection("sd", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_one({"caught": "up"})
     # The stepped-down primary, unfrozen, can be elected again on request (replSetStepUp: no dry
     # run); its vote requests carry the config term it gave the config as primary.
     with p.client() as c:
