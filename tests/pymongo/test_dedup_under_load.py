@@ -43,6 +43,19 @@ def load(client, dbname, per_client, clients, versions, seed=1, batch=20):
     return threads, errors, [d for docs in docs_of for d in docs]
 
 
+def restart_when_rebuilt(mongod_factory, m, timeout):
+    """Stops m cleanly, starts --dedup again on its data and waits until the start-up rebuild
+    says ready. Returns the new server's client."""
+    dbpath = m.dbpath
+    assert m.stop() == 0
+    client = mongod_factory(["--dedup"], dbpath=dbpath).client()
+    deadline = time.time() + timeout
+    while not client.admin.command("serverStatus")["dedup"]["startupRebuild"]["ready"]:
+        assert time.time() < deadline
+        time.sleep(0.1)
+    return client
+
+
 def test_concurrent_loaders_keep_files_near_dedup_size(mongod_factory):
     # Checkpoints every 2 s (MongoDB's default is 60): the file is written, and its free space
     # reused, many times during the load.
@@ -339,14 +352,7 @@ def test_restart_with_many_records_restores_every_link(mongod_factory):
         client.many.c.insert_many(batch)
     before = wait_settled(client, timeout=120)
     assert before["recordsEncoded"] > n // 2, before
-    dbpath = m.dbpath
-    assert m.stop() == 0
-    m = mongod_factory(["--dedup"], dbpath=dbpath)
-    client = m.client()
-    deadline = time.time() + 60
-    while not client.admin.command("serverStatus")["dedup"]["startupRebuild"]["ready"]:
-        assert time.time() < deadline
-        time.sleep(0.1)
+    client = restart_when_rebuilt(mongod_factory, m, 60)
     after = wait_settled(client)
     assert after["startupRebuild"]["records"] == n, after["startupRebuild"]
     for k in ("logicalBytes", "storedBytes"):
@@ -375,14 +381,7 @@ def test_restart_indexes_many_raw_records_on_two_threads(mongod_factory):
     for i in range(0, n, 2000):
         client.raw.c.insert_many(docs[i:i + 2000])
     wait_settled(client, timeout=120)
-    dbpath = m.dbpath
-    assert m.stop() == 0
-    m = mongod_factory(["--dedup"], dbpath=dbpath)
-    client = m.client()
-    deadline = time.time() + 120
-    while not client.admin.command("serverStatus")["dedup"]["startupRebuild"]["ready"]:
-        assert time.time() < deadline
-        time.sleep(0.1)
+    client = restart_when_rebuilt(mongod_factory, m, 120)
     after = wait_settled(client)
     rebuild = after["startupRebuild"]
     assert rebuild["recordsToIndex"] >= 50000, rebuild
