@@ -8,6 +8,7 @@
 #include "mongo/db/auth/builtin_roles.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/find_by_id.h"
 #include "mongo/db/ops/write_ops.h"
 
 namespace mongo::auth {
@@ -19,23 +20,32 @@ std::atomic<uint64_t> gGeneration{1};
 const NamespaceString kUsers("admin", "system.users");
 const NamespaceString kRoles("admin", "system.roles");
 
-// Documents of nss whose _id is id (or all, when id is empty), in record order.
-std::vector<BSONObj> scan(OperationContext* opCtx, const NamespaceString& nss, const std::optional<std::string>& id,
-                          size_t limit = 0) {
+// Every document of nss (at most limit, 0: all), in record order.
+std::vector<BSONObj> scan(OperationContext* opCtx, const NamespaceString& nss, size_t limit = 0) {
     std::vector<BSONObj> out;
     CatalogReadLock lk;
     Collection* c = CollectionCatalog::get()->lookupCollection(opCtx, nss);
     if (!c) return out;
     auto cursor = c->getCursor(opCtx, true);
     while (auto r = cursor->next()) {
-        if (id) {
-            BSONElement e = r->doc["_id"];
-            if (e.type() != String || e.valueStringData() != *id) continue;
-        }
         out.push_back(r->doc.getOwned());
         if (limit && out.size() >= limit) break;
     }
     return out;
+}
+
+// The document of nss whose _id is "<db>.<name>": one lookup in the _id index (saslStart and
+// hello ask for a user on every authentication).
+std::optional<BSONObj> findById(OperationContext* opCtx, const NamespaceString& nss, const std::string& id) {
+    CatalogReadLock lk;
+    Collection* c = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+    if (!c) return std::nullopt;
+    BSONObjBuilder key;
+    key.append("_id", id);
+    BSONObj k = key.obj();
+    auto r = findDocumentById(opCtx, c, k.firstElement());
+    if (!r) return std::nullopt;
+    return r->doc;
 }
 
 std::string docId(const std::string& db, const std::string& name) { return db + "." + name; }
@@ -63,7 +73,6 @@ bool replaceDoc(OperationContext* opCtx, const NamespaceString& nss, const std::
 }
 
 long long removeDocs(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q) {
-    BSONObj deleted;
     long long n = performDelete(opCtx, nss, q, false, BSONObj(), BSONObj(), nullptr);
     bumpAuthGeneration();
     return n;
@@ -117,20 +126,18 @@ uint64_t authGeneration() { return gGeneration.load(); }
 void bumpAuthGeneration() { gGeneration.fetch_add(1); }
 
 std::optional<BSONObj> findUserDocument(OperationContext* opCtx, const std::string& user, const std::string& db) {
-    auto v = scan(opCtx, kUsers, docId(db, user), 1);
-    if (v.empty()) return std::nullopt;
-    return v.front();
+    return findById(opCtx, kUsers, docId(db, user));
 }
 
 std::vector<BSONObj> listUserDocuments(OperationContext* opCtx, const std::optional<std::string>& db) {
     std::vector<BSONObj> out;
-    for (auto& d : scan(opCtx, kUsers, std::nullopt))
+    for (auto& d : scan(opCtx, kUsers))
         if (!db || (d["db"].type() == String && d["db"].valueStringData() == *db)) out.push_back(d);
     std::sort(out.begin(), out.end(), [](const BSONObj& a, const BSONObj& b) { return a["_id"].str() < b["_id"].str(); });
     return out;
 }
 
-bool anyUserExists(OperationContext* opCtx) { return !scan(opCtx, kUsers, std::nullopt, 1).empty(); }
+bool anyUserExists(OperationContext* opCtx) { return !scan(opCtx, kUsers, 1).empty(); }
 
 void insertUserDocument(OperationContext* opCtx, const BSONObj& doc) {
     std::string user = doc["user"].str(), db = doc["db"].str();
@@ -147,14 +154,12 @@ long long removeUserDocuments(OperationContext* opCtx, const std::string& db, co
 }
 
 std::optional<BSONObj> findRoleDocument(OperationContext* opCtx, const RoleName& r) {
-    auto v = scan(opCtx, kRoles, docId(r.db, r.role), 1);
-    if (v.empty()) return std::nullopt;
-    return v.front();
+    return findById(opCtx, kRoles, docId(r.db, r.role));
 }
 
 std::vector<BSONObj> listRoleDocuments(OperationContext* opCtx, const std::optional<std::string>& db) {
     std::vector<BSONObj> out;
-    for (auto& d : scan(opCtx, kRoles, std::nullopt))
+    for (auto& d : scan(opCtx, kRoles))
         if (!db || (d["db"].type() == String && d["db"].valueStringData() == *db)) out.push_back(d);
     std::sort(out.begin(), out.end(), [](const BSONObj& a, const BSONObj& b) { return a["_id"].str() < b["_id"].str(); });
     return out;

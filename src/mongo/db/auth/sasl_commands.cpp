@@ -175,15 +175,18 @@ void appendHelloAuthFields(OperationContext* opCtx, const BSONObj& cmd, BSONObjB
                 dot != std::string::npos && dot > 0 && dot + 1 < s.size());
         std::string db = s.substr(0, dot), user = s.substr(dot + 1);
         std::vector<std::string> names;
+        bool known = false;  // the field is there for any existing user, even with no mechanism
         if (user == "__system" && db == "local") {
             if (internalUserCredential(HashAlgo::kSha1)) names = {kScramSha1, kScramSha256};
+            known = !names.empty();
         } else if (auto doc = findUserDocument(opCtx, user, db)) {
+            known = true;
             BSONElement creds = (*doc)["credentials"];
             if (creds.type() == Object)
                 for (const char* m : {kScramSha1, kScramSha256})
                     if (creds.Obj()[m].type() == Object) names.push_back(m);
         }
-        if (!names.empty() || findUserDocument(opCtx, user, db)) {
+        if (known) {
             BSONArrayBuilder a;
             for (auto& n : names) a.append(n);
             result.append("saslSupportedMechs", a.arr());

@@ -3,39 +3,13 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/find_by_id.h"
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/update_diff.h"
 
 namespace mongo {
 namespace repl {
 namespace {
-
-struct Found {
-    RecordId id;
-    BSONObj doc;
-};
-
-// The document with _id == idElem, through the _id index.
-std::optional<Found> findById(OperationContext* opCtx, Collection* coll, const BSONElement& idElem) {
-    IndexCatalog* ic = coll->getIndexCatalog();
-    const IndexDescriptor* idIndex = ic->findIndexByName("_id_");
-    if (!idIndex) {
-        // A collection without an _id index (capped ones may have none): scan.
-        auto cursor = coll->getCursor(opCtx, true);
-        while (auto r = cursor->next())
-            if (r->doc["_id"].woCompare(idElem) == 0) return Found{r->id, r->doc.getOwned()};
-        return std::nullopt;
-    }
-    BSONObjBuilder kb;
-    kb.appendAs(idElem, "");
-    BSONObj key = kb.obj();
-    auto cursor = ic->newCursor(opCtx, idIndex, true);
-    auto e = cursor->seek(key, true);
-    if (!e || e->key.firstElement().woCompare(key.firstElement()) != 0) return std::nullopt;
-    auto doc = coll->findDoc(opCtx, e->loc);
-    if (!doc) return std::nullopt;
-    return Found{e->loc, doc->getOwned()};
-}
 
 Collection* collectionFor(OperationContext* opCtx, const OplogEntry& e) {
     Collection* c = CollectionCatalog::get()->lookupCollection(opCtx, NamespaceString::parse(e.ns));
@@ -60,7 +34,7 @@ void applyCrud(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc)
     switch (e.op) {
         case OpTypeEnum::kInsert: {
             BSONElement id = e.o["_id"];
-            std::optional<Found> existing = id.eoo() ? std::nullopt : findById(opCtx, c, id);
+            std::optional<Record> existing = id.eoo() ? std::nullopt : findDocumentById(opCtx, c, id);
             if (existing)
                 c->updateDocument(opCtx, existing->id, existing->doc, e.o);  // applied before: replace
             else
@@ -69,7 +43,7 @@ void applyCrud(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc)
         }
         case OpTypeEnum::kUpdate: {
             uassert(ErrorCodes::FailedToParse, "update entry without o2._id", e.o2 && !(*e.o2)["_id"].eoo());
-            std::optional<Found> existing = findById(opCtx, c, (*e.o2)["_id"]);
+            std::optional<Record> existing = findDocumentById(opCtx, c, (*e.o2)["_id"]);
             uassert(ErrorCodes::NoSuchKey,
                     "cannot apply an update to " + e.ns + ": no document with " + e.o2->jsonString() +
                         " (this member's data differs from its sync source's)",
@@ -84,7 +58,7 @@ void applyCrud(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc)
             break;
         }
         case OpTypeEnum::kDelete: {
-            std::optional<Found> existing = findById(opCtx, c, e.o["_id"]);
+            std::optional<Record> existing = findDocumentById(opCtx, c, e.o["_id"]);
             if (existing) c->deleteDocument(opCtx, existing->id);  // a missing one was deleted before
             break;
         }

@@ -6,6 +6,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/find_by_id.h"
 #include "mongo/db/pipeline/pipeline.h"
 
 namespace mongo {
@@ -50,19 +51,10 @@ BSONObj storedForm(const ViewDefinition& def) {
 // The definition of nss: one point lookup of _id in system.views' _id index (every collection
 // has one; system.views uses the simple collation, so the key is the string itself).
 std::optional<Record> findStored(OperationContext* opCtx, Collection* sv, const NamespaceString& nss) {
-    const IndexCatalog* ic = sv->getIndexCatalog();
-    const IndexDescriptor* idIndex = ic->findIndexByName("_id_");
-    uassert(ErrorCodes::InternalError, sv->ns().ns() + " has no _id index", idIndex);
     BSONObjBuilder key;
-    key.append("", nss.ns());
-    auto cursor = ic->newCursor(opCtx, idIndex, /*forward=*/true);
-    auto entry = cursor->seek(key.obj(), /*inclusive=*/true);
-    if (!entry) return std::nullopt;
-    BSONElement k = entry->key.firstElement();
-    if (k.type() != String || k.valueStringData() != nss.ns()) return std::nullopt;
-    auto doc = sv->findDoc(opCtx, entry->loc);
-    if (!doc) return std::nullopt;
-    return Record{entry->loc, *doc};
+    key.append("_id", nss.ns());
+    BSONObj k = key.obj();
+    return findDocumentById(opCtx, sv, k.firstElement());
 }
 
 // The namespaces (collection names of db) a pipeline reads besides its input: $lookup,
