@@ -89,10 +89,6 @@ bool anyPrivilegeOnDatabase(const PrivilegeVector& privileges, const std::string
 }
 }  // namespace
 
-bool AuthorizationSession::hasAnyPrivilegeOnDatabase(OperationContext* opCtx, const std::string& db) {
-    return anyPrivilegeOnDatabase(privileges(opCtx), db);
-}
-
 std::string cursorOwner(OperationContext* opCtx) {
     Client* c = opCtx->getClient();
     if (!authorizationEnabled() || !c || !c->authzSession) return "";

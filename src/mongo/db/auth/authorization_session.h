@@ -56,9 +56,6 @@ public:
     const std::vector<RoleName>& roles(OperationContext* opCtx);
     const PrivilegeVector& privileges(OperationContext* opCtx);
     bool isAuthorized(OperationContext* opCtx, const PrivilegeVector& required);
-    // Whether the users hold any privilege on db or one of its collections (listDatabases
-    // without the listDatabases action shows those databases, as MongoDB).
-    bool hasAnyPrivilegeOnDatabase(OperationContext* opCtx, const std::string& db);
 
     std::unique_ptr<SaslConversation> conversation;
     int lastConversationId = 0;

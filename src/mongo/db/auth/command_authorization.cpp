@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "mongo/bson/uuid.h"
 #include "mongo/db/auth/auth_options.h"
 #include "mongo/db/auth/auth_store.h"
 #include "mongo/db/auth/authorization_session.h"
@@ -61,6 +62,11 @@ void appendValue(std::string& out, const BSONElement& e) {
         case jstNULL: out += "null"; break;
         case jstOID: out += "ObjectId('" + e.oid().toString() + "')"; break;
         case BinData: {
+            if (auto hex = uuidHexFromElement(e)) {
+                out += "UUID(\"" + hex->substr(0, 8) + "-" + hex->substr(8, 4) + "-" + hex->substr(12, 4) + "-" +
+                       hex->substr(16, 4) + "-" + hex->substr(20) + "\")";
+                break;
+            }
             int len = 0, sub = 0;
             const unsigned char* p = reinterpret_cast<const unsigned char*>(e.binData(&len, &sub));
             char buf[4];
@@ -69,10 +75,7 @@ void appendValue(std::string& out, const BSONElement& e) {
                 snprintf(buf, sizeof buf, "%02x", p[i]);
                 hex += buf;
             }
-            if (sub == 4 && len == 16)
-                out += "UUID(\"" + hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" +
-                       hex.substr(16, 4) + "-" + hex.substr(20) + "\")";
-            else out += "BinData(" + std::to_string(sub) + ", " + hex + ")";
+            out += "BinData(" + std::to_string(sub) + ", " + hex + ")";
             break;
         }
         default: out += e.toString(false);

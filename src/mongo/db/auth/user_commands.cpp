@@ -4,6 +4,7 @@
 // are never stored, logged (commands are logged with "pwd" redacted) or returned.
 #include <algorithm>
 
+#include "mongo/bson/uuid.h"
 #include "mongo/db/auth/auth_options.h"
 #include "mongo/db/auth/auth_store.h"
 #include "mongo/db/auth/authorization_session.h"
@@ -25,15 +26,6 @@ std::string userNameArg(const OpMsgRequest& req) {
     uassert(ErrorCodes::TypeMismatch, wrongType(std::string(e.fieldNameStringData()), e, "string"), e.type() == String);
     uassert(ErrorCodes::BadValue, "User name cannot be empty", !e.valueStringData().empty());
     return e.str();
-}
-
-BSONObj newUUID() {
-    std::string b = secureRandomBytes(16);
-    b[6] = static_cast<char>((b[6] & 0x0f) | 0x40);
-    b[8] = static_cast<char>((b[8] & 0x3f) | 0x80);
-    BSONObjBuilder o;
-    o.appendBinData("userId", 16, 4, b.data());
-    return o.obj();
 }
 
 // The mechanisms argument, or both SCRAM mechanisms.
@@ -147,7 +139,9 @@ public:
 
         BSONObjBuilder doc;
         doc.append("_id", db + "." + user);
-        doc.appendElements(newUUID());
+        unsigned char userId[kUuidLength];
+        generateUuidBytes(userId);
+        doc.appendBinData("userId", kUuidLength, kUuidBinDataSubtype, userId);
         doc.append("user", user);
         doc.append("db", db);
         doc.append("credentials", credentials);
