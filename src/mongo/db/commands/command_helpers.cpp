@@ -52,7 +52,10 @@ BSONObj parseObjectArg(const BSONElement& e, const char* cmd) {
 bool parseWriteConcernIsDurable(const BSONObj& cmd) {
     auto* c = repl::ReplicationCoordinator::get();
     const bool replSet = c->isReplSet();
-    return parseWriteConcernIsDurable(cmd, replSet, replSet ? c->dataBearingMembers() : 1);
+    // Counting the members takes the coordinator's mutex: only for a numeric w above 1.
+    BSONElement w = cmd["writeConcern"].type() == Object ? cmd["writeConcern"].Obj()["w"] : BSONElement();
+    const bool needsCount = replSet && w.isNumber() && w.numberLong() > 1;
+    return parseWriteConcernIsDurable(cmd, replSet, needsCount ? c->dataBearingMembers() : 1);
 }
 
 bool parseWriteConcernIsDurable(const BSONObj& cmd, bool replSet, int dataBearingMembers) {

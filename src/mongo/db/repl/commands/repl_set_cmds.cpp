@@ -3,6 +3,7 @@
 // replSetGetRBID, and the member-to-member ones: replSetHeartbeat, replSetRequestVotes,
 // replSetUpdatePosition. Admin-only, as in MongoDB.
 #include "mongo/db/commands/command.h"
+#include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/repl/coordinator.h"
 
 namespace mongo {
@@ -85,12 +86,7 @@ public:
 } replSetGetConfigCmd;
 
 long long integerArg(const BSONElement& e, const char* cmd, long long dflt) {
-    if (e.eoo()) return dflt;
-    long long v;
-    if (!e.isNumber() || !e.isIntegral64(&v))
-        uasserted(ErrorCodes::TypeMismatch, std::string("BSON field '") + cmd + "." + std::string(e.fieldNameStringData()) +
-                                                "' is the wrong type '" + typeName(e.type()) + "', expected types '[long, int, decimal, double]'");
-    return v;
+    return e.eoo() ? dflt : parseIntegerArg(e, cmd);
 }
 
 class ReplSetStepDownCmd : public Command {
