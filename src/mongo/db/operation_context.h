@@ -33,6 +33,9 @@ public:
     std::vector<std::string> compressors;
     // Set by the connection's first hello/isMaster: client metadata may only come with it.
     bool seenHello = false;
+    // The connection is in currentOp's registry with its current metadata (CurrentOpRegistry::
+    // noteClient): noted again only after a hello, the one command that can change it.
+    bool notedForCurrentOp = false;
     // Set by the dispatcher when the connection must be closed instead of answered
     // (failCommand with closeConnection: true).
     bool closeConnectionWithoutReply = false;
@@ -99,6 +102,10 @@ public:
     // True while the operation waits for a lock (db/catalog/catalog_lock.h).
     void setWaitingForLock(bool waiting) const { _waitingForLock.store(waiting); }
     bool waitingForLock() const { return _waitingForLock.load(); }
+    // Times the operation let go of the write lock for others between its units of work
+    // (currentOp's numYields; write_ops.cpp).
+    void noteYield() { _numYields.fetch_add(1, std::memory_order_relaxed); }
+    long long numYields() const { return _numYields.load(std::memory_order_relaxed); }
 
 private:
     static int64_t nextOpId() {
@@ -115,6 +122,7 @@ private:
     mutable std::mutex _reportMutex;  // guards _planSummary
     mutable std::string _planSummary;
     mutable std::atomic<bool> _waitingForLock{false};
+    std::atomic<long long> _numYields{0};
 };
 
 // The operation the calling thread runs for a client, if any: set for its duration by the

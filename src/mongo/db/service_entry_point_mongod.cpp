@@ -197,7 +197,10 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
         status = Status(ErrorCodes::InternalError, std::string("unexpected error: ") + e.what());
     }
     // After the command: hello may have just given the connection its metadata.
-    CurrentOpRegistry::get().noteClient(client);
+    if (!client->notedForCurrentOp || name == "hello" || name == "isMaster" || name == "ismaster") {
+        CurrentOpRegistry::get().noteClient(client);
+        client->notedForCurrentOp = true;
+    }
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
     if (ms >= slowOpThresholdMs())
         LOGV2(51803, Command, "Slow query",

@@ -123,8 +123,8 @@ std::optional<BSONObj> FailPoint::evaluate(const Predicate& pred) {
     return _data;
 }
 
-void FailPoint::pauseWhileSet(const std::function<void()>& checkForInterrupt) {
-    if (!shouldFail()) return;
+void FailPoint::pauseWhileSet(const std::function<void()>& checkForInterrupt, const Predicate& pred) {
+    if (!shouldFail(pred)) return;
     while (isActive()) {
         if (checkForInterrupt) checkForInterrupt();
         std::this_thread::sleep_for(kPollInterval);

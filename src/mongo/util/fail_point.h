@@ -70,7 +70,8 @@ public:
     // given, is called every few milliseconds and may throw to stop waiting, e.g.
     //   fp.pauseWhileSet([&] { opCtx->checkForInterrupt(); });
     // (A callback rather than an OperationContext: util/ must not depend on db/.)
-    void pauseWhileSet(const std::function<void()>& checkForInterrupt = nullptr);
+    // With a predicate, pauses only when it matches the fail point's data.
+    void pauseWhileSet(const std::function<void()>& checkForInterrupt = nullptr, const Predicate& pred = nullptr);
     // Blocks until timesEntered reaches `target` (the waitForFailPoint command).
     void waitForTimesEntered(long long target, const std::function<void()>& checkForInterrupt = nullptr);
 

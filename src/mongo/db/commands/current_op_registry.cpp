@@ -217,9 +217,9 @@ std::vector<BSONObj> CurrentOpRegistry::report(const CurrentOpReportOptions& opt
         appendCommand(b, e.command, options.truncateOps);
         std::string plan = e.opCtx->planSummary();
         if (!plan.empty()) b.append("planSummary", plan);
-        // This server's plans never yield their snapshot within a command (it holds no lock
-        // that others wait for while it reads), so there are no yields to count.
-        b.appendInt("numYields", 0);
+        // Reads never yield (they hold no lock writers wait for); long writes let go of the
+        // write lock between units of work when background writes wait.
+        b.appendInt("numYields", static_cast<int>(e.opCtx->numYields()));
         b.append("locks", BSONObj());
         b.append("waitingForLock", e.opCtx->waitingForLock());
         b.append("lockStats", BSONObj());

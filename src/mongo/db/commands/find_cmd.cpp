@@ -13,7 +13,6 @@
 #include "mongo/util/fail_point.h"
 
 #include <chrono>
-#include <thread>
 
 namespace mongo {
 
@@ -53,14 +52,9 @@ public:
         if (coll) cursor->insertNotifier = coll->cappedInsertNotifier();
         cursor->source = std::make_unique<FindCursorSource>(
             std::make_unique<PlanExecutor>(opCtx->getClient(), coll, nss, fr.qr, PlanPurpose::kFind, "", opCtx));
-        if (waitInFindBeforeMakingBatch.shouldFail([&](const BSONObj& data) {
-                return !data.hasField("nss") || data["nss"].str() == nss.ns();
-            })) {
-            while (waitInFindBeforeMakingBatch.isActive()) {
-                opCtx->checkForInterrupt();
-                std::this_thread::sleep_for(std::chrono::milliseconds(5));
-            }
-        }
+        waitInFindBeforeMakingBatch.pauseWhileSet([&] { opCtx->checkForInterrupt(); }, [&](const BSONObj& data) {
+            return !data.hasField("nss") || data["nss"].str() == nss.ns();
+        });
         BSONArrayBuilder docs;
         bool exhausted = fillBatch(opCtx, *cursor, fr.batchSize, docs);
         // A tailable cursor stays open at the end of the collection, unless the collection is

@@ -41,7 +41,9 @@ namespace {
 // write-backs, write_admission.h) take the write lock. Documents found before the yield are
 // read again in the next unit of work, as the update and delete loops do anyway.
 void yieldToBackgroundWrites(OperationContext* opCtx, CollectionWriteLock& lock) {
-    if (backgroundWriteLockWaiters().load(std::memory_order_relaxed) > 0) lock.yieldWrites([&] { admitWrite(opCtx); });
+    if (backgroundWriteLockWaiters().load(std::memory_order_relaxed) == 0) return;
+    opCtx->noteYield();
+    lock.yieldWrites([&] { admitWrite(opCtx); });
 }
 }  // namespace
 
