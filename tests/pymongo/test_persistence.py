@@ -7,7 +7,7 @@ import time
 import pymongo
 import pytest
 from pymongo import WriteConcern
-from pymongo.errors import DuplicateKeyError, PyMongoError
+from pymongo.errors import DuplicateKeyError, OperationFailure, PyMongoError
 
 
 def test_clean_restart_keeps_data_indexes_and_collections(mongod_factory):
@@ -198,3 +198,43 @@ def test_journaled_batch_is_durable_as_a_whole(mongod_factory):
     with m.client() as c:
         assert c.persist.jbatch.count_documents({}) == 2000
         assert c.persist.jbatch.count_documents({"u": 1}) == 1000
+
+
+def test_journaled_ddl_and_user_management_survive_kill9(mongod_factory):
+    """j: true on DDL and user management commands is a journal flush before the reply, as on
+    the CRUD commands: each survives a kill -9 right after it is acknowledged."""
+    m = mongod_factory()
+    j = {"w": 1, "j": True}
+    with m.client() as c:
+        db = c.persist
+        db.command("create", "ddl_a", writeConcern=j)
+        db.command("create", "ddl_b", writeConcern=j)
+        db.command("createIndexes", "ddl_a", indexes=[{"key": {"x": 1}, "name": "x_1"}], writeConcern=j)
+        c.admin.command("renameCollection", "persist.ddl_b", to="persist.ddl_c", writeConcern=j)
+        db.command("createUser", "journaled", pwd="pw", roles=[], writeConcern=j)
+        m.kill9()
+    m.start()
+    with m.client() as c:
+        names = c.persist.list_collection_names()
+        assert "ddl_a" in names and "ddl_c" in names and "ddl_b" not in names
+        assert "x_1" in c.persist.ddl_a.index_information()
+        assert c.persist.command("usersInfo", "journaled")["users"][0]["user"] == "journaled"
+
+
+def test_bad_write_concern_on_ddl_writes_nothing(mongod_factory):
+    """The write concern is checked before the command runs: a DDL command with an invalid
+    one fails with MongoDB's code and creates nothing."""
+    m = mongod_factory()
+    with m.client() as c:
+        db = c.persist
+        with pytest.raises(OperationFailure) as e:
+            db.command("create", "never_a", writeConcern={"w": 2})
+        assert e.value.code == 2  # BadValue: w > 1 on a standalone
+        with pytest.raises(OperationFailure) as e:
+            db.command("create", "never_b", writeConcern={"w": -1})
+        assert e.value.code == 9  # FailedToParse
+        with pytest.raises(OperationFailure) as e:
+            db.command("createUser", "never_u", pwd="pw", roles=[], writeConcern={"w": 3})
+        assert e.value.code == 2
+        assert not {"never_a", "never_b"} & set(db.list_collection_names())
+        assert db.command("usersInfo", "never_u")["users"] == []

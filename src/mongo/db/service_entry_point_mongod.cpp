@@ -39,9 +39,13 @@ namespace {
 // The database a command writes to, when it is a write a non-primary must refuse; nullopt for
 // reads and administration.
 std::optional<std::string> writeTargetDatabase(const std::string& name, const OpMsgRequest& req) {
-    static const std::set<std::string> kWrites = {"insert", "update", "delete", "findAndModify", "create", "drop",
-                                                  "dropDatabase", "createIndexes", "dropIndexes", "collMod",
-                                                  "convertToCapped", "emptycapped", "cloneCollectionAsCapped"};
+    static const std::set<std::string> kWrites = {
+        "insert", "update", "delete", "findAndModify", "create", "drop", "dropDatabase", "createIndexes",
+        "dropIndexes", "collMod", "convertToCapped", "emptycapped", "cloneCollectionAsCapped",
+        // User and role management writes admin.system.users / system.roles (replicated).
+        "createUser", "updateUser", "dropUser", "dropAllUsersFromDatabase", "grantRolesToUser",
+        "revokeRolesFromUser", "createRole", "updateRole", "dropRole", "dropAllRolesFromDatabase",
+        "grantRolesToRole", "revokeRolesFromRole", "grantPrivilegesToRole", "revokePrivilegesFromRole"};
     if (kWrites.count(name)) return req.db();
     if (name == "renameCollection") {
         BSONElement from = req.body.firstElement();
@@ -137,6 +141,11 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         args->check(body);
     else
         CommandArgs::strict(cmd->name(), {}).check(body);
+    // The write concern is validated once, before anything is written (a bad one fails the
+    // command and writes nothing, as MongoDB's), and honoured once after the command: a
+    // durable one (j, fsync, or w: "majority" on a replica set) makes every commit of the
+    // command durable with one journal flush, DDL and user management included.
+    const bool durable = writeDb && parseWriteConcernIsDurable(body);
     if (auto outcome = checkFailCommand(opCtx.get(), cmd->name(), ns)) {
         if (outcome->closeConnection) {
             client->closeConnectionWithoutReply = true;
@@ -151,6 +160,7 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     if (!body["txnNumber"].eoo()) repl::SessionTxnTable::get()->beginRetryableWrite(cmd->name(), body);
     repl::LocalOplog::resetLastAppendedOnThisThread();
     cmd->run(opCtx.get(), req, result);
+    if (durable) opCtx->recoveryUnit()->waitUntilDurable();
     // Write concern (replica-set members): wait for the command's writes to reach the members
     // w asks for; a failure is the reply's writeConcernError, the writes stay done.
     if (replSet && writeDb && *writeDb != "local") {

@@ -43,7 +43,6 @@ public:
         query = let.bindInFilter(query);
         bool bypassEmptyTs = !cmd["bypassEmptyTsReplacement"].eoo() &&
                              parseBoolArg(cmd["bypassEmptyTsReplacement"], "findAndModify");
-        const bool durable = parseWriteConcernIsDurable(cmd);
         std::unique_ptr<Projection> proj;
         if (!fields.isEmpty()) proj = std::make_unique<Projection>(fields);
         auto project = [&](const BSONObj& d) { return proj ? proj->apply(d) : d; };
@@ -83,7 +82,6 @@ public:
             if (r.nMatched) value = project(returnNew ? r.postImage : r.preImage);
             else if (r.upsertedId && returnNew) value = project(r.postImage);
         }
-        if (durable) opCtx->recoveryUnit()->waitUntilDurable();
         result.append("lastErrorObject", lastError.obj());
         if (value) result.append("value", *value);
         else result.appendNull("value");

@@ -58,25 +58,16 @@ void appendWriteErrors(BSONObjBuilder& result, const std::vector<WriteError>& er
 }
 
 // What insert, update and delete share: the target, the statements (checked for count) and
-// ordered; a j:true write concern makes the commits durable. The command's other fields are
-// checked by the dispatcher (command_args.cpp).
+// ordered. The command's other fields are checked by the dispatcher (command_args.cpp); the
+// write concern (journal flush, replication wait) is the service entry point's, once per command.
 struct WriteCommandArgs {
     NamespaceString nss;
     std::vector<BSONObj> stmts;
     bool ordered;
-    bool durable;  // j: true / fsync: true (or w: majority on a replica set)
 };
 
-// The end of every write command: its write errors, then, for a durable write concern, one
-// wait that makes all of its statements' commits durable.
-void finishWriteCommand(OperationContext* opCtx, const WriteCommandArgs& args, BSONObjBuilder& result,
-                        const std::vector<WriteError>& errors) {
-    appendWriteErrors(result, errors);
-    if (args.durable) opCtx->recoveryUnit()->waitUntilDurable();
-}
-
 WriteCommandArgs parseWriteCommand(OperationContext* opCtx, const OpMsgRequest& req, const char* field) {
-    WriteCommandArgs a{commandTargetNamespace(req), {}, true, false};
+    WriteCommandArgs a{commandTargetNamespace(req), {}, true};
     // As MongoDB: a namespace clients may not write fails the whole command, before any statement.
     uassertStatusOK(NamespaceString::validateUserWritable(a.nss.db(), a.nss.coll()));
     a.ordered = orderedArg(req);
@@ -84,7 +75,6 @@ WriteCommandArgs parseWriteCommand(OperationContext* opCtx, const OpMsgRequest& 
         opCtx->bypassDocumentValidation = parseBoolArg(b, req.commandName().c_str());
     a.stmts = statements(req, field);
     checkBatchSize(a.stmts.size());
-    a.durable = parseWriteConcernIsDurable(req.body);
     return a;
 }
 
@@ -112,7 +102,7 @@ public:
         n = insertDocuments(opCtx, args.nss, args.stmts, args.ordered, &errors, bypassEmptyTs);
         globalOpCounters().gotInsert(static_cast<long long>(args.stmts.size()));
         result.appendNumber("n", n);
-        finishWriteCommand(opCtx, args, result, errors);
+        appendWriteErrors(result, errors);
     }
 };
 InsertCmd insertCmd;
@@ -204,7 +194,7 @@ public:
         result.appendNumber("n", n);
         result.appendNumber("nModified", nModified);
         if (upserted.arrSize()) result.append("upserted", upserted.arr());
-        finishWriteCommand(opCtx, args, result, errors);
+        appendWriteErrors(result, errors);
     }
 };
 UpdateCmd updateCmd;
@@ -259,7 +249,7 @@ public:
             }
         }
         result.appendNumber("n", n);
-        finishWriteCommand(opCtx, args, result, errors);
+        appendWriteErrors(result, errors);
     }
 };
 DeleteCmd deleteCmd;
