@@ -43,11 +43,21 @@ def load(client, dbname, per_client, clients, versions, seed=1, batch=20):
     return threads, errors, [d for docs in docs_of for d in docs]
 
 
+def forget_saved_state(dbpath):
+    """Removes the dedup state a clean shutdown saves (test_dedup_saved_state.py), so that the
+    next start-up rebuilds it from the stored records, as after a crash."""
+    path = os.path.join(dbpath, "dedup-state.saved")
+    assert os.path.exists(path), "a clean shutdown saves the dedup state"
+    os.remove(path)
+
+
 def restart_when_rebuilt(mongod_factory, m, timeout):
-    """Stops m cleanly, starts --dedup again on its data and waits until the start-up rebuild
+    """Stops m cleanly, starts --dedup again on its data with the engine's state rebuilt from the
+    stored records (not from the state saved at shutdown) and waits until the start-up rebuild
     says ready. Returns the new server's client."""
     dbpath = m.dbpath
     assert m.stop() == 0
+    forget_saved_state(dbpath)
     client = mongod_factory(["--dedup"], dbpath=dbpath).client()
     deadline = time.time() + timeout
     while not client.admin.command("serverStatus")["dedup"]["startupRebuild"]["ready"]:
@@ -243,6 +253,7 @@ def test_startup_serves_while_dedup_state_rebuilds(mongod_factory):
     assert before["recordsEncoded"] > len(docs) // 2, before
     dbpath = m.dbpath
     assert m.stop() == 0
+    forget_saved_state(dbpath)
     # The rebuild held before its first step: the server answers and serves reads anyway.
     m = mongod_factory(["--dedup", "--setParameter", 'failpoint.hangDedupRebuildBeforeLinks={"mode": "alwaysOn"}'],
                        dbpath=dbpath)

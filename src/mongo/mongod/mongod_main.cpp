@@ -160,7 +160,10 @@ int runMongod() {
     setFsyncHandler([eng] { eng->flushAllFiles(true); });
     // Installed whether or not --dedup is given: collections created under --dedup stay in
     // the dedup format and must be readable and writable by every later run.
-    DedupStorage* dedupStorage = DedupStorage::install(eng, dedupEngineOptions(params.dedup), dedupServiceOptions(params.dedup));
+    DedupServiceOptions dedupService = dedupServiceOptions(params.dedup);
+    dedupService.dbpath = params.dbPath;
+    dedupService.saveStateAtShutdown = params.replSetName.empty();
+    DedupStorage* dedupStorage = DedupStorage::install(eng, dedupEngineOptions(params.dedup), dedupService);
     openCollectionCatalog(eng);
     if (!params.replSetName.empty()) startReplication(eng);
     dedupStorage->start();
@@ -218,16 +221,18 @@ int runMongod() {
     }
     LOGV2(4784900, Control, "Shutting down", logv2::attrs("signal", gShutdownSignal));
     setGlobalInShutdown();
-    tl.shutdown();
+    // Every connection ended within the grace period: nothing writes after the dedup state is taken.
+    const bool clientsGone = tl.shutdown();
     repl::ReplicationCoordinator::get()->shutdown();  // heartbeat, fetcher threads
     reaper.join();
     allocator::MemoryReleaser::get().shutdown();
     LogicalSessionCache::get().shutdown();  // before the catalog closes under its writes
     TTLMonitor::get().shutdown();  // before the catalog closes under its deletes
     CursorManager::get().killAll();
-    dedupStorage->shutdown();
+    dedupStorage->shutdown(clientsGone);
     closeCollectionCatalog();
-    engine->cleanShutdown();
+    // The saved dedup state is written only once the data it describes is closed cleanly.
+    engine->cleanShutdown([dedupStorage] { dedupStorage->writeSavedState(); });
     engine.reset();
     LOGV2(20565, Control, "Now exiting");
     LOGV2(23138, Control, "Shutting down", logv2::attrs("exitCode", 0));

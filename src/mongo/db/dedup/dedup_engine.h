@@ -20,6 +20,7 @@
 // with the engine's mutex held, so they must not call back into the Engine.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -27,6 +28,7 @@
 
 #include "mongo/base/status.h"
 #include "mongo/db/dedup/chain_policy.h"
+#include "mongo/db/dedup/feature_extractor.h"
 #include "mongo/db/dedup/stored_form.h"
 
 namespace mongo {
@@ -279,6 +281,28 @@ public:
     // the engine serves. Skipped (OK) if the record is no longer tracked, is deleted, or is
     // indexed already (it was updated meanwhile). The sketch is computed outside the lock.
     Status indexRestored(std::string_view ns, int64_t id, std::string_view bytes);
+
+    // --- The state saved at a clean shutdown (storage/dedup/dedup_state_snapshot.h): what
+    // restoreLink reports plus the sketch of each indexed raw record, so the next start-up
+    // neither reads every stored form nor sketches the raw ones again. ---
+    struct SavedRecord {
+        int64_t id = 0;
+        uint32_t logicalSize = 0;
+        int64_t baseId = 0;  // 0: stored raw
+        uint32_t storedSize = 0;
+        bool retained = false;
+        Sketch sketch;  // empty unless the record is raw, live and indexed
+    };
+    // Every record of ns the engine tracks, in no particular order (under the engine's mutex:
+    // f must not call into the engine). Returns how many.
+    size_t saveNamespace(std::string_view ns, const std::function<void(const SavedRecord&)>& f) const;
+    // One saved record, as restoreLink plus its sketch: finishRestore(ns) links, chains and
+    // indexes it as if restoreRecord had sketched its bytes. A sketch longer than K is
+    // BadValue (the saved state is from another configuration: rebuild from storage instead).
+    Status restoreSaved(std::string_view ns, const SavedRecord& r);
+    // Names the feature extractor and its parameters: saved sketches are used only by an
+    // engine with the same signature.
+    std::string featureSignature() const;
 
     // Garbage collection pass: removes retained records nothing decodes through any more
     // (RecordStore::removeRetained; the caller provides the unit of work) and re-queues the

@@ -48,6 +48,8 @@ public:
                        bool retained);
     void finishRestore(std::string_view ns);
     Status indexRestored(std::string_view ns, int64_t id, std::string_view bytes);
+    size_t saveNamespace(std::string_view ns, const std::function<void(const Engine::SavedRecord&)>& f);
+    Status restoreSaved(std::string_view ns, const Engine::SavedRecord& r);
     size_t collectGarbage(size_t maxRecords);
     size_t collectRetained(std::string_view ns, int64_t id);
 

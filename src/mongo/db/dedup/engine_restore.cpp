@@ -24,6 +24,15 @@ Status Engine::indexRestored(std::string_view ns, int64_t id, std::string_view b
     return _impl->indexRestored(ns, id, bytes);
 }
 void Engine::finishRestore(std::string_view ns) { _impl->finishRestore(ns); }
+size_t Engine::saveNamespace(std::string_view ns, const std::function<void(const SavedRecord&)>& f) const {
+    return _impl->saveNamespace(ns, f);
+}
+Status Engine::restoreSaved(std::string_view ns, const SavedRecord& r) { return _impl->restoreSaved(ns, r); }
+std::string Engine::featureSignature() const {
+    // Sketches are comparable only under the same extractor and parameters.
+    const Options& o = _impl->options();
+    return "gear-topk-v1/chunk=" + std::to_string(o.avgChunkSize) + "/k=" + std::to_string(o.sketchSize);
+}
 size_t Engine::collectGarbage(size_t maxRecords) { return _impl->collectGarbage(maxRecords); }
 WriteBackBacklog Engine::writeBackBacklog() const { return _impl->writeBackBacklog(); }
 RecordInfo Engine::describe(std::string_view ns, int64_t id) const { return _impl->describe(ns, id); }
@@ -90,6 +99,44 @@ Status Engine::Impl::addRestored(uint32_t nsIdx, int64_t id, size_t logicalSize,
     _restoring[nsIdx].push_back(Restored{ptr, baseId});
     ++_counters.restoredRecords;
     return Status::OK();
+}
+
+size_t Engine::Impl::saveNamespace(std::string_view ns,
+                                   const std::function<void(const Engine::SavedRecord&)>& f) {
+    uint32_t nsIdx;
+    if (!findNs(ns, &nsIdx))
+        return 0;
+    std::lock_guard<std::mutex> lk(_mu);
+    Partition& p = partitionOfNs(nsIdx);
+    size_t n = 0;
+    Engine::SavedRecord r;
+    p.table.forEachLive([&](uint32_t ptr) {
+        const RecordMeta& m = p.table.at(ptr);
+        if (m.ns != nsIdx)
+            return;
+        r.id = m.id;
+        r.logicalSize = m.logicalSize;
+        r.baseId = m.base == kNoRecord ? 0 : p.table.at(m.base).id;
+        r.storedSize = m.storedSize;
+        r.retained = m.deleted;
+        // What the rebuild from storage would index: the raw live records (a delta record's
+        // old features are not restored either way).
+        r.sketch.clear();
+        if (m.base == kNoRecord && !m.deleted && m.indexed && m.sketchLen > 0)
+            r.sketch = p.table.sketchOf(ptr);
+        f(r);
+        ++n;
+    });
+    return n;
+}
+
+Status Engine::Impl::restoreSaved(std::string_view ns, const Engine::SavedRecord& r) {
+    if (r.logicalSize > kMaxDeltaTarget)
+        return Status(ErrorCodes::BadValue, "dedup: record too large");
+    if (r.sketch.size() > _o.sketchSize)
+        return Status(ErrorCodes::BadValue, "dedup: saved sketch of another size");
+    return addRestored(internNs(ns), r.id, r.logicalSize, r.retained ? Sketch() : r.sketch, r.baseId, r.storedSize,
+                       r.retained);
 }
 
 Status Engine::Impl::indexRestored(std::string_view ns, int64_t id, std::string_view bytes) {

@@ -72,7 +72,9 @@ public:
 
     void flushAllFiles(bool sync) { _kv->flushAllFiles(sync); }
     // Final checkpoint, close, and mark the shutdown clean in mongod.lock. Idempotent.
-    void cleanShutdown();
+    // afterClose runs once the data files are closed cleanly, before the lock file is
+    // released (nothing else can open the data directory meanwhile).
+    void cleanShutdown(const std::function<void()>& afterClose = {});
 
 private:
     StorageEngine() = default;

@@ -476,6 +476,23 @@ long long DedupRecordStore::restoreInto(OperationContext* opCtx) const {
     return n;
 }
 
+long long DedupRecordStore::storedRecordCountUpTo(OperationContext* opCtx, int64_t maxId) const {
+    long long newer = 0;
+    auto cursor = _base->getCursor(opCtx, false);
+    for (auto e = cursor->next(); e && e->id.repr() > maxId; e = cursor->next()) ++newer;
+    return _base->numRecords(opCtx) - newer;
+}
+
+bool DedupRecordStore::matchesSaved(OperationContext* opCtx, const dedup::Engine::SavedRecord& r) const {
+    std::string stored;
+    if (!readStored(opCtx, r.id, &stored).isOK()) return false;
+    dedup::StoredView v;
+    StatusWith<size_t> len = logicalLength(r.id, stored);
+    if (!len.isOK() || !dedup::parseStored(r.id, stored, &v).isOK()) return false;
+    return len.getValue() == r.logicalSize && stored.size() == r.storedSize && v.retained == r.retained &&
+           (v.isDelta ? v.baseId : 0) == r.baseId;
+}
+
 long long DedupRecordStore::restoreLinksInto(OperationContext* opCtx, std::vector<int64_t>* rawIds,
                                             const std::atomic<bool>& stop) const {
     DedupStorage* svc = _service.load();

@@ -32,6 +32,7 @@
 #include <memory>
 #include <string>
 
+#include "mongo/db/dedup/dedup_engine.h"
 #include "mongo/db/dedup/record_key.h"
 #include "mongo/db/dedup/stored_form.h"
 #include "mongo/db/storage/record_store.h"
@@ -97,6 +98,13 @@ public:
     // what it learns by record id in finishRestore anyway.
     long long restoreLinksInto(OperationContext* opCtx, std::vector<int64_t>* rawIds,
                                const std::atomic<bool>& stop) const;
+    // Stored forms in the underlying table, retained ones included.
+    long long storedRecordCount(OperationContext* opCtx) const { return _base->numRecords(opCtx); }
+    // The same, leaving out records with ids above maxId (inserted since; walked from the end).
+    long long storedRecordCountUpTo(OperationContext* opCtx, int64_t maxId) const;
+    // Whether record r.id's stored form is what the saved engine state says of it (links,
+    // sizes, retained flag), read from storage.
+    bool matchesSaved(OperationContext* opCtx, const dedup::Engine::SavedRecord& r) const;
     // Stops talking to the engine (the collection is gone or the catalog is closing).
     void detach();
 

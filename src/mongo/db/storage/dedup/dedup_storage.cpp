@@ -131,12 +131,13 @@ DedupRecordStore* DedupStorage::storeFor(std::string_view ns) {
 // Start-up and shutdown.
 
 void DedupStorage::start() {
+    takeSavedState();
     _rebuild = std::thread([this] { rebuildLoop(); });
     _encoder = std::thread([this] { encoderLoop(); });
     _writeBack = std::thread([this] { writeBackLoop(); });
 }
 
-void DedupStorage::shutdown() {
+void DedupStorage::shutdown(bool saveState) {
     {
         std::lock_guard<std::mutex> lk(_threadMu);
         _stopping = true;
@@ -158,6 +159,7 @@ void DedupStorage::shutdown() {
     _queue.clear();
     _deferred.clear();
     _queueBytes = _deferredBytes = 0;
+    if (saveState) captureSavedState();
 }
 
 // ---------------------------------------------------------------------------------------

@@ -14,8 +14,9 @@
 // is written at the next checkpoint or eviction, by which time its write-back has usually
 // replaced the raw bytes with a delta (the paper's order: delta at insert, write-back soon
 // after, the newest version raw).
-// Nothing of the engine is persisted. At start-up a background thread derives its state from
-// the stored records while the server already serves: first every record's links (from the
+// The engine's state is saved only at a clean shutdown (dedup_saved_state.h) and loaded by the
+// next start-up for the collections it still describes. Otherwise a background thread derives
+// it from the stored records while the server already serves: first every record's links (from the
 // stored forms' headers: bases, reference counts, chains), then the features of the records
 // stored whole (the chain heads and unique records, the sources new versions are encoded
 // against). Reads need neither; updates and deletes of deduplicated collections wait for the
@@ -33,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -42,6 +44,7 @@
 #include "mongo/db/dedup/dedup_engine.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/storage/dedup/dedup_read_stats.h"
+#include "mongo/db/storage/dedup/dedup_saved_state.h"
 #include "mongo/db/storage/storage_engine.h"
 
 namespace mongo {
@@ -54,6 +57,11 @@ struct DedupServiceOptions {
     size_t backlogBytes = 16u << 20;  // --dedupBacklogMB
     bool throttleWhenFull = false;    // --dedupBacklogPolicy throttle (else storeRaw)
     size_t readCacheBytes = 32u << 20;  // --dedupReadCacheMB: the decoded record cache
+    // Where the engine's state is saved at a clean shutdown (dedup_saved_state.h); empty: never.
+    std::string dbpath;
+    // Off on replica-set members: their start-up recovers to a stable checkpoint and replays
+    // the oplog, so the data at start-up is not what was there at shutdown.
+    bool saveStateAtShutdown = false;
 };
 DedupServiceOptions dedupServiceOptions(const DedupOptions& o);
 
@@ -80,8 +88,13 @@ public:
     // the engine's state from every dedup collection (serverStatus().dedup.startupRebuild).
     void start();
     // Stops the background threads (queued work is dropped: it only costs compression).
-    // Call before the catalog closes.
-    void shutdown();
+    // Call before the catalog closes. saveState (every client and writer has stopped, so
+    // nothing changes the data before the storage engine closes): takes the engine's state
+    // for writeSavedState, if every collection's state is complete (dedup_storage_saved.cpp).
+    void shutdown(bool saveState = false);
+    // After the storage engine closed cleanly: writes what shutdown() took, for the next
+    // start-up to load instead of rebuilding from every stored record.
+    void writeSavedState();
 
     dedup::Engine& engine() { return *_engine; }
     // The reads' side: decoded records shared between reads, and what reads cost.
@@ -156,6 +169,14 @@ private:
     void writeBackLoop();
     void applyWriteBacks(size_t maxEntries);
     void collectGarbage();
+    // Saved state (dedup_storage_saved.cpp). start(): reads and removes the file.
+    void takeSavedState();
+    // The rebuild's first step: loads the collections the saved state describes and that
+    // storage confirms, and removes them from names (the rest are rebuilt from storage).
+    void loadSavedState(OperationContext* opCtx, std::vector<std::string>* names);
+    bool loadSavedNamespace(OperationContext* opCtx, SavedDedupNamespace& saved);
+    // shutdown(): the engine's state, if complete, for writeSavedState.
+    void captureSavedState();
     void markUnsynced(const std::string& ns, const Status& why);
     bool isUnsynced(const std::string& ns) const;
     void retryUnsynced();
@@ -213,6 +234,9 @@ private:
     std::atomic<long long> _decodeFailures{0}, _resyncs{0}, _writeBackRejected{0}, _writeBackFailed{0},
         _retainedRemoved{0}, _applyBatches{0}, _insertsDropped{0}, _readPathCollections{0};
     std::atomic<long long> _restoreRecords{0}, _restoreMillis{0};
+    std::optional<SavedDedupState> _savedAtStart;  // consumed by the rebuild thread
+    std::optional<SavedDedupState> _savedAtShutdown;
+    std::atomic<long long> _rebuildFromSaved{0};  // collections loaded from the saved state
     std::atomic<long long> _longestChain{0}, _retainedRecords{0};
 };
 

@@ -42,6 +42,9 @@ void DedupStorage::rebuildLoop() {
     hangWhile(hangDedupRebuildBeforeLinks);
     auto opCtx = makeOperationContext(internalClient());
     DedupOpCtxScope scope(opCtx.get());
+    // The collections the state saved at the last clean shutdown describes need neither step
+    // (dedup_storage_saved.cpp).
+    loadSavedState(opCtx.get(), &names);
     // Step 1: links, collection by collection. The catalog lock keeps each collection from
     // being dropped while it is read; updates and deletes wait for this step (they must know
     // who decodes through the record they change), reads and inserts do not.

@@ -144,6 +144,7 @@ BSONObj DedupStorage::serverStatusSection() const {
         r.append("recordsToIndex", _rebuildToIndex.load());
         r.append("recordsIndexed", _rebuildIndexed.load());
         r.append("durationMillis", _restoreMillis.load());
+        r.append("collectionsFromSavedState", _rebuildFromSaved.load());
         r.doneFast();
     }
     return b.obj();

@@ -428,6 +428,7 @@ void WiredTigerKVEngine::cleanShutdown() {
     _conn = nullptr;
     _sessionCache->markConnectionClosed();
     if (ret) LOGV2_ERROR(4795903, Storage, "WiredTiger close failed", logv2::attrs("error", ret));
+    _closedCleanly = ret == 0;
 }
 
 BSONObj WiredTigerKVEngine::serverStatusSection() {

@@ -61,6 +61,7 @@ public:
     void flushAllFiles(bool sync) override;
     void waitUntilDurable() override;
     void cleanShutdown() override;
+    bool closedCleanly() const override { return _closedCleanly; }
     BSONObj serverStatusSection() override;
     // WT_CONNECTION::set_timestamp / query_timestamp (kv_engine.h's contract).
     void setStableTimestamp(uint64_t ts) override;
@@ -105,6 +106,7 @@ private:
     std::condition_variable _threadCv;
     bool _stopping = false;
     bool _shutDown = false;
+    bool _closedCleanly = false;
 };
 
 }  // namespace mongo

@@ -1,0 +1,142 @@
+"""The dedup engine's state saved at a clean shutdown (storage/dedup/dedup_saved_state.h): the
+next start-up loads it instead of reading every stored record and sketching the raw ones,
+removes the file before it accepts a write, and rebuilds from storage whatever the file does
+not describe exactly (a crash, a damaged or stale file)."""
+import os
+import shutil
+import time
+
+from dedup_helpers import history, wait_settled
+
+SAVED = "dedup-state.saved"
+
+
+def load_versions(client, articles=12, versions=25, seed=3):
+    hist = [history(a, versions, seed=seed) for a in range(articles)]
+    docs = [h[v] for v in range(versions) for h in hist]
+    for i in range(0, len(docs), 50):
+        client.sv.c.insert_many(docs[i:i + 50])
+    return docs
+
+
+def wait_ready(client, timeout=60):
+    deadline = time.time() + timeout
+    while True:
+        s = client.admin.command("serverStatus")["dedup"]
+        if s["startupRebuild"]["ready"]:
+            return wait_settled(client)
+        assert time.time() < deadline, s["startupRebuild"]
+        time.sleep(0.05)
+
+
+def check_documents(client, docs):
+    got = {d["_id"]: d for d in client.sv.c.find()}
+    assert len(got) == len(docs)
+    assert all(got[d["_id"]] == d for d in docs)
+    v = client.sv.command("validate", "c", full=True)
+    assert v["valid"] and v["dedup"]["refCountMismatches"] == 0, v
+
+
+def test_clean_restart_loads_the_saved_state(mongod_factory):
+    m = mongod_factory(["--dedup"])
+    client = m.client()
+    docs = load_versions(client)
+    client.sv.c.delete_one({"_id": docs[len(docs) // 2]["_id"]})  # a retained record, if others decode through it
+    del docs[len(docs) // 2]
+    before = wait_settled(client)
+    assert before["recordsEncoded"] > len(docs) // 2, before
+    dbpath = m.dbpath
+    assert m.stop() == 0
+    assert os.path.exists(os.path.join(dbpath, SAVED))
+    assert "Saved the dedup state for the next start-up" in open(m.log_path).read()
+
+    m = mongod_factory(["--dedup"], dbpath=dbpath)
+    client = m.client()
+    # Taken (and its removal made durable) before the server answers.
+    assert not os.path.exists(os.path.join(dbpath, SAVED))
+    after = wait_ready(client)
+    rebuild = after["startupRebuild"]
+    assert rebuild["collectionsFromSavedState"] == 1, rebuild
+    assert rebuild["records"] >= len(docs), rebuild
+    assert rebuild["recordsIndexed"] > 0, rebuild
+    for k in ("logicalBytes", "storedBytes"):
+        assert after[k] == before[k], (k, before[k], after[k])
+    log = open(m.log_path).read()
+    assert "Loaded the dedup state saved at shutdown" in log
+    assert "Dedup links rebuilt" not in log  # nothing read back from storage
+    check_documents(client, docs)
+    # Deduplication goes on against the loaded index.
+    more = [history(a, 27, seed=3)[25:] for a in range(3)]
+    more = [d for h in more for d in h]
+    client.sv.c.insert_many(more)
+    assert wait_settled(client)["recordsEncoded"] == after["recordsEncoded"] + len(more)
+    check_documents(client, docs + more)
+
+
+def test_after_a_crash_the_state_is_rebuilt_from_storage(mongod_factory):
+    m = mongod_factory(["--dedup"])
+    client = m.client()
+    docs = load_versions(client, articles=6, versions=20)
+    wait_settled(client)
+    dbpath = m.dbpath
+    assert m.stop() == 0
+    m = mongod_factory(["--dedup"], dbpath=dbpath)
+    client = m.client()
+    wait_ready(client)
+    more = [d for a in range(6) for d in history(a, 22, seed=3)[20:]]
+    client.sv.c.insert_many(more)
+    wait_settled(client)
+    m.kill9()  # no state saved, and the one taken at start-up is gone
+    assert not os.path.exists(os.path.join(dbpath, SAVED))
+    m = mongod_factory(["--dedup"], dbpath=dbpath)
+    client = m.client()
+    rebuild = wait_ready(client)["startupRebuild"]
+    assert rebuild["collectionsFromSavedState"] == 0, rebuild
+    assert rebuild["records"] >= len(docs) + len(more), rebuild
+    check_documents(client, docs + more)
+
+
+def test_a_stale_saved_state_is_not_used(mongod_factory, tmp_path):
+    """A saved state from before later writes (put back by hand) does not match the records:
+    the collection is rebuilt from storage and every document reads back."""
+    m = mongod_factory(["--dedup"])
+    client = m.client()
+    docs = load_versions(client, articles=6, versions=20)
+    wait_settled(client)
+    dbpath = m.dbpath
+    assert m.stop() == 0
+    shutil.copy(os.path.join(dbpath, SAVED), tmp_path / "old")
+    m = mongod_factory(["--dedup"], dbpath=dbpath)
+    client = m.client()
+    wait_ready(client)
+    more = [d for a in range(6) for d in history(a, 23, seed=3)[20:]]
+    client.sv.c.insert_many(more)
+    wait_settled(client)
+    m.kill9()
+    shutil.copy(tmp_path / "old", os.path.join(dbpath, SAVED))
+    m = mongod_factory(["--dedup"], dbpath=dbpath)
+    client = m.client()
+    rebuild = wait_ready(client)["startupRebuild"]
+    assert rebuild["collectionsFromSavedState"] == 0, rebuild
+    assert "does not match a collection; rebuilding it from storage" in open(m.log_path).read()
+    check_documents(client, docs + more)
+
+
+def test_a_damaged_saved_state_is_ignored(mongod_factory):
+    m = mongod_factory(["--dedup"])
+    client = m.client()
+    docs = load_versions(client, articles=4, versions=15)
+    wait_settled(client)
+    dbpath = m.dbpath
+    assert m.stop() == 0
+    path = os.path.join(dbpath, SAVED)
+    data = bytearray(open(path, "rb").read())
+    data[len(data) // 2] ^= 0x5A
+    open(path, "wb").write(bytes(data))
+    m = mongod_factory(["--dedup"], dbpath=dbpath)
+    client = m.client()
+    assert not os.path.exists(path)
+    rebuild = wait_ready(client)["startupRebuild"]
+    assert rebuild["collectionsFromSavedState"] == 0, rebuild
+    assert "Ignoring the saved dedup state" in open(m.log_path).read()
+    check_documents(client, docs)
