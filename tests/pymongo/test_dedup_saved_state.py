@@ -73,19 +73,33 @@ def test_clean_restart_loads_the_saved_state(mongod_factory):
     check_documents(client, docs + more)
 
 
-def test_after_a_crash_the_state_is_rebuilt_from_storage(mongod_factory):
+def loaded_and_stopped(mongod_factory, articles, versions):
+    """A --dedup server loaded with load_versions(articles, versions), settled and stopped cleanly
+    (so it saved its state). Returns (the stopped server, its documents)."""
     m = mongod_factory(["--dedup"])
     client = m.client()
-    docs = load_versions(client, articles=6, versions=20)
+    docs = load_versions(client, articles=articles, versions=versions)
     wait_settled(client)
-    dbpath = m.dbpath
     assert m.stop() == 0
-    m = mongod_factory(["--dedup"], dbpath=dbpath)
+    return m, docs
+
+
+def restart_and_add_versions(mongod_factory, m, new_versions):
+    """Restarts m (which saved its state) and inserts new_versions more versions of each of the
+    6 articles of load_versions(articles=6, versions=20). Returns (server, the new documents)."""
+    m = mongod_factory(["--dedup"], dbpath=m.dbpath)
     client = m.client()
     wait_ready(client)
-    more = [d for a in range(6) for d in history(a, 22, seed=3)[20:]]
+    more = [d for a in range(6) for d in history(a, 20 + new_versions, seed=3)[20:]]
     client.sv.c.insert_many(more)
     wait_settled(client)
+    return m, more
+
+
+def test_after_a_crash_the_state_is_rebuilt_from_storage(mongod_factory):
+    m, docs = loaded_and_stopped(mongod_factory, 6, 20)
+    dbpath = m.dbpath
+    m, more = restart_and_add_versions(mongod_factory, m, 2)
     m.kill9()  # no state saved, and the one taken at start-up is gone
     assert not os.path.exists(os.path.join(dbpath, SAVED))
     m = mongod_factory(["--dedup"], dbpath=dbpath)
@@ -99,19 +113,10 @@ def test_after_a_crash_the_state_is_rebuilt_from_storage(mongod_factory):
 def test_a_stale_saved_state_is_not_used(mongod_factory, tmp_path):
     """A saved state from before later writes (put back by hand) does not match the records:
     the collection is rebuilt from storage and every document reads back."""
-    m = mongod_factory(["--dedup"])
-    client = m.client()
-    docs = load_versions(client, articles=6, versions=20)
-    wait_settled(client)
+    m, docs = loaded_and_stopped(mongod_factory, 6, 20)
     dbpath = m.dbpath
-    assert m.stop() == 0
     shutil.copy(os.path.join(dbpath, SAVED), tmp_path / "old")
-    m = mongod_factory(["--dedup"], dbpath=dbpath)
-    client = m.client()
-    wait_ready(client)
-    more = [d for a in range(6) for d in history(a, 23, seed=3)[20:]]
-    client.sv.c.insert_many(more)
-    wait_settled(client)
+    m, more = restart_and_add_versions(mongod_factory, m, 3)
     m.kill9()
     shutil.copy(tmp_path / "old", os.path.join(dbpath, SAVED))
     m = mongod_factory(["--dedup"], dbpath=dbpath)
@@ -123,12 +128,8 @@ def test_a_stale_saved_state_is_not_used(mongod_factory, tmp_path):
 
 
 def test_a_damaged_saved_state_is_ignored(mongod_factory):
-    m = mongod_factory(["--dedup"])
-    client = m.client()
-    docs = load_versions(client, articles=4, versions=15)
-    wait_settled(client)
+    m, docs = loaded_and_stopped(mongod_factory, 4, 15)
     dbpath = m.dbpath
-    assert m.stop() == 0
     path = os.path.join(dbpath, SAVED)
     data = bytearray(open(path, "rb").read())
     data[len(data) // 2] ^= 0x5A

@@ -49,6 +49,17 @@ void restoreFrom(MemoryRecordStore& store, Engine& e) {
         e.finishRestore(ns);
 }
 
+// Every stored record is tracked by `b` with the links, reference count and retained flag `a` has.
+void expectSameLinks(MemoryRecordStore& store, const Engine& a, const Engine& b) {
+    store.forEach([&](const std::string& ns, int64_t id, const std::string&) {
+        RecordInfo x = a.describe(ns, id), y = b.describe(ns, id);
+        EXPECT_TRUE(y.tracked) << id;
+        EXPECT_EQ(x.baseId, y.baseId) << id;
+        EXPECT_EQ(x.refCount, y.refCount) << id;
+        EXPECT_EQ(x.retained, y.retained) << id;
+    });
+}
+
 class EngineRestoreTest : public ::testing::Test {
 protected:
     void load(Engine& e, const std::string& ns, const std::vector<std::string>& revs, int64_t firstId) {
@@ -87,13 +98,7 @@ TEST_F(EngineRestoreTest, RestoredStateMatchesTheLiveEngine) {
 
     Engine restored(options(), &store);
     restoreFrom(store, restored);
-    store.forEach([&](const std::string& ns, int64_t id, const std::string&) {
-        RecordInfo a = live.describe(ns, id), b = restored.describe(ns, id);
-        EXPECT_TRUE(b.tracked) << id;
-        EXPECT_EQ(a.baseId, b.baseId) << id;
-        EXPECT_EQ(a.refCount, b.refCount) << id;
-        EXPECT_EQ(a.retained, b.retained) << id;
-    });
+    expectSameLinks(store, live, restored);
     Stats ls = live.stats(), rs = restored.stats();
     EXPECT_EQ(ls.logicalBytes, rs.logicalBytes);
     EXPECT_EQ(ls.storedBytes, rs.storedBytes);
@@ -155,13 +160,7 @@ TEST_F(EngineRestoreTest, SavedStateRestoresWhatStorageWould) {
     for (const auto& r : saved)
         ASSERT_TRUE(fromSaved.restoreSaved("db.c", r).isOK());
     fromSaved.finishRestore("db.c");
-    store.forEach([&](const std::string& ns, int64_t id, const std::string&) {
-        RecordInfo a = fromStorage.describe(ns, id), b = fromSaved.describe(ns, id);
-        EXPECT_TRUE(b.tracked) << id;
-        EXPECT_EQ(a.baseId, b.baseId) << id;
-        EXPECT_EQ(a.refCount, b.refCount) << id;
-        EXPECT_EQ(a.retained, b.retained) << id;
-    });
+    expectSameLinks(store, fromStorage, fromSaved);
     Stats a = fromStorage.stats(), b = fromSaved.stats();
     EXPECT_EQ(a.logicalBytes, b.logicalBytes);
     EXPECT_EQ(a.storedBytes, b.storedBytes);
