@@ -141,3 +141,35 @@ def test_a_damaged_saved_state_is_ignored(mongod_factory):
     assert rebuild["collectionsFromSavedState"] == 0, rebuild
     assert "Ignoring the saved dedup state" in open(m.log_path).read()
     check_documents(client, docs)
+
+
+def test_records_the_engine_never_learned_are_saved_by_id(mongod_factory):
+    """Inserts still waiting for the encoder at shutdown (and those the backlog let go) are
+    stored whole and unknown to the engine: the saved state lists their ids, and the start-up
+    reads just those back instead of rebuilding the whole collection."""
+    m = mongod_factory(["--dedup"])
+    client = m.client()
+    docs = load_versions(client, articles=6, versions=20)
+    wait_settled(client)
+    client.admin.command("configureFailPoint", "hangDedupEncoder", mode="alwaysOn")
+    queued = [d for a in range(6) for d in history(a, 24, seed=3)[20:]]
+    client.sv.c.insert_many(queued)
+    assert client.admin.command("serverStatus")["dedup"]["backlog"]["inserts"] == len(queued)
+    dbpath = m.dbpath
+    assert m.stop() == 0
+    m = mongod_factory(["--dedup"], dbpath=dbpath)
+    client = m.client()
+    after = wait_ready(client)
+    rebuild = after["startupRebuild"]
+    assert rebuild["collectionsFromSavedState"] == 1, rebuild
+    assert rebuild["records"] == len(docs) + len(queued), rebuild
+    check_documents(client, docs + queued)
+    # They are tracked (stored whole): updating and deleting them works, and new versions
+    # are still deduplicated.
+    client.sv.c.update_one({"_id": queued[0]["_id"]}, {"$set": {"touched": 1}})
+    client.sv.c.delete_one({"_id": queued[1]["_id"]})
+    more = [d for a in range(6) for d in history(a, 25, seed=3)[24:]]
+    client.sv.c.insert_many(more)
+    assert wait_settled(client)["recordsEncoded"] >= after["recordsEncoded"] + len(more) - 1
+    v = client.sv.command("validate", "c", full=True)
+    assert v["valid"] and v["dedup"]["refCountMismatches"] == 0, v

@@ -483,14 +483,25 @@ long long DedupRecordStore::storedRecordCountUpTo(OperationContext* opCtx, int64
     return _base->numRecords(opCtx) - newer;
 }
 
-bool DedupRecordStore::matchesSaved(OperationContext* opCtx, const dedup::Engine::SavedRecord& r) const {
+bool DedupRecordStore::readSavedRecord(OperationContext* opCtx, dedup::Engine::SavedRecord* r) const {
     std::string stored;
-    if (!readStored(opCtx, r.id, &stored).isOK()) return false;
+    if (!readStored(opCtx, r->id, &stored).isOK()) return false;
     dedup::StoredView v;
-    StatusWith<size_t> len = logicalLength(r.id, stored);
-    if (!len.isOK() || !dedup::parseStored(r.id, stored, &v).isOK()) return false;
-    return len.getValue() == r.logicalSize && stored.size() == r.storedSize && v.retained == r.retained &&
-           (v.isDelta ? v.baseId : 0) == r.baseId;
+    StatusWith<size_t> len = logicalLength(r->id, stored);
+    if (!len.isOK() || !dedup::parseStored(r->id, stored, &v).isOK()) return false;
+    r->logicalSize = static_cast<uint32_t>(len.getValue());
+    r->storedSize = static_cast<uint32_t>(stored.size());
+    r->retained = v.retained;
+    r->baseId = v.isDelta ? v.baseId : 0;
+    r->sketch.clear();
+    return true;
+}
+
+bool DedupRecordStore::matchesSaved(OperationContext* opCtx, const dedup::Engine::SavedRecord& r) const {
+    dedup::Engine::SavedRecord onDisk;
+    onDisk.id = r.id;
+    return readSavedRecord(opCtx, &onDisk) && onDisk.logicalSize == r.logicalSize &&
+           onDisk.storedSize == r.storedSize && onDisk.retained == r.retained && onDisk.baseId == r.baseId;
 }
 
 long long DedupRecordStore::restoreLinksInto(OperationContext* opCtx, std::vector<int64_t>* rawIds,

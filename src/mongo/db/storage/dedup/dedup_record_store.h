@@ -105,6 +105,9 @@ public:
     // Whether record r.id's stored form is what the saved engine state says of it (links,
     // sizes, retained flag), read from storage.
     bool matchesSaved(OperationContext* opCtx, const dedup::Engine::SavedRecord& r) const;
+    // Fills r (all but the sketch) from record r->id's stored form; false if it is not stored
+    // or cannot be parsed.
+    bool readSavedRecord(OperationContext* opCtx, dedup::Engine::SavedRecord* r) const;
     // Stops talking to the engine (the collection is gone or the catalog is closing).
     void detach();
 

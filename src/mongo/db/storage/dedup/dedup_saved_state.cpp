@@ -98,6 +98,8 @@ std::string encodeSavedDedupState(const SavedDedupState& state) {
             put<uint8_t>(&out, static_cast<uint8_t>(r.sketch.size()));
             for (dedup::Feature f : r.sketch) put<uint64_t>(&out, f);
         }
+        put<uint64_t>(&out, ns.untracked.size());
+        for (int64_t id : ns.untracked) put<int64_t>(&out, id);
     }
     put<uint32_t>(&out, dedup::crc32c(0, out.data(), out.size()));
     out.append(kEndMagic, 8);
@@ -139,6 +141,10 @@ Status decodeSavedDedupState(std::string_view bytes, SavedDedupState* out) {
             rec.sketch.resize(k);
             for (dedup::Feature& f : rec.sketch) f = r.get<uint64_t>();
         }
+        const uint64_t u = r.get<uint64_t>();
+        if (r.bad() || u > r.remaining() / 8) return bad("untracked count");
+        ns.untracked.resize(u);
+        for (int64_t& id : ns.untracked) id = r.get<int64_t>();
     }
     if (r.bad() || r.remaining() != 0) return bad("lengths");
     *out = std::move(s);

@@ -16,6 +16,7 @@
 //   per namespace: str ns, i64 storedRecords, u64 records,
 //     per record: i64 id, u32 logicalSize, i64 baseId, u32 storedSize, u8 flags (1: retained),
 //                 u8 sketch length, u64 features...
+//     u64 untracked, i64 ids...
 //   u32 crc32c of everything before it, "MDDEND01".
 // Thread safety: free functions on caller-owned values.
 #include <optional>
@@ -32,6 +33,10 @@ struct SavedDedupNamespace {
     std::string ns;                 // the engine's namespace ("<db>.<ident>")
     long long storedRecords = 0;    // stored forms in the collection's table, retained included
     std::vector<dedup::Engine::SavedRecord> records;
+    // Records stored whole that the engine never learned (the encoder's backlog overflowed,
+    // or they changed while queued): ids only, possibly deleted since. The start-up reads
+    // these few from storage.
+    std::vector<int64_t> untracked;
 };
 
 struct SavedDedupState {

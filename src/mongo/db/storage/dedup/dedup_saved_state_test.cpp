@@ -29,6 +29,7 @@ SavedDedupState sample() {
             if (id == 3) r.sketch = {0xffffffffffffffffull, 42, 7};
             ns.records.push_back(r);
         }
+        ns.untracked = {7 + n, 9000000000LL};
     }
     return s;
 }
@@ -49,6 +50,7 @@ void expectEqual(const SavedDedupState& a, const SavedDedupState& b) {
             EXPECT_EQ(x.retained, y.retained);
             EXPECT_EQ(x.sketch, y.sketch);
         }
+        EXPECT_EQ(a.namespaces[i].untracked, b.namespaces[i].untracked);
     }
 }
 

@@ -12,6 +12,24 @@
 
 namespace mongo {
 
+namespace {
+// Past this many untracked records a collection is rebuilt from storage instead (the list
+// costs 8 bytes a record while the server runs, and the start-up reads each of them).
+constexpr size_t kMaxUntracked = 1u << 21;
+}  // namespace
+
+void DedupStorage::noteUntracked(const std::string& ns, int64_t id) {
+    std::lock_guard<std::mutex> lk(_untrackedMu);
+    if (_untrackedOverflow.count(ns)) return;
+    auto& ids = _untracked[ns];
+    if (ids.size() >= kMaxUntracked) {
+        _untrackedOverflow.insert(ns);
+        std::vector<int64_t>().swap(ids);
+        return;
+    }
+    ids.push_back(id);
+}
+
 void DedupStorage::takeSavedState() {
     if (_service.dbpath.empty()) return;
     // Removed (durably) whatever happens next: it describes the data only until the first write.
@@ -39,7 +57,8 @@ void DedupStorage::loadSavedState(OperationContext* opCtx, std::vector<std::stri
     SavedDedupState saved = std::move(*_savedAtStart);
     _savedAtStart.reset();
     const auto t0 = std::chrono::steady_clock::now();
-    long long records = 0, loaded = 0;
+    const long long recordsBefore = _restoreRecords.load();
+    long long loaded = 0;
     for (SavedDedupNamespace& ns : saved.namespaces) {
         if (_stopping) return;
         auto it = std::find(names->begin(), names->end(), ns.ns);
@@ -52,14 +71,13 @@ void DedupStorage::loadSavedState(OperationContext* opCtx, std::vector<std::stri
         opCtx->recoveryUnit()->abandonSnapshot();
         if (ok) {
             names->erase(it);
-            records += static_cast<long long>(ns.records.size());
             ++loaded;
         }
         std::vector<dedup::Engine::SavedRecord>().swap(ns.records);
     }
     _rebuildFromSaved.store(loaded);
     LOGV2(7700033, Dedup, "Loaded the dedup state saved at shutdown",
-          logv2::attrs("collections", loaded, "records", records, "durationMillis",
+          logv2::attrs("collections", loaded, "records", _restoreRecords.load() - recordsBefore, "durationMillis",
                        static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
                                                   std::chrono::steady_clock::now() - t0)
                                                   .count())));
@@ -82,8 +100,9 @@ bool DedupStorage::loadSavedNamespace(OperationContext* opCtx, SavedDedupNamespa
     const size_t n = saved.records.size();
     int64_t maxId = 0;
     for (const auto& r : saved.records) maxId = std::max(maxId, r.id);
+    for (int64_t id : saved.untracked) maxId = std::max(maxId, id);
     const long long stored = rs->storedRecordCountUpTo(opCtx, maxId);
-    if (stored != saved.storedRecords || static_cast<long long>(n) != stored)
+    if (stored != saved.storedRecords)
         return reject("record count " + std::to_string(stored) + ", saved " + std::to_string(saved.storedRecords));
     auto matches = [&](size_t i) { return rs->matchesSaved(opCtx, saved.records[i]); };
     for (size_t i = 0; i < std::min<size_t>(n, 32); ++i)
@@ -99,8 +118,24 @@ bool DedupStorage::loadSavedNamespace(OperationContext* opCtx, SavedDedupNamespa
         if (!s.isOK()) return reject(s.toString());
         if (!r.sketch.empty()) ++indexed;
     }
+    // The records the engine never learned: stored whole (or deleted since). Linked, not
+    // indexed, as the engine had them.
+    std::sort(saved.untracked.begin(), saved.untracked.end());
+    saved.untracked.erase(std::unique(saved.untracked.begin(), saved.untracked.end()), saved.untracked.end());
+    size_t found = 0;
+    for (int64_t id : saved.untracked) {
+        dedup::Engine::SavedRecord r;
+        r.id = id;
+        if (!rs->readSavedRecord(opCtx, &r)) continue;  // deleted since
+        Status s = _engine->restoreSaved(saved.ns, r);
+        if (s.code() == static_cast<int>(ErrorCodes::DuplicateKey)) continue;  // learned after all
+        if (!s.isOK()) return reject(s.toString());
+        ++found;
+    }
+    if (static_cast<long long>(n + found) != stored)
+        return reject("records known " + std::to_string(n + found) + ", stored " + std::to_string(stored));
     _engine->finishRestore(saved.ns);
-    _restoreRecords.fetch_add(static_cast<long long>(n));
+    _restoreRecords.fetch_add(static_cast<long long>(n + found));
     _rebuildToIndex.fetch_add(indexed);
     _rebuildIndexed.fetch_add(indexed);
     return true;
@@ -126,9 +161,12 @@ void DedupStorage::captureSavedState() {
         saved.storedRecords = rs->storedRecordCount(opCtx.get());
         saved.records.reserve(static_cast<size_t>(std::max(0LL, saved.storedRecords)));
         _engine->saveNamespace(ns, [&](const dedup::Engine::SavedRecord& r) { saved.records.push_back(r); });
-        // Records stored but not known to the engine (inserts still queued for the encoder
-        // were dropped above): the next start-up rebuilds this collection from storage.
-        if (static_cast<long long>(saved.records.size()) != saved.storedRecords) continue;
+        {
+            std::lock_guard<std::mutex> lk(_untrackedMu);
+            if (_untrackedOverflow.count(ns)) continue;  // rebuilt from storage next time
+            auto it = _untracked.find(ns);
+            if (it != _untracked.end()) saved.untracked = it->second;
+        }
         state.namespaces.push_back(std::move(saved));
     }
     opCtx->recoveryUnit()->abandonSnapshot();
