@@ -142,6 +142,8 @@ bool indexEligible(const IndexEntry& idx, const CanonicalQuery& cq, const std::v
     if (idx.hidden) return false;
     // An index's keys follow its collation: only a query under the same one may use them.
     if (!sameCollation(idx.collator, cq.collator())) return false;
+    // returnKey returns the keys, which for a collated index are sort keys, not values.
+    if (idx.collator && cq.request().returnKey) return false;
     if (idx.sparse && !sparseIndexEligible(idx, preds)) return false;
     if (idx.partialFilter && !queryImplies(conjuncts, *idx.partialFilter)) return false;
     return true;
@@ -426,6 +428,7 @@ std::unique_ptr<SolutionNode> distinctScanPlan(const std::vector<Candidate>& can
 // count: COUNT_SCAN when the bounds are one contiguous range and nothing is left to filter.
 std::unique_ptr<SolutionNode> countScanPlan(const Candidate& c) {
     if (!c.residual.empty() || c.a.bounds.empty()) return nullptr;
+    if (c.idx->collator) return nullptr;  // its start/end keys would be sort keys, not values
     const IndexBounds& b = c.a.bounds;
     size_t n = b.fields.size(), p = 0;
     while (p < n && b.fields[p].size() == 1 && b.fields[p][0].isPoint()) p++;
@@ -523,6 +526,10 @@ std::vector<std::unique_ptr<SolutionNode>> planQueryCandidates(OperationContext*
         // A partial index holds too few documents unless the query implies its filter; a
         // sparse one is used as hinted, as MongoDB does (and documents).
         if (idx->partialFilter && !queryImplies(cq.conjuncts(), *idx->partialFilter)) badHint();
+        uassert(ErrorCodes::BadValue,
+                "returnKey with an index that has a collation is not supported by this server (its keys are "
+                "collation keys)",
+                !(idx->collator && qr.returnKey));
         if (minMax) return one(minMaxPlan(*idx, cq));
         if (!sameCollation(idx->collator, cq.collator())) {
             // Its keys cannot bound or order strings compared under the query's collation:
