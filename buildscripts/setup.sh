@@ -18,7 +18,7 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 PKGS=(build-essential scons cmake ninja-build pkg-config python3-venv python3-pip
       libmongoc-dev libbson-dev libsnappy-dev libzstd-dev zlib1g-dev liblz4-dev
       libboost-all-dev libmurmurhash-dev libgtest-dev libyaml-cpp-dev libpcre2-dev
-      libgoogle-perftools-dev libssl-dev libidn-dev patch zstd nodejs npm clang libclang-rt-14-dev xdelta3 tzdata)
+      libgoogle-perftools-dev libssl-dev libidn-dev libicu-dev patch zstd nodejs npm clang libclang-rt-14-dev xdelta3 tzdata)
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -25,18 +25,18 @@ int compareStrings(std::string_view a, std::string_view b) {
     return c < 0 ? -1 : (c > 0 ? 1 : 0);
 }
 
-int compareObjects(const BSONObj& l, const BSONObj& r, bool considerFieldNames) {
+int compareObjects(const BSONObj& l, const BSONObj& r, bool considerFieldNames, const StringComparator* strings) {
     BSONObjIterator i(l), j(r);
     while (true) {
         bool lm = i.more(), rm = j.more();
         if (!lm || !rm) return lm == rm ? 0 : (lm ? 1 : -1);
-        int c = i.next().woCompare(j.next(), considerFieldNames);
+        int c = i.next().woCompare(j.next(), considerFieldNames, strings);
         if (c) return c;
     }
 }
 }  // namespace
 
-int BSONElement::woCompare(const BSONElement& other, bool considerFieldName) const {
+int BSONElement::woCompare(const BSONElement& other, bool considerFieldName, const StringComparator* strings) const {
     int lc = canonicalType(), rc = other.canonicalType();
     if (lc != rc) return lc < rc ? -1 : 1;
     if (considerFieldName) {
@@ -54,10 +54,14 @@ int BSONElement::woCompare(const BSONElement& other, bool considerFieldName) con
         case NumberLong:
         case NumberDecimal: return compareNumberElements(*this, other);
         case String:
-        case Symbol: return compareStrings(valueStringData(), other.valueStringData());
+        case Symbol: {
+            if (!strings) return compareStrings(valueStringData(), other.valueStringData());
+            int c = strings->compare(valueStringData(), other.valueStringData());
+            return c < 0 ? -1 : (c > 0 ? 1 : 0);
+        }
         case Code: return compareStrings(valueStringData(), other.valueStringData());
         case Object:
-        case Array: return compareObjects(Obj(), other.Obj(), true);
+        case Array: return compareObjects(Obj(), other.Obj(), true, strings);
         case BinData: {
             int ll, ls, rl, rs;
             const char* a = binData(&ll, &ls);
@@ -86,17 +90,18 @@ int BSONElement::woCompare(const BSONElement& other, bool considerFieldName) con
         }
         case CodeWScope: {
             int c = compareStrings(codeWScopeCode(), other.codeWScopeCode());
-            return c ? c : compareObjects(codeWScopeScope(), other.codeWScopeScope(), true);
+            return c ? c : compareObjects(codeWScopeScope(), other.codeWScopeScope(), true, nullptr);
         }
     }
     return 0;
 }
 
-int BSONObj::woCompare(const BSONObj& other, bool considerFieldNames) const {
-    return compareObjects(*this, other, considerFieldNames);
+int BSONObj::woCompare(const BSONObj& other, bool considerFieldNames, const StringComparator* strings) const {
+    return compareObjects(*this, other, considerFieldNames, strings);
 }
 
-int BSONObj::woCompare(const BSONObj& other, const BSONObj& ordering, bool considerFieldNames) const {
+int BSONObj::woCompare(const BSONObj& other, const BSONObj& ordering, bool considerFieldNames,
+                       const StringComparator* strings) const {
     BSONObjIterator i(*this), j(other), k(ordering);
     while (true) {
         bool lm = i.more(), rm = j.more();
@@ -106,7 +111,7 @@ int BSONObj::woCompare(const BSONObj& other, const BSONObj& ordering, bool consi
             BSONElement o = k.next();
             if (o.isNumber() && o.numberDouble() < 0) dir = -1;
         }
-        int c = i.next().woCompare(j.next(), considerFieldNames);
+        int c = i.next().woCompare(j.next(), considerFieldNames, strings);
         if (c) return c * dir;
     }
 }

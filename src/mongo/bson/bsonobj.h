@@ -15,6 +15,7 @@
 
 #include "mongo/base/status.h"
 #include "mongo/bson/bsontypes.h"
+#include "mongo/bson/string_comparator.h"
 
 namespace mongo {
 
@@ -103,7 +104,10 @@ public:
     std::vector<BSONElement> arrayElements() const;  // elements of an embedded array or object
 
     // Canonical comparison of the values (not field names), MongoDB's cross-type order.
-    int woCompare(const BSONElement& other, bool considerFieldName = false) const;
+    // strings: how String/Symbol values compare at any depth (string_comparator.h); null is
+    // the simple collation.
+    int woCompare(const BSONElement& other, bool considerFieldName = false,
+                  const StringComparator* strings = nullptr) const;
     bool valuesEqual(const BSONElement& other) const { return woCompare(other) == 0; }
     bool binaryEqual(const BSONElement& other) const {
         return _totalSize == other._totalSize && std::memcmp(_data, other._data, _totalSize) == 0;
@@ -159,9 +163,11 @@ public:
 
     // Comparison element by element in canonical order; with considerFieldNames the names
     // count too (MongoDB's default for documents).
-    int woCompare(const BSONObj& other, bool considerFieldNames = true) const;
+    int woCompare(const BSONObj& other, bool considerFieldNames = true,
+                  const StringComparator* strings = nullptr) const;
     // As woCompare, with per-field directions from an ordering pattern like {a: 1, b: -1}.
-    int woCompare(const BSONObj& other, const BSONObj& ordering, bool considerFieldNames) const;
+    int woCompare(const BSONObj& other, const BSONObj& ordering, bool considerFieldNames,
+                  const StringComparator* strings = nullptr) const;
     bool binaryEqual(const BSONObj& o) const {
         return objsize() == o.objsize() && std::memcmp(_data, o._data, objsize()) == 0;
     }
@@ -208,11 +214,16 @@ inline BSONObjIterator BSONObj::begin() const { return BSONObjIterator(*this); }
 inline BSONObjIterator BSONObj::end() const { return BSONObjIterator(_data + objsize() - 1, _data + objsize() - 1); }
 
 // Orders BSONObjs / BSONElements for std::map/std::set (canonical comparison).
+// strings: the collation's comparator (null: simple), which must outlive the container.
 struct BSONObjCmp {
-    bool operator()(const BSONObj& a, const BSONObj& b) const { return a.woCompare(b) < 0; }
+    const StringComparator* strings = nullptr;
+    bool operator()(const BSONObj& a, const BSONObj& b) const { return a.woCompare(b, true, strings) < 0; }
 };
 struct BSONElementCmp {
-    bool operator()(const BSONElement& a, const BSONElement& b) const { return a.woCompare(b) < 0; }
+    const StringComparator* strings = nullptr;
+    bool operator()(const BSONElement& a, const BSONElement& b) const {
+        return a.woCompare(b, false, strings) < 0;
+    }
 };
 
 // Limits MongoDB enforces.

@@ -14,6 +14,7 @@
 #include "mongo/db/catalog/multikey_paths.h"
 #include "mongo/db/namespace_string.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/query/collator.h"
 #include "mongo/db/storage/record_id.h"
 
 namespace mongo {
@@ -71,6 +72,9 @@ struct IndexDescriptor {
     // dropped and recreated (perhaps at the same address) from the one it planned with.
     std::string ident;
     bool hidden = false;   // {hidden: true} in the spec (collMod): the planner must not use it
+    // The index's collation (null: simple): its keys hold the collator's comparison keys of
+    // strings, so only a query with the same collation may use it for string predicates.
+    CollatorPtr collator;
     bool isIdIndex() const { return name == "_id_"; }
 };
 
@@ -114,6 +118,9 @@ struct CollectionOptions {
     BSONObj validator;
     std::string validationLevel = "strict";
     std::string validationAction = "error";
+    // The collection's default collation (create {collation}); null: simple. raw holds its
+    // full form (collator.h), which is what listCollections shows and what parse reads back.
+    CollatorPtr collator;
     static StatusWith<CollectionOptions> parse(const BSONObj& createCmd);  // from a create command
 };
 

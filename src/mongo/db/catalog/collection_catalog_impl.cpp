@@ -92,7 +92,7 @@ Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, con
     const bool withIdIndex = !(nss.db() == "local" && nss.coll() == "oplog.rs");
     IndexMetaData idIndex;
     if (withIdIndex) {
-        idIndex.spec = idIndexSpec();
+        idIndex.spec = idIndexSpec(options.collator.get());
         idIndex.ident = _durable->newIndexIdent();
         md.indexes.push_back(idIndex);
     }

@@ -77,7 +77,18 @@ StatusWith<CollectionOptions> CollectionOptions::parse(const BSONObj& createCmd)
         } else if (f == "dedup") {
             if (e.type() != Bool && !e.isNumber()) return typeError(f, " 'bool'", e);
             o.dedup = e.trueValue();
-        } else if (f == "storageEngine" || f == "indexOptionDefaults" || f == "collation" || f == "idIndex") {
+        } else if (f == "collation") {
+            if (e.type() != Object) return typeError(f, " 'object'", e);
+            if (e.Obj().isEmpty()) continue;  // no collation: simple
+            try {
+                o.collator = Collator::make(e.Obj());
+            } catch (const DBException& ex) {
+                return ex.toStatus();
+            }
+            // Stored in full; the simple collation is what a collection without one has.
+            if (o.collator) raw.append("collation", o.collator->spec());
+            continue;
+        } else if (f == "storageEngine" || f == "indexOptionDefaults" || f == "idIndex") {
             if (e.type() != Object) return typeError(f, " 'object'", e);
         }
         raw.append(e);

@@ -15,7 +15,8 @@ std::optional<Record> findDocumentById(OperationContext* opCtx, Collection* coll
     }
     BSONObjBuilder kb;
     kb.appendAs(id, "");
-    BSONObj key = kb.obj();
+    // The _id index of a collection with a collation holds comparison keys.
+    BSONObj key = toComparisonKeys(kb.obj(), idIndex->collator.get());
     auto cursor = ic->newCursor(opCtx, idIndex, true);
     auto e = cursor->seek(key, true);
     if (!e || e->key.firstElement().woCompare(key.firstElement()) != 0) return std::nullopt;

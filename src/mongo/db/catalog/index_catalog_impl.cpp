@@ -72,9 +72,12 @@ std::unique_ptr<IndexCatalogImpl::Entry> IndexCatalogImpl::makeEntry(const Index
     opts.ordering = key_string::Ordering::make(e->desc.keyPattern);
     opts.unique = e->desc.unique;
     e->sdi = _coll->engine()->kvEngine()->getSortedDataInterface(md.ident, opts);
-    e->keyGen = std::make_unique<IndexKeyGenerator>(e->desc.keyPattern, e->desc.sparse);
+    if (BSONElement c = md.spec["collation"]; c.type() == Object) e->desc.collator = Collator::make(c.Obj());
+    e->keyGen = std::make_unique<IndexKeyGenerator>(e->desc.keyPattern, e->desc.sparse, e->desc.collator);
     BSONElement pfe = md.spec["partialFilterExpression"];
-    if (pfe.type() == Object) e->partialFilter = std::make_unique<Matcher>(pfe.Obj().getOwned());
+    // The partial filter compares strings under the index's collation, as MongoDB does.
+    if (pfe.type() == Object)
+        e->partialFilter = std::make_unique<Matcher>(pfe.Obj().getOwned(), e->desc.collator);
     e->desc.partial = e->partialFilter != nullptr;
     return e;
 }
@@ -109,7 +112,7 @@ IndexCatalogImpl::Entry* IndexCatalogImpl::findEntry(const IndexDescriptor* desc
 }
 
 bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSpec) {
-    BSONObj spec = validateAndNormalizeIndexSpec(rawSpec);
+    BSONObj spec = validateAndNormalizeIndexSpec(rawSpec, _coll->options().collator.get());
     std::string name = spec["name"].str();
     BSONObj kp = spec["key"].Obj();
     if (const IndexDescriptor* same = findIndexByName(name)) {

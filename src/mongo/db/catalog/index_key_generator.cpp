@@ -56,8 +56,8 @@ BSONElement extractAtPathOrArrayAlongPath(const BSONObj& obj, const char** path)
 
 }  // namespace
 
-IndexKeyGenerator::IndexKeyGenerator(const BSONObj& keyPattern, bool sparse)
-    : _keyPattern(keyPattern.getOwned()), _sparse(sparse) {
+IndexKeyGenerator::IndexKeyGenerator(const BSONObj& keyPattern, bool sparse, CollatorPtr collator)
+    : _keyPattern(keyPattern.getOwned()), _sparse(sparse), _collator(std::move(collator)) {
     for (auto e : _keyPattern) _fieldNames.emplace_back(e.fieldNameStringData());
     BSONObjBuilder n, u;
     n.appendNull(key_string::kMissingFieldName);  // a missing field: null, marked (key_string.h)
@@ -92,6 +92,14 @@ void IndexKeyGenerator::getHashedKeys(const BSONObj& doc, KeyStringSet* keys, Mu
     BSONObjBuilder nb;
     nb.appendNull("");
     BSONObj nullObj = nb.obj();
+    // Under a collation the hash is of the string's comparison key (equal strings, one hash).
+    BSONObj translated;
+    if (_collator && !missing && (v.type() == String || v.type() == Symbol || v.type() == Object)) {
+        BSONObjBuilder tb;
+        appendComparisonKey(&tb, "", v, _collator.get());
+        translated = tb.obj();
+        v = translated.firstElement();
+    }
     long long hash = hashBSONElement(missing ? nullObj.firstElement() : v);
     if (!_others) {
         if (_sparse && missing) return;
@@ -138,6 +146,16 @@ void IndexKeyGenerator::getKeys(const BSONObj& doc, KeyStringSet* keys, bool* mu
 }
 
 void IndexKeyGenerator::getKeys(const BSONObj& doc, KeyStringSet* keys, MultikeyPaths* mkPaths) const {
+    if (!_collator) return generate(doc, keys, mkPaths);
+    // Keys of an index with a collation hold the collator's comparison keys of strings, so
+    // that index order, bounds and uniqueness follow the collation ("a" and "A" are one key at
+    // strength 2). Generated plainly, then translated: the translation of equal keys is equal.
+    KeyStringSet plain;
+    generate(doc, &plain, mkPaths);
+    for (const BSONObj& k : plain) keys->insert(toComparisonKeys(k, _collator.get()));
+}
+
+void IndexKeyGenerator::generate(const BSONObj& doc, KeyStringSet* keys, MultikeyPaths* mkPaths) const {
     if (mkPaths->size() < _fieldNames.size()) mkPaths->resize(_fieldNames.size());
     if (_hashedField >= 0) return getHashedKeys(doc, keys, mkPaths);
     std::vector<const char*> paths;

@@ -12,6 +12,9 @@
 //   - a "hashed" field ({a: "hashed"}, or one field of a compound pattern) keys the value's
 //     64-bit hash as a NumberLong (db/hash/bson_element_hasher.h), a missing field the hash of
 //     null; an array along its path fails with 16766, as in MongoDB 7.0.
+//   - with a collation (db/query/collator.h), strings at any depth in a key are replaced by
+//     the collator's comparison keys (a hashed field hashes the comparison key), as MongoDB
+//     stores them: index order and uniqueness follow the collation.
 // Keys are BSONObjs with empty field names (but for missing fields), deduplicated by value.
 // Thread safety: immutable after construction; getKeys may be called concurrently.
 #include <memory>
@@ -21,6 +24,7 @@
 
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/catalog/multikey_paths.h"
+#include "mongo/db/query/collator.h"
 
 namespace mongo {
 
@@ -33,7 +37,8 @@ using KeyStringSet = std::set<BSONObj, KeyValueCmp>;
 
 class IndexKeyGenerator {
 public:
-    IndexKeyGenerator(const BSONObj& keyPattern, bool sparse);
+    // collator: the index's collation (null: simple).
+    IndexKeyGenerator(const BSONObj& keyPattern, bool sparse, CollatorPtr collator = nullptr);
 
     // Adds the keys of doc to keys; sets *multikey if an array was traversed (when non-null).
     // Throws DBException(CannotIndexParallelArrays).
@@ -43,6 +48,7 @@ public:
     void getKeys(const BSONObj& doc, KeyStringSet* keys, MultikeyPaths* paths) const;
 
 private:
+    void generate(const BSONObj& doc, KeyStringSet* keys, MultikeyPaths* paths) const;  // without collation
     void getHashedKeys(const BSONObj& doc, KeyStringSet* keys, MultikeyPaths* paths) const;
 
     // Component index of the array that 'pathPos' (a position inside _fieldNames[field], just
@@ -52,6 +58,7 @@ private:
     BSONObj _keyPattern;
     std::vector<std::string> _fieldNames;
     bool _sparse;
+    CollatorPtr _collator;
     BSONObj _nullObj;       // {"": null}
     BSONObj _undefinedObj;  // {"": undefined}
     // A hashed key pattern: the hashed field's position, and generators of the other fields'

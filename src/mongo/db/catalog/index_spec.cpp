@@ -121,17 +121,18 @@ std::string defaultIndexName(const BSONObj& keyPattern) {
     return name;
 }
 
-BSONObj idIndexSpec() {
+BSONObj idIndexSpec(const Collator* collation) {
     BSONObjBuilder b;
     b.append("v", 2);
     BSONObjBuilder& k = b.subobjStart("key");
     k.append("_id", 1);
     k.doneFast();
     b.append("name", "_id_");
+    if (collation) b.append("collation", collation->spec());
     return b.obj();
 }
 
-BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec) {
+BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec, const Collator* collectionDefault) {
     for (auto e : spec) {
         std::string f(e.fieldNameStringData());
         uassert(ErrorCodes::InvalidIndexSpecificationOption,
@@ -249,7 +250,11 @@ BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec) {
             collation.eoo() || collation.type() == Object);
     uassert(ErrorCodes::BadValue, "The field 'collation' cannot be an empty object.",
             collation.eoo() || !collation.Obj().isEmpty());
-    checkSimpleCollation(collation, "collation");
+    // An index without a collation gets the collection's default; {locale: "simple"} asks for
+    // the simple one explicitly (and is then not stored, as MongoDB does).
+    CollatorPtr collator;
+    if (!collation.eoo()) collator = Collator::make(collation.Obj());
+    const Collator* effective = collation.eoo() ? collectionDefault : collator.get();
     if (isId && indexName == "_id_") {
         uassert(ErrorCodes::BadValue, "The field 'unique' is not valid for an _id index specification",
                 spec["unique"].eoo() || spec["unique"].trueValue());
@@ -264,12 +269,15 @@ BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec) {
     for (auto e : spec) {
         std::string_view f = e.fieldNameStringData();
         // The simple collation is not stored: it is what an index without one has (as MongoDB).
-        if (f == "v" || f == "key" || f == "name" || f == "ns" || f == "background" || f == "dropDups" ||
-            f == "collation")
+        if (f == "v" || f == "key" || f == "name" || f == "ns" || f == "background" || f == "dropDups") continue;
+        if (f == "collation") {
+            if (effective) b.append("collation", effective->spec());
             continue;
+        }
         if (isId && indexName == "_id_" && f == "unique") continue;
         b.append(e);
     }
+    if (collation.eoo() && effective) b.append("collation", effective->spec());
     return b.obj();
 }
 
@@ -288,11 +296,12 @@ bool indexOptionsEquivalent(const BSONObj& a, const BSONObj& b) {
 }
 
 bool indexesMayCoexist(const BSONObj& a, const BSONObj& b) {
-    // Part of an index's signature (MongoDB 4.9+): unique, sparse, partialFilterExpression
-    // (and collation, which this server does not support). Indexes on the same key that differ
-    // in one of these are different indexes.
+    // Part of an index's signature (MongoDB 4.9+): unique, sparse, partialFilterExpression and
+    // collation. Indexes on the same key that differ in one of these are different indexes.
     if (a["unique"].trueValue() != b["unique"].trueValue()) return true;
     if (a["sparse"].trueValue() != b["sparse"].trueValue()) return true;
+    BSONElement ca = a["collation"], cb = b["collation"];
+    if (ca.eoo() != cb.eoo() || (!ca.eoo() && !ca.Obj().binaryEqual(cb.Obj()))) return true;
     BSONElement x = a["partialFilterExpression"], y = b["partialFilterExpression"];
     if (x.eoo() && y.eoo()) return false;
     return x.eoo() != y.eoo() || x.woCompare(y) != 0;

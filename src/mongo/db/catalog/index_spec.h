@@ -11,6 +11,7 @@
 
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/namespace_string.h"
+#include "mongo/db/query/collator.h"
 
 namespace mongo {
 
@@ -18,16 +19,17 @@ namespace mongo {
 std::string defaultIndexName(const BSONObj& keyPattern);
 
 // Returns the spec as stored and listed: {v: 2, key, name, <other options in given order>}.
-// Throws DBException. A collation other than the simple one is refused (query/collation_spec.h),
-// the simple one is not stored; expireAfterSeconds is checked as MongoDB 7.0 does.
-BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec);
+// Throws DBException. A collation is stored in its full form (query/collator.h); an index
+// without one gets collectionDefault's (null: simple), and the simple collation is not stored;
+// expireAfterSeconds is checked as MongoDB 7.0 does.
+BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec, const Collator* collectionDefault = nullptr);
 
 // Whether createIndexes knows the spec field (createIndexes' ignoreUnknownIndexOptions drops
 // the others instead of refusing them).
 bool isKnownIndexSpecField(std::string_view field);
 
-// The spec of the _id index every collection gets.
-BSONObj idIndexSpec();
+// The spec of the _id index every collection gets (with the collection's collation, if any).
+BSONObj idIndexSpec(const Collator* collation = nullptr);
 
 // Whether two normalised specs with equal key patterns describe the same index
 // (unique, sparse, partialFilterExpression, collation, expireAfterSeconds, hidden...).

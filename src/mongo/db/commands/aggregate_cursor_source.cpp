@@ -50,7 +50,9 @@ AggregateRequest parseAggregateRequest(const OpMsgRequest& req) {
         }
     }
     ar.hint = parseHint(req.body["hint"]);
-    checkSimpleCollation(req.body["collation"], "aggregate.collation");
+    ar.collation = parseCollationOption(req.body["collation"], "aggregate.collation");
+    uassert(ErrorCodes::BadValue, "aggregate with a non-simple collation is not supported by this server",
+            !ar.collation.collator);
     ar.let = CommandLetVariables::parse(parseObjectArg(req.body["let"], "aggregate"));
     // Absent: allowDiskUseByDefault (true since MongoDB 6.0).
     ar.allowDiskUse = req.body["allowDiskUse"].eoo() ? allowDiskUseByDefault() : req.body["allowDiskUse"].trueValue();
@@ -136,6 +138,7 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
                 inner.nss = view->collection;
                 inner.stages = view->pipeline;
                 inner.allowDiskUse = true;
+                inner.collation.given = true;  // the pipeline's (simple) collation, not the collection's
                 auto src = std::make_shared<AggregateCursorSource>(tmp.get(), inner);
                 return [src, this]() { return src->next(_interruptCtx); };
             }
@@ -187,6 +190,11 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
         qr.hint = ar.hint;
         qr.allowDiskUse = ar.allowDiskUse;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, ar.nss);
+        uassert(ErrorCodes::BadValue,
+                "aggregate over a collection with a non-simple default collation is not supported by this server "
+                "(pass collation: {locale: \"simple\"} to run it under the simple collation)",
+                !resolveCollation(ar.collation, coll));
+        qr.collation = ar.collation;
         _exec = std::make_unique<PlanExecutor>(_client, coll, ar.nss, qr,
                                                countFilter ? PlanPurpose::kCount : PlanPurpose::kFind, "", opCtx);
         _matchPushedDown = true;

@@ -4,6 +4,7 @@
 
 #include "mongo/db/pipeline/command_let.h"
 #include "mongo/db/pipeline/pipeline.h"
+#include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/query/plan_executor.h"
 #include "mongo/rpc/op_msg_request.h"
@@ -19,6 +20,10 @@ struct AggregateRequest {
     BSONObj hint;
     bool allowDiskUse = false;
     CommandLetVariables let;  // the command's 'let'
+    // Only the simple collation is supported in aggregation here (the stages' value
+    // comparisons do not take a collator yet): a non-simple one, given or the collection's
+    // default, is refused with BadValue. A view's reads set it to simple explicitly.
+    CollationOption collation;
 };
 
 // Throws FailedToParse (9) when 'cursor' is missing without explain, TypeMismatch for a bad

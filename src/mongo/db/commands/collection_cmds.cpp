@@ -11,6 +11,7 @@
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/query/matcher.h"
 #include "mongo/db/repl/coordinator.h"
+#include "mongo/db/catalog/index_spec.h"
 #include "mongo/db/views/view_catalog.h"
 
 namespace mongo {
@@ -36,7 +37,6 @@ void checkSupportedCreateOptions(const BSONObj& cmd) {
     auto refuse = [](const std::string& what) {
         uasserted(ErrorCodes::InvalidOptions, "BSON field 'create." + what + "' is not supported by this server");
     };
-    checkSimpleCollation(cmd["collation"], "create.collation");
     for (const char* f : {"clusteredIndex", "encryptedFields", "expireAfterSeconds"})
         if (!cmd[f].eoo()) refuse(f);
     if (BSONElement e = cmd["autoIndexId"]; !e.eoo() && !e.trueValue()) refuse("autoIndexId: false (collections always have an _id index)");
@@ -53,7 +53,11 @@ void checkSupportedCreateOptions(const BSONObj& cmd) {
                              (n == "name" && f.type() == String && f.str() == "_id_") ||
                              (n == "v" && f.isNumber() && f.numberInt() == 2) || n == "ns";
             if (n == "collation") {
-                checkSimpleCollation(f, "create.idIndex.collation");
+                // MongoDB: the _id index has the collection's collation, nothing else.
+                CollationOption idColl = parseCollationOption(f, "create.idIndex.collation");
+                CollationOption collColl = parseCollationOption(cmd["collation"], "create.collation");
+                uassert(ErrorCodes::BadValue, "'idIndex' must have the same collation as the collection.",
+                        sameCollation(idColl.collator, collColl.collator));
                 isDefault = true;
             }
             if (!isDefault) refuse("idIndex other than {key: {_id: 1}, name: \"_id_\"}");
@@ -62,7 +66,7 @@ void checkSupportedCreateOptions(const BSONObj& cmd) {
 }
 
 // create with viewOn/pipeline: a view (db/views/view_catalog.h). Its only other option is a
-// collation, which must be the simple one here (there is no ICU), refused as a collection's.
+// collation; views with a non-simple default collation are not supported (refused).
 void createView(OperationContext* opCtx, const NamespaceString& nss, const OpMsgRequest& req) {
     if (req.body["viewOn"].eoo())
         uasserted(ErrorCodes::BadValue, "'pipeline' requires 'viewOn' to also be specified");
@@ -78,7 +82,8 @@ void createView(OperationContext* opCtx, const NamespaceString& nss, const OpMsg
         first = false;
         if (!skip) uasserted(ErrorCodes::InvalidOptions, "option not supported on a view: " + std::string(n));
     }
-    checkSimpleCollation(req.body["collation"], "create.collation");
+    if (parseCollationOption(req.body["collation"], "create.collation").collator)
+        uasserted(ErrorCodes::BadValue, "views with a non-simple default collation are not supported by this server");
     CatalogDDLLock lock;
     // An existing name is reported before the definition is checked, as MongoDB does.
     if (CollectionCatalog::get()->lookupCollection(opCtx, nss))
@@ -111,7 +116,7 @@ public:
         CatalogDDLLock lock;
         if (Collection* existing = CollectionCatalog::get()->lookupCollection(opCtx, nss)) {
             // MongoDB 7.0 (SERVER-60064): create is idempotent when the options are identical.
-            if (userOptions(existing->options().raw).woCompare(userOptions(req.body)) == 0) return;
+            if (userOptions(existing->options().raw).woCompare(userOptions(opts.raw)) == 0) return;
             uasserted(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists with different options.");
         }
         if (ViewCatalog::isView(opCtx, nss))
@@ -196,16 +201,6 @@ public:
 };
 RenameCollectionCmd renameCollectionCmd;
 
-BSONObj idIndexSpec() {
-    BSONObjBuilder b;
-    b.append("v", 2);
-    BSONObjBuilder k;
-    k.append("_id", 1);
-    b.append("key", k.obj());
-    b.append("name", "_id_");
-    return b.obj();
-}
-
 class ListCollectionsCmd : public Command {
 public:
     ListCollectionsCmd() : Command("listCollections") {}
@@ -231,7 +226,9 @@ public:
                 info.append("readOnly", false);
                 appendUuidHex(info, "uuid", c->uuid());
                 d.append("info", info.obj());
-                d.append("idIndex", idIndexSpec());
+                // The _id index as created (with the collection's collation, if any).
+                const IndexDescriptor* id = c->getIndexCatalog()->findIndexByName("_id_");
+                d.append("idIndex", id ? id->infoObj : idIndexSpec(c->options().collator.get()));
             }
             BSONObj doc = d.obj();
             if (matcher.matches(doc)) docs.push_back(doc);

@@ -37,8 +37,9 @@ public:
             qr.limit = l >= 0 ? l : l == std::numeric_limits<long long>::min() ? 0 : -l;
         }
         qr.hint = parseHint(req.body["hint"]);
-        checkSimpleCollation(req.body["collation"], "count.collation");
+        qr.collation = parseCollationOption(req.body["collation"], "count.collation");
         if (auto view = resolveViewForRead(opCtx, nss)) {
+            uassertViewCollation(qr.collation, nullptr);
             long long n = 0;
             forEachAggregateResult(opCtx, countAsAggregate(*view, qr), [&](const BSONObj& d) { n = d["count"].numberLong(); });
             result.append("n", n);
@@ -91,16 +92,19 @@ public:
         QueryRequest qr;
         // query: null is no filter, as MongoDB's distinct parser treats it.
         if (!req.body["query"].isNull()) qr.filter = parseObjectArg(req.body["query"], "distinct");
-        checkSimpleCollation(req.body["collation"], "distinct.collation");
+        qr.collation = parseCollationOption(req.body["collation"], "distinct.collation");
         std::string path = key.str();
         std::set<BSONObj, BSONObjCmp> values;
         if (auto view = resolveViewForRead(opCtx, nss)) {
+            uassertViewCollation(qr.collation, nullptr);
             forEachAggregateResult(opCtx, distinctAsAggregate(*view, qr),
                                    [&](const BSONObj& d) { collectValues(d, path, values); });
         } else {
             CatalogReadLock lock;
             const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
             PlanExecutor exec(opCtx->getClient(), coll, nss, qr, PlanPurpose::kDistinct, path, opCtx);
+            // Values equal under the query's collation are one value (the first one met).
+            values = std::set<BSONObj, BSONObjCmp>(BSONObjCmp{exec.query().collator()});
             while (auto d = exec.getNext(opCtx)) collectValues(*d, path, values);
         }
         BSONArrayBuilder arr;

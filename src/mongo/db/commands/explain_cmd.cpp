@@ -207,14 +207,23 @@ public:
         // option the command would refuse.
         if (const Command* inner = findCommand(name))
             if (const CommandArgs* args = findCommandArgs(inner->name())) args->check(innerReq.body);
-        if (BSONElement c = innerReq.body["collation"]; !c.eoo()) checkSimpleCollation(c, name + ".collation");
         for (const char* stmts : {"updates", "deletes"})
             if (innerReq.body[stmts].type() == Array)
                 for (BSONElement st : innerReq.body[stmts].Obj())
-                    if (st.type() == Object && !st.Obj()["collation"].eoo())
-                        checkSimpleCollation(st.Obj()["collation"], name + "." + stmts + ".collation");
+                    if (st.type() == Object) parseCollationOption(st.Obj()["collation"], name + "." + stmts + ".collation");
         ExplainedQuery x = queryOf(name, innerReq.body);
+        if (name != "find") {
+            // The command's or its first statement's collation (find's is parsed with it).
+            BSONElement c = innerReq.body["collation"];
+            for (const char* stmts : {"updates", "deletes"})
+                if (innerReq.body[stmts].type() == Array && !innerReq.body[stmts].Obj().isEmpty() &&
+                    innerReq.body[stmts].Obj().firstElement().type() == Object)
+                    c = innerReq.body[stmts].Obj().firstElement().Obj()["collation"];
+            x.qr.collation = parseCollationOption(c, name + ".collation");
+            x.update.collation = x.qr.collation;
+        }
         if (auto view = resolveViewForRead(opCtx, nss)) {
+            uassertViewCollation(x.qr.collation, nullptr);
             // Reads of a view explain the aggregate they run (views/view_requests.h); writes
             // are refused as the command itself refuses them.
             if (name != "find" && name != "count" && name != "distinct")

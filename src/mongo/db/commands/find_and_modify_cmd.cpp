@@ -38,7 +38,7 @@ public:
         if (remove && returnNew)
             uasserted(ErrorCodes::FailedToParse,
                       "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
-        checkSimpleCollation(cmd["collation"], "findAndModify.collation");
+        CollationOption collation = parseCollationOption(cmd["collation"], "findAndModify.collation");
         CommandLetVariables let = CommandLetVariables::parse(parseObjectArg(cmd["let"], "findAndModify"));
         query = let.bindInFilter(query);
         bool bypassEmptyTs = !cmd["bypassEmptyTsReplacement"].eoo() &&
@@ -52,7 +52,7 @@ public:
         if (remove) {
             globalOpCounters().gotDelete(1);
             BSONObj deleted;
-            long long n = performDelete(opCtx, nss, query, true, parseHint(cmd["hint"]), sort, &deleted);
+            long long n = performDelete(opCtx, nss, query, true, parseHint(cmd["hint"]), sort, &deleted, collation);
             lastError.append("n", static_cast<int>(n));
             if (n) value = project(deleted);
         } else {
@@ -65,6 +65,7 @@ public:
             s.hint = parseHint(cmd["hint"]);
             s.letVars = let.asExpressions();
             s.bypassEmptyTsReplacement = bypassEmptyTs;
+            s.collation = collation;
             if (BSONElement af = cmd["arrayFilters"]; !af.eoo()) {
                 if (af.type() != Array)
                     uasserted(ErrorCodes::TypeMismatch, "BSON field 'findAndModify.arrayFilters' is the wrong type '" +

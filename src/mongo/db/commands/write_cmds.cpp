@@ -169,7 +169,7 @@ public:
             globalOpCounters().gotUpdate(1);
             try {
                 UpdateStatement s = stmts[i].stmt;
-                checkSimpleCollation(stmts[i].collation, "update.updates.collation");
+                s.collation = parseCollationOption(stmts[i].collation, "update.updates.collation");
                 // Constants ('c') are variables of a pipeline update, beside the command's 'let'.
                 if (stmts[i].hasConstants && s.u.type() != Array)
                     uasserted(51198, "Constant values may only be specified for pipeline updates");
@@ -238,9 +238,9 @@ public:
         std::vector<WriteError> errors;
         for (size_t i = 0; i < stmts.size(); i++) {
             try {
-                checkSimpleCollation(stmts[i].collation, "delete.deletes.collation");
+                CollationOption collation = parseCollationOption(stmts[i].collation, "delete.deletes.collation");
                 long long d = performDelete(opCtx, args.nss, let.bindInFilter(stmts[i].q), stmts[i].justOne,
-                                            stmts[i].hint, BSONObj(), nullptr);
+                                            stmts[i].hint, BSONObj(), nullptr, collation);
                 globalOpCounters().gotDelete(1);
                 n += d;
             } catch (const DBException& e) {

@@ -257,9 +257,11 @@ BSONObj applyPipelineUpdate(const BSONObj& doc, const BSONObj& stagesArr, const 
 // Record ids of the documents matching q, in plan order (all of them first, so that updates
 // which move documents within an index are never seen twice).
 std::vector<RecordId> findMatching(OperationContext* opCtx, const Collection* coll, const NamespaceString& nss,
-                                   const BSONObj& q, const BSONObj& hint, const BSONObj& sort, long long limit) {
+                                   const BSONObj& q, const BSONObj& hint, const BSONObj& sort, long long limit,
+                                   const CollationOption& collation) {
     QueryRequest qr;
     qr.filter = q;
+    qr.collation = collation;
     qr.hint = hint;
     qr.sort = sort;
     qr.limit = limit;
@@ -272,6 +274,28 @@ std::vector<RecordId> findMatching(OperationContext* opCtx, const Collection* co
 
 }  // namespace
 
+namespace {
+// See UpdateStatement::collation: operators that compare values are refused under a
+// non-simple collation rather than run with bytewise comparisons.
+void checkUpdateUnderCollation(const UpdateStatement& stmt) {
+    auto refuse = [](const std::string& what) {
+        uasserted(ErrorCodes::BadValue,
+                  what + " with a non-simple collation is not supported by this server");
+    };
+    if (!stmt.arrayFilters.empty()) refuse("arrayFilters");
+    if (stmt.u.type() == Array) refuse("a pipeline update");
+    if (stmt.u.type() != Object) return;
+    for (BSONElement op : stmt.u.Obj()) {
+        std::string_view n = op.fieldNameStringData();
+        if (n == "$addToSet" || n == "$pull" || n == "$pullAll" || n == "$min" || n == "$max")
+            refuse(std::string(n));
+        if (n == "$push" && op.type() == Object)
+            for (BSONElement f : op.Obj())
+                if (f.type() == Object && f.Obj().hasField("$sort")) refuse("$push with $sort");
+    }
+}
+}  // namespace
+
 UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, const UpdateStatement& stmt,
                            bool wantImages) {
     bool isPipeline = stmt.u.type() == Array;
@@ -281,7 +305,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
     if (!isPipeline) driver.emplace(stmt.u.Obj(), stmt.arrayFilters, stmt.bypassEmptyTsReplacement);
     if (stmt.multi && driver && driver->isReplacement() && !stmt.u.Obj().isEmpty())
         uasserted(ErrorCodes::FailedToParse, "multi update is not supported for replacement-style update");
-    Matcher matcher(stmt.q);
+    Matcher matcher(stmt.q, stmt.collation.collator);  // parse errors before anything is written
 
     std::unique_ptr<CollectionWriteLock> lock;
     Collection* coll;
@@ -295,8 +319,13 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
     }
     UpdateResult res;
     DocumentValidator validator(coll, opCtx->bypassDocumentValidation);
+    CollatorPtr collator = resolveCollation(stmt.collation, coll);
+    if (collator) {
+        checkUpdateUnderCollation(stmt);
+        if (!stmt.collation.given) matcher = Matcher(stmt.q, collator);
+    }
     if (coll) {
-        auto ids = findMatching(opCtx, coll, nss, stmt.q, stmt.hint, stmt.sort, stmt.multi ? 0 : 1);
+        auto ids = findMatching(opCtx, coll, nss, stmt.q, stmt.hint, stmt.sort, stmt.multi ? 0 : 1, stmt.collation);
         for (RecordId id : ids) {
             opCtx->checkForInterrupt();
             yieldToBackgroundWrites(opCtx, *lock);
@@ -367,8 +396,9 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
 namespace {
 // The delete path: at most limit (0: all) documents matching q, in plan order.
 long long deleteMatching(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q, long long limit,
-                         const BSONObj& hint, const BSONObj& sort, BSONObj* deletedDoc) {
-    Matcher matcher(q);
+                         const BSONObj& hint, const BSONObj& sort, BSONObj* deletedDoc,
+                         const CollationOption& collation) {
+    Matcher matcher(q, collation.collator);  // parse errors first
     admitWrite(opCtx);
     CollectionWriteLock lock;
     Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
@@ -376,8 +406,9 @@ long long deleteMatching(OperationContext* opCtx, const NamespaceString& nss, co
         ViewCatalog::uassertNotView(opCtx, nss);  // under the lock: views are read-only
         return 0;
     }
+    if (!collation.given && coll->options().collator) matcher = Matcher(q, coll->options().collator);
     long long n = 0;
-    for (RecordId id : findMatching(opCtx, coll, nss, q, hint, sort, limit)) {
+    for (RecordId id : findMatching(opCtx, coll, nss, q, hint, sort, limit, collation)) {
         opCtx->checkForInterrupt();
         yieldToBackgroundWrites(opCtx, lock);
         WriteUnitOfWork wuow(opCtx);
@@ -394,19 +425,20 @@ long long deleteMatching(OperationContext* opCtx, const NamespaceString& nss, co
 }  // namespace
 
 long long performDelete(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q, bool justOne,
-                        const BSONObj& hint, const BSONObj& sort, BSONObj* deletedDoc) {
-    return deleteMatching(opCtx, nss, q, justOne ? 1 : 0, hint, sort, deletedDoc);
+                        const BSONObj& hint, const BSONObj& sort, BSONObj* deletedDoc,
+                        const CollationOption& collation) {
+    return deleteMatching(opCtx, nss, q, justOne ? 1 : 0, hint, sort, deletedDoc, collation);
 }
 
 long long deleteMatchingDocuments(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q,
                                   const BSONObj& hint, long long maxDocs) {
-    return deleteMatching(opCtx, nss, q, maxDocs, hint, BSONObj(), nullptr);
+    return deleteMatching(opCtx, nss, q, maxDocs, hint, BSONObj(), nullptr, CollationOption());
 }
 
 bool updateWouldModify(const UpdateStatement& stmt, const BSONObj& doc) {
     MatchDetails md;
     md.requestElemMatchKey = true;
-    Matcher(stmt.q).matches(doc, &md);
+    Matcher(stmt.q, stmt.collation.collator).matches(doc, &md);
     if (stmt.u.type() == Array) return !applyPipelineUpdate(doc, stmt.u.Obj(), stmt.letVars).binaryEqual(doc);
     UpdateDriver driver(stmt.u.Obj(), stmt.arrayFilters, stmt.bypassEmptyTsReplacement);
     bool changed = false;

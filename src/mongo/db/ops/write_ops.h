@@ -8,6 +8,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/query/collation_spec.h"
 
 namespace mongo {
 
@@ -29,6 +30,11 @@ struct UpdateStatement {
     // statement's constants 'c'; see pipeline/command_let.h). q must already see them.
     BSONObj letVars;
     bool bypassEmptyTsReplacement = false;  // keep Timestamp(0, 0) in a replacement
+    // The statement's collation (absent: the collection's default): the query matches under
+    // it. Update operators that compare values ($addToSet, $pull, $pullAll, $push's $sort,
+    // $min, $max) and arrayFilters do not compare under a collation here yet: an update using
+    // them under a non-simple collation is refused (BadValue), never run bytewise.
+    CollationOption collation;
 };
 
 struct UpdateResult {
@@ -62,8 +68,10 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
 
 // One delete statement (limit 0 = all, 1 = first). Returns the number deleted; *deletedDoc gets
 // the first deleted document when requested. sort only for findAndModify.
+// collation: the statement's (absent: the collection's default).
 long long performDelete(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q, bool justOne,
-                        const BSONObj& hint, const BSONObj& sort, BSONObj* deletedDoc);
+                        const BSONObj& hint, const BSONObj& sort, BSONObj* deletedDoc,
+                        const CollationOption& collation = CollationOption());
 
 // explain of an update: would stmt change doc? (The update is applied in memory only.)
 bool updateWouldModify(const UpdateStatement& stmt, const BSONObj& doc);

@@ -59,7 +59,7 @@ FindRequest parseFindRequest(const BSONObj& cmd) {
         else if (f == "tailable") r.tailable = parseBoolArg(e, kStruct);
         else if (f == "awaitData") r.awaitData = parseBoolArg(e, kStruct);
         else if (f == "collation") {
-            checkSimpleCollation(e, "FindCommandRequest.collation");
+            r.qr.collation = parseCollationOption(e, "FindCommandRequest.collation");
         } else if (f == "min") {
             r.qr.min = parseObjectArg(e, kStruct).getOwned();
         } else if (f == "max") {

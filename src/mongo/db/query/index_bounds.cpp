@@ -281,7 +281,42 @@ bool IndexBounds::empty() const {
     return false;
 }
 
-BSONObj IndexBounds::toBSON(const BSONObj& keyPattern, bool forward) const {
+namespace {
+// A bound of an index with a collation: its strings are ICU sort keys, shown as MongoDB shows
+// them, CollationKey(0x<hex>) (they are bytes, not text).
+std::string collatedBoundToString(const BSONElement& e) {
+    switch (e.type()) {
+        case String:
+        case Symbol: {
+            static const char* hex = "0123456789abcdef";
+            std::string out = "CollationKey(0x";
+            for (unsigned char c : e.valueStringData()) {
+                out += hex[c >> 4];
+                out += hex[c & 15];
+            }
+            return out + ")";
+        }
+        case Object:
+        case Array: {
+            bool isArray = e.type() == Array;
+            if (e.Obj().isEmpty()) return isArray ? "[]" : "{}";
+            std::string out = isArray ? "[ " : "{ ";
+            bool first = true;
+            for (BSONElement c : e.Obj()) {
+                if (!first) out += ", ";
+                first = false;
+                if (!isArray) out += std::string(c.fieldNameStringData()) + ": ";
+                out += collatedBoundToString(c);
+            }
+            return out + (isArray ? " ]" : " }");
+        }
+        default: return boundValueToString(e);
+    }
+}
+}  // namespace
+
+BSONObj IndexBounds::toBSON(const BSONObj& keyPattern, bool forward, bool collationKeys) const {
+    auto str = collationKeys ? collatedBoundToString : boundValueToString;
     BSONObjBuilder b;
     size_t i = 0;
     for (BSONElement f : keyPattern) {
@@ -295,10 +330,11 @@ BSONObj IndexBounds::toBSON(const BSONObj& keyPattern, bool forward) const {
             for (size_t k = 0; k < l.size(); k++) {
                 const Interval& iv = reversed ? l[l.size() - 1 - k] : l[k];
                 if (!reversed) {
-                    arr.append(iv.toString());
+                    arr.append(std::string(iv.loInclusive ? "[" : "(") + str(iv.lo()) + ", " + str(iv.hi()) +
+                               (iv.hiInclusive ? "]" : ")"));
                 } else {
-                    arr.append(std::string(iv.hiInclusive ? "[" : "(") + boundValueToString(iv.hi()) + ", " +
-                               boundValueToString(iv.lo()) + (iv.loInclusive ? "]" : ")"));
+                    arr.append(std::string(iv.hiInclusive ? "[" : "(") + str(iv.hi()) + ", " + str(iv.lo()) +
+                               (iv.loInclusive ? "]" : ")"));
                 }
             }
         }

@@ -70,7 +70,8 @@ struct IndexBounds {
     std::vector<OrderedIntervalList> fields;  // one per key-pattern field
     // explain's "indexBounds": {a: ["[1.0, 1.0]"], b: ["[MinKey, MaxKey]"]}; the intervals of a
     // descending field (and of every field of a backward scan) are listed in scan order.
-    BSONObj toBSON(const BSONObj& keyPattern, bool forward) const;
+    // collationKeys: the index has a collation (its string bounds are sort keys).
+    BSONObj toBSON(const BSONObj& keyPattern, bool forward, bool collationKeys = false) const;
     bool empty() const;  // some field has no interval: nothing can match
 };
 

@@ -178,7 +178,22 @@ std::optional<std::string> regexLiteralPrefix(const std::string& pattern, const 
     return prefix;
 }
 
-std::optional<LeafBounds> translateLeaf(const MatchExpression& leaf, bool multikey) {
+std::optional<LeafBounds> translateLeaf(const MatchExpression& leaf, bool multikey, const Collator* collator) {
+    if (collator) {
+        // An index with a collation holds comparison keys of strings: bounds are the
+        // predicate's bounds with their strings translated the same way (the translation keeps
+        // the collation's order, so intervals stay intervals). Regexes match the strings
+        // themselves, which such keys cannot tell: they give no bounds.
+        if (leaf.matchType() == MatchType::kRegex) return std::nullopt;
+        if (leaf.matchType() == MatchType::kIn && !static_cast<const InMatchExpression&>(leaf).regexes().empty())
+            return std::nullopt;
+        if (leaf.matchType() == MatchType::kNot) return std::nullopt;
+        auto plain = translateLeaf(leaf, multikey, nullptr);
+        if (!plain) return plain;
+        for (Interval& iv : plain->oil) iv.lohi = toComparisonKeys(iv.lohi, collator);
+        plain->oil = oil::normalize(std::move(plain->oil));
+        return plain;
+    }
     switch (leaf.matchType()) {
         case MatchType::kEq:
             return equalityBounds(static_cast<const ComparisonMatchExpression&>(leaf).rhs(), multikey);

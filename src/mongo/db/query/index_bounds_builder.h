@@ -22,7 +22,10 @@ struct LeafBounds {
 // Bounds of a leaf predicate (comparison, $in, $regex, $exists, $type, $mod, $bits, or $not of
 // one of these) on a key field whose path may hold arrays (fieldMultikey). nullopt: the
 // predicate cannot narrow a scan. A full [MinKey, MaxKey] result is possible ($exists).
-std::optional<LeafBounds> translateLeaf(const MatchExpression& leaf, bool fieldMultikey);
+// collator: the index's collation (null: simple); see translateLeaf's definition for what
+// changes under one (strings translated to comparison keys; regexes and $not give no bounds).
+std::optional<LeafBounds> translateLeaf(const MatchExpression& leaf, bool fieldMultikey,
+                                        const Collator* collator = nullptr);
 
 // The literal prefix a regex requires of every string it matches ("ab" for /^ab.*c/), or
 // nullopt if it has none (unanchored, case-insensitive, multi-line, extended, alternation).

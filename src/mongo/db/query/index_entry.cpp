@@ -65,6 +65,7 @@ IndexEntry IndexEntry::make(OperationContext* opCtx, const Collection* coll, con
     e.unique = desc->unique;
     e.sparse = desc->sparse;
     e.hidden = desc->hidden;
+    e.collator = desc->collator.get();
     if (const Matcher* pf = ic->partialFilter(desc)) e.partialFilter = pf->root();
     return e;
 }

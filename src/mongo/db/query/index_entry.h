@@ -30,6 +30,9 @@ struct IndexEntry {
     // values: they give only equality bounds (inexact: values may collide), and never cover a
     // projection or filter, provide a sort or answer a distinct.
     int hashedField = -1;
+    // The index's collation (null: simple; owned by the descriptor). Its keys hold comparison
+    // keys of strings: bounds are translated, and keys never cover a projection or filter.
+    const Collator* collator = nullptr;
 
     bool fieldMultikey(size_t i) const { return i < multikeyPaths.size() && !multikeyPaths[i].empty(); }
     bool fieldHashed(size_t i) const { return hashedField >= 0 && i == static_cast<size_t>(hashedField); }

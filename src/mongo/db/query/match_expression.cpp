@@ -27,7 +27,8 @@ bool PathMatchExpression::matchesValueAsRoot(const BSONElement& v, MatchDetails*
 
 // ---- comparisons ----
 
-bool ComparisonMatchExpression::compareValues(Op op, const BSONElement& e, const BSONElement& rhs) {
+bool ComparisonMatchExpression::compareValues(Op op, const BSONElement& e, const BSONElement& rhs,
+                                              const StringComparator* strings) {
     int lc = e.canonicalType(), rc = rhs.canonicalType();
     if (lc != rc) {
         // Missing/undefined (rank 0) and null (rank 5) are equal to each other for matching.
@@ -47,7 +48,7 @@ bool ComparisonMatchExpression::compareValues(Op op, const BSONElement& e, const
             return both && (op == EQ || op == LTE || op == GTE);
         }
     }
-    int c = e.woCompare(rhs, false);
+    int c = e.woCompare(rhs, false, strings);
     switch (op) {
         case EQ: return c == 0;
         case LT: return c < 0;
@@ -59,7 +60,7 @@ bool ComparisonMatchExpression::compareValues(Op op, const BSONElement& e, const
 }
 
 bool ComparisonMatchExpression::matchesSingleElement(const BSONElement& e, MatchDetails*) const {
-    return compareValues(_op, e, _rhs);
+    return compareValues(_op, e, _rhs, _collator);
 }
 
 // ---- regex ----
@@ -76,16 +77,19 @@ bool RegexMatchExpression::matchesSingleElement(const BSONElement& e, MatchDetai
 // ---- $in ----
 
 InMatchExpression::InMatchExpression(std::string_view path, std::vector<BSONElement> equalities,
-                                     std::vector<std::unique_ptr<MatcherRegex>> regexes)
-    : PathMatchExpression(path, true), _equalities(std::move(equalities)), _regexes(std::move(regexes)) {
-    std::sort(_equalities.begin(), _equalities.end(), BSONElementCmp());
+                                     std::vector<std::unique_ptr<MatcherRegex>> regexes, const Collator* collator)
+    : PathMatchExpression(path, true),
+      _collator(collator),
+      _equalities(std::move(equalities)),
+      _regexes(std::move(regexes)) {
+    std::sort(_equalities.begin(), _equalities.end(), BSONElementCmp{_collator});
     for (const auto& e : _equalities)
         if (e.type() == jstNULL) _hasNull = true;
 }
 
 bool InMatchExpression::matchesSingleElement(const BSONElement& e, MatchDetails*) const {
     if (_hasNull && (e.eoo() || e.type() == jstNULL || e.type() == Undefined)) return true;
-    if (!e.eoo() && std::binary_search(_equalities.begin(), _equalities.end(), e, BSONElementCmp())) return true;
+    if (!e.eoo() && std::binary_search(_equalities.begin(), _equalities.end(), e, BSONElementCmp{_collator})) return true;
     if (!_regexes.empty()) {
         for (const auto& re : _regexes) {
             switch (e.type()) {

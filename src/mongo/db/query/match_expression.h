@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/query/collator.h"
 #include "mongo/db/query/matcher.h"
 #include "mongo/db/query/matcher_regex.h"
 #include "mongo/db/query/path_traversal.h"
@@ -87,19 +88,25 @@ private:
 class ComparisonMatchExpression : public PathMatchExpression {
 public:
     enum Op { EQ, LT, LTE, GT, GTE };
-    ComparisonMatchExpression(std::string_view path, Op op, BSONElement rhs)
-        : PathMatchExpression(path, true), _op(op), _rhs(rhs) {}
+    // collator: the query's collation (null: simple); must outlive the node (the Matcher
+    // holds it).
+    ComparisonMatchExpression(std::string_view path, Op op, BSONElement rhs, const Collator* collator = nullptr)
+        : PathMatchExpression(path, true), _op(op), _rhs(rhs), _collator(collator) {}
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
-    // The comparison itself, usable without a node (for $in equality).
-    static bool compareValues(Op op, const BSONElement& e, const BSONElement& rhs);
+    // The comparison itself, usable without a node (for $in equality). strings: how strings
+    // compare (null: bytewise).
+    static bool compareValues(Op op, const BSONElement& e, const BSONElement& rhs,
+                              const StringComparator* strings = nullptr);
     MatchType matchType() const override;
     void serializeOperator(BSONObjBuilder* ops) const override;
     Op op() const { return _op; }
     const BSONElement& rhs() const { return _rhs; }
+    const Collator* collator() const { return _collator; }
 
 private:
     Op _op;
     BSONElement _rhs;
+    const Collator* _collator;
 };
 
 // $regex / /re/: matches strings and symbols; a stored regex value matches if identical.
@@ -120,16 +127,18 @@ private:
 class InMatchExpression : public PathMatchExpression {
 public:
     InMatchExpression(std::string_view path, std::vector<BSONElement> equalities,
-                      std::vector<std::unique_ptr<MatcherRegex>> regexes);
+                      std::vector<std::unique_ptr<MatcherRegex>> regexes, const Collator* collator = nullptr);
     bool matchesSingleElement(const BSONElement& e, MatchDetails* details) const override;
     MatchType matchType() const override { return MatchType::kIn; }
     void serializeOperator(BSONObjBuilder* ops) const override;
     const std::vector<BSONElement>& equalities() const { return _equalities; }
     const std::vector<std::unique_ptr<MatcherRegex>>& regexes() const { return _regexes; }
     bool hasNull() const { return _hasNull; }
+    const Collator* collator() const { return _collator; }
 
 private:
-    std::vector<BSONElement> _equalities;  // sorted canonically, for binary search
+    const Collator* _collator;             // the query's collation (null: simple); regexes ignore it
+    std::vector<BSONElement> _equalities;  // sorted under the collation, for binary search
     std::vector<std::unique_ptr<MatcherRegex>> _regexes;
     bool _hasNull = false;
 };
@@ -321,7 +330,7 @@ private:
 };
 
 // Parses a filter document into a tree (matcher_parser.cpp). Throws DBException.
-std::unique_ptr<MatchExpression> parseMatchExpression(const BSONObj& filter);
+std::unique_ptr<MatchExpression> parseMatchExpression(const BSONObj& filter, const Collator* collator = nullptr);
 
 // The node as explain prints it: {a: {$eq: 1}}, {$and: [...]} (match_expression_serialize.cpp).
 BSONObj serializeMatchExpression(const MatchExpression& e);

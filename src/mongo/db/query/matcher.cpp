@@ -5,7 +5,8 @@
 namespace mongo {
 
 // The filter is owned so that the tree's BSONElements (pointing into it) stay valid.
-Matcher::Matcher(const BSONObj& filter) : _filter(filter.getOwned()), _root(parseMatchExpression(_filter)) {}
+Matcher::Matcher(const BSONObj& filter, CollatorPtr collator)
+    : _filter(filter.getOwned()), _collator(std::move(collator)), _root(parseMatchExpression(_filter, _collator.get())) {}
 
 Matcher::~Matcher() = default;
 Matcher::Matcher(Matcher&&) noexcept = default;

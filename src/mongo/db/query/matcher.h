@@ -7,6 +7,7 @@
 #include <string>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/query/collator.h"
 
 namespace mongo {
 
@@ -24,7 +25,9 @@ class Matcher {
 public:
     // Throws DBException with MongoDB's codes: BadValue (2) for unknown operators
     // ("unknown operator: $foo") and bad arguments, FailedToParse (9), InvalidRegex (51091), ...
-    explicit Matcher(const BSONObj& filter);
+    // collator: the collation strings compare under ($eq, $lt..., $in, $ne, $nin, $all,
+    // $elemMatch; never regexes, field names or other types). Null: simple (bytewise).
+    explicit Matcher(const BSONObj& filter, CollatorPtr collator = nullptr);
     ~Matcher();
     Matcher(Matcher&&) noexcept;
     Matcher& operator=(Matcher&&) noexcept;
@@ -39,9 +42,11 @@ public:
     bool matchesEverything() const;  // empty filter (or one with only $comment)
     // The parsed tree, for the planner (lives as long as this Matcher).
     const MatchExpression* root() const { return _root.get(); }
+    const CollatorPtr& collator() const { return _collator; }
 
 private:
     BSONObj _filter;
+    CollatorPtr _collator;
     std::unique_ptr<MatchExpression> _root;
 };
 

@@ -87,6 +87,7 @@ bool isExpressionDocument(const BSONElement& e, bool allowIncompleteDBRef) {
 
 class Parser {
 public:
+    explicit Parser(const Collator* collator) : _collator(collator) {}
     std::unique_ptr<MatchExpression> parse(const BSONObj& obj, Level level);
 
 private:
@@ -107,6 +108,7 @@ private:
     std::unique_ptr<MatchExpression> parseBitTest(std::string_view path, BitTestMatchExpression::Kind kind,
                                                   const BSONElement& e);
 
+    const Collator* _collator;  // the query's collation for comparisons (null: simple)
     int _depth = 0;
 };
 
@@ -153,13 +155,19 @@ std::unique_ptr<MatchExpression> Parser::parsePathless(const BSONElement& e, Lev
     }
     if (op == "id" || op == "ref" || op == "db") {
         // A DBRef's fields inside an $elemMatch object ({$ref: "c", $id: 1}) compare as fields.
-        return std::make_unique<ComparisonMatchExpression>(name, ComparisonMatchExpression::EQ, e);
+        return std::make_unique<ComparisonMatchExpression>(name, ComparisonMatchExpression::EQ, e, _collator);
     }
     if (op == "where" || op == "expr" || op == "text") {
         uassert(ErrorCodes::BadValue, std::string(name) + " can only be applied to the top-level document",
                 level == Level::kTop);
         if (op == "text") uasserted(ErrorCodes::IndexNotFound, "text index required for $text query");
-        if (op == "expr") return std::make_unique<ExprMatchExpression>(e);
+        if (op == "expr") {
+            // Aggregation expressions do not compare under a collation here yet: refused
+            // rather than answered with bytewise string comparisons.
+            uassert(ErrorCodes::BadValue, "$expr with a non-simple collation is not supported by this server",
+                    !_collator);
+            return std::make_unique<ExprMatchExpression>(e);
+        }
         uasserted(ErrorCodes::BadValue, std::string(name) + " is not supported by this server");
     }
     if (op == "jsonSchema") return std::make_unique<JsonSchemaMatchExpression>(e);
@@ -252,7 +260,7 @@ std::unique_ptr<MatchExpression> Parser::parseComparison(std::string_view path, 
     if (op != ComparisonMatchExpression::EQ && e.type() == RegEx)
         uasserted(ErrorCodes::BadValue, "Can't have RegEx as arg to predicate over field '" + std::string(path) + "'.");
     uassert(ErrorCodes::BadValue, "cannot compare to undefined", e.type() != Undefined);
-    return std::make_unique<ComparisonMatchExpression>(path, op, e);
+    return std::make_unique<ComparisonMatchExpression>(path, op, e, _collator);
 }
 
 std::unique_ptr<MatchExpression> Parser::parseNot(std::string_view path, const BSONElement& e, Level level) {
@@ -279,7 +287,7 @@ std::unique_ptr<MatchExpression> Parser::parseIn(std::string_view path, const BS
             equalities.push_back(x);
         }
     }
-    return std::make_unique<InMatchExpression>(path, std::move(equalities), std::move(regexes));
+    return std::make_unique<InMatchExpression>(path, std::move(equalities), std::move(regexes), _collator);
 }
 
 std::unique_ptr<MatchExpression> Parser::parseType(std::string_view path, const BSONElement& e) {
@@ -434,8 +442,8 @@ std::unique_ptr<MatchExpression> Parser::parseBitTest(std::string_view path, Bit
 
 }  // namespace
 
-std::unique_ptr<MatchExpression> parseMatchExpression(const BSONObj& filter) {
-    Parser p;
+std::unique_ptr<MatchExpression> parseMatchExpression(const BSONObj& filter, const Collator* collator) {
+    Parser p(collator);
     return p.parse(filter, Level::kTop);
 }
 

@@ -45,6 +45,9 @@ void summarize(const SolutionNode* n, std::string* out) {
 PlanExecutor::PlanExecutor(Client* client, const Collection* coll, const NamespaceString& nss, QueryRequest qr,
                            PlanPurpose purpose, std::string distinctKey, const OperationContext* interruptCtx)
     : _opCtx(makeOperationContext(client)), _nss(nss) {
+    // The query's collation: the one given, else the collection's default.
+    qr.collation.collator = resolveCollation(qr.collation, coll);
+    qr.collation.given = true;
     _cq = std::make_unique<CanonicalQuery>(std::move(qr), purpose, std::move(distinctKey));
     if (coll) _collUuid = coll->uuid();
     // The snapshot opens before the plan reads the indexes' multikey state, so the plan never

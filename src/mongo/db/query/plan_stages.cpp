@@ -262,7 +262,9 @@ private:
 
 class SortStage : public PlanStage {
 public:
-    SortStage(const SolutionNode* node, StageContext* ctx) : PlanStage(node, ctx), _pattern(node->sortPattern) {}
+    // Strings sort under the query's collation (the filter's).
+    SortStage(const SolutionNode* node, StageContext* ctx)
+        : PlanStage(node, ctx), _pattern(node->sortPattern, ctx->matcher ? ctx->matcher->collator() : nullptr) {}
 
 protected:
     std::optional<WorkingMember> doNext() override {

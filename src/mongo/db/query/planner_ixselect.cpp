@@ -131,7 +131,7 @@ bool compoundable(const IndexEntry& idx, size_t i, const PredicateRef& p, size_t
 // be filed, for equality and $in without regexes. Never exact (hashes collide, and numbers
 // with one integer part share one), and nothing for an array value: no document with an array
 // along the path is in a hashed index, and equality to an array also matches arrays holding it.
-std::optional<OrderedIntervalList> hashedBounds(const MatchExpression& m) {
+std::optional<OrderedIntervalList> hashedBounds(const MatchExpression& m, const Collator* collator) {
     std::vector<BSONElement> values;
     if (m.matchType() == MatchType::kEq) {
         values.push_back(static_cast<const ComparisonMatchExpression&>(m).rhs());
@@ -145,7 +145,9 @@ std::optional<OrderedIntervalList> hashedBounds(const MatchExpression& m) {
     OrderedIntervalList out;
     for (const BSONElement& v : values) {
         if (v.type() == Array) return std::nullopt;
-        for (long long h : hashedKeysForEquality(v)) {
+        // Under the index's collation, strings are hashed through their comparison keys.
+        BSONObj translated = collator ? toComparisonKeys(v.wrap(""), collator) : BSONObj();
+        for (long long h : hashedKeysForEquality(collator ? translated.firstElement() : v)) {
             BSONObjBuilder b;
             b.append("", h);
             out.push_back(Interval::point(b.obj().firstElement()));
@@ -220,9 +222,9 @@ IndexAssignment assignPredicates(const IndexEntry& idx, const std::vector<Predic
             std::optional<LeafBounds> lb;
             if (idx.fieldHashed(i)) {
                 if (!p.topLevel()) continue;
-                if (auto hb = hashedBounds(*p.expr)) lb = LeafBounds{std::move(*hb), false};
+                if (auto hb = hashedBounds(*p.expr, idx.collator)) lb = LeafBounds{std::move(*hb), false};
             } else {
-                lb = translateLeaf(*p.expr, mk);
+                lb = translateLeaf(*p.expr, mk, idx.collator);
             }
             if (!lb || oil::isFullRange(lb->oil)) continue;
             bool ok = true;

@@ -13,7 +13,10 @@
 namespace mongo {
 
 CanonicalQuery::CanonicalQuery(QueryRequest qr, PlanPurpose purpose, std::string distinctKey)
-    : _qr(std::move(qr)), _purpose(purpose), _distinctKey(std::move(distinctKey)), _matcher(_qr.filter) {
+    : _qr(std::move(qr)),
+      _purpose(purpose),
+      _distinctKey(std::move(distinctKey)),
+      _matcher(_qr.filter, _qr.collation.collator) {
     BSONElement natural = _qr.sort["$natural"];
     _naturalSort = !natural.eoo() && _qr.sort.nFields() == 1;
     if (!_qr.sort.isEmpty() && !_naturalSort) SortPattern check(_qr.sort);  // throws MongoDB's sort errors
@@ -137,6 +140,10 @@ struct Candidate {
 bool indexEligible(const IndexEntry& idx, const CanonicalQuery& cq, const std::vector<const MatchExpression*>& conjuncts,
                    const std::vector<PredicateRef>& preds) {
     if (idx.hidden) return false;
+    // An index's keys follow its collation: only a query under the same one may use them.
+    if (!sameCollation(idx.collator, cq.collator())) return false;
+    // returnKey returns the keys, which for a collated index are sort keys, not values.
+    if (idx.collator && cq.request().returnKey) return false;
     if (idx.sparse && !sparseIndexEligible(idx, preds)) return false;
     if (idx.partialFilter && !queryImplies(conjuncts, *idx.partialFilter)) return false;
     return true;
@@ -146,6 +153,7 @@ bool indexEligible(const IndexEntry& idx, const CanonicalQuery& cq, const std::v
 bool coverable(const Candidate& c, const CanonicalQuery& cq) {
     const IndexEntry& idx = *c.idx;
     if (!idx.keyFieldsIndependent()) return false;
+    if (idx.collator) return false;  // its keys hold comparison keys, not the strings
     if (c.residual.size() != c.keyFilter.size()) return false;
     const QueryRequest& qr = cq.request();
     auto fieldUsable = [&](const std::string& path) {
@@ -184,7 +192,7 @@ Candidate makeCandidate(const IndexEntry& idx, const CanonicalQuery& cq, const s
     bool fwd = true;
     c.sorts = cq.hasSort() ? providesSort(idx, c.a.bounds, cq.request().sort, &fwd) : false;
     c.forward = fwd;
-    bool keysUsable = idx.keyFieldsIndependent();
+    bool keysUsable = idx.keyFieldsIndependent() && !idx.collator;
     for (const MatchExpression* m : conjuncts) {
         if (c.a.answered.count(m)) continue;
         c.residual.push_back(m);
@@ -317,8 +325,9 @@ std::unique_ptr<SolutionNode> minMaxPlan(const IndexEntry& idx, const CanonicalQ
         }
         return b.obj();
     };
-    BSONObj lo = qr.min.isEmpty() ? extreme(true) : valuesOf(qr.min);
-    BSONObj hi = qr.max.isEmpty() ? extreme(false) : valuesOf(qr.max);
+    // Key values: an index with a collation orders strings by their comparison keys.
+    BSONObj lo = qr.min.isEmpty() ? extreme(true) : toComparisonKeys(valuesOf(qr.min), idx.collator);
+    BSONObj hi = qr.max.isEmpty() ? extreme(false) : toComparisonKeys(valuesOf(qr.max), idx.collator);
     if (!qr.min.isEmpty() && !qr.max.isEmpty() && lo.woCompare(hi, idx.keyPattern, false) >= 0)
         uasserted(51175, "max() must be greater than min()");
     auto ix = node(StageType::kIxScan);
@@ -345,9 +354,11 @@ std::unique_ptr<SolutionNode> idHackPlan(const IndexEntry& idIndex, const Canoni
     if (eq->path()->dotted() != "_id") return nullptr;
     BSONType t = eq->rhs().type();
     if (t == Array || t == jstNULL || t == Undefined || t == RegEx || t == MinKey || t == MaxKey) return nullptr;
+    if (!sameCollation(idIndex.collator, cq.collator())) return nullptr;
     auto id = node(StageType::kIdHack);
     id->index = idIndex;
-    id->idValue = eq->rhs().wrap("");
+    // The _id index of a collection with a collation holds comparison keys.
+    id->idValue = toComparisonKeys(eq->rhs().wrap(""), idIndex.collator);
     // A limit of 1 or more changes nothing for one document; a projection still applies.
     return finish(std::move(id), cq, true);
 }
@@ -374,6 +385,7 @@ std::unique_ptr<SolutionNode> orPlan(const std::vector<IndexEntry>& entries, con
         for (size_t k = 0; k < entries.size(); k++) {
             const IndexEntry& e = entries[k];
             if (e.hidden || (e.sparse && !sparseIndexEligible(e, preds))) continue;
+            if (!sameCollation(e.collator, cq.collator())) continue;
             if (e.partialFilter && !impliedByOthers[k] && !queryImplies(branch, *e.partialFilter)) continue;
             Candidate c;
             c.idx = &e;
@@ -398,7 +410,8 @@ std::unique_ptr<SolutionNode> orPlan(const std::vector<IndexEntry>& entries, con
 std::unique_ptr<SolutionNode> distinctScanPlan(const std::vector<Candidate>& candidates, const CanonicalQuery& cq) {
     for (const Candidate& c : candidates) {
         const IndexEntry& idx = *c.idx;
-        if (idx.fields[0] != cq.distinctKey() || idx.fieldMultikey(0) || idx.fieldHashed(0) || !c.residual.empty())
+        if (idx.fields[0] != cq.distinctKey() || idx.fieldMultikey(0) || idx.fieldHashed(0) || !c.residual.empty() ||
+            idx.collator)  // a collated index's keys are not the values
             continue;
         auto ds = node(StageType::kDistinctScan);
         ds->index = idx;
@@ -415,6 +428,7 @@ std::unique_ptr<SolutionNode> distinctScanPlan(const std::vector<Candidate>& can
 // count: COUNT_SCAN when the bounds are one contiguous range and nothing is left to filter.
 std::unique_ptr<SolutionNode> countScanPlan(const Candidate& c) {
     if (!c.residual.empty() || c.a.bounds.empty()) return nullptr;
+    if (c.idx->collator) return nullptr;  // its start/end keys would be sort keys, not values
     const IndexBounds& b = c.a.bounds;
     size_t n = b.fields.size(), p = 0;
     while (p < n && b.fields[p].size() == 1 && b.fields[p][0].isPoint()) p++;
@@ -512,7 +526,22 @@ std::vector<std::unique_ptr<SolutionNode>> planQueryCandidates(OperationContext*
         // A partial index holds too few documents unless the query implies its filter; a
         // sparse one is used as hinted, as MongoDB does (and documents).
         if (idx->partialFilter && !queryImplies(cq.conjuncts(), *idx->partialFilter)) badHint();
+        uassert(ErrorCodes::BadValue,
+                "returnKey with an index that has a collation is not supported by this server (its keys are "
+                "collation keys)",
+                !(idx->collator && qr.returnKey));
         if (minMax) return one(minMaxPlan(*idx, cq));
+        if (!sameCollation(idx->collator, cq.collator())) {
+            // Its keys cannot bound or order strings compared under the query's collation:
+            // every key is scanned and every document filtered (MongoDB does the same).
+            Candidate c;
+            c.idx = idx;
+            c.a.bounds.fields.assign(idx->fields.size(), oil::fullRange());
+            c.a.used.resize(idx->fields.size());
+            c.residual = cq.conjuncts();
+            c.fetchFilter = cq.conjuncts();
+            return one(indexPlan(c, cq));
+        }
         Candidate c = makeCandidate(*idx, cq, cq.conjuncts(), cq.predicates());
         if (cq.purpose() == PlanPurpose::kDistinct)
             if (auto ds = distinctScanPlan({c}, cq)) return one(std::move(ds));

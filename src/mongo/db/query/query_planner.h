@@ -18,6 +18,7 @@
 
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/matcher.h"
 #include "mongo/db/query/planner_ixselect.h"
 #include "mongo/db/query/query_solution.h"
@@ -43,6 +44,11 @@ struct QueryRequest {
     bool tailable = false;
     // find's batchSize as given: only shown in error messages (canonical_query_string.h).
     std::optional<long long> batchSize;
+    // The collation option; PlanExecutor resolves it against the collection's default before
+    // planning (collation_spec.h). The filter, sort and distinct compare strings under it, and
+    // an index is used only if its collation is the same (a hinted one with another collation
+    // is scanned whole, as MongoDB does).
+    CollationOption collation;
 };
 
 // What the caller will do with the results: writes and explain-of-writes need whole
@@ -60,6 +66,8 @@ public:
     PlanPurpose purpose() const { return _purpose; }
     const std::string& distinctKey() const { return _distinctKey; }
     const Matcher& matcher() const { return _matcher; }
+    // The collation the query runs with (null: simple).
+    const Collator* collator() const { return _qr.collation.collator.get(); }
     const std::vector<const MatchExpression*>& conjuncts() const { return _conjuncts; }
     const std::vector<PredicateRef>& predicates() const { return _preds; }
     // {$natural: 1} / {$natural: -1} as the sort.

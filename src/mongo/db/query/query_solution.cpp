@@ -64,6 +64,7 @@ void appendIndexInfo(BSONObjBuilder& b, const IndexEntry& idx) {
     b.append("isSparse", idx.sparse);
     b.append("isPartial", idx.partialFilter != nullptr);
     b.append("indexVersion", 2);
+    if (idx.collator) b.append("collation", idx.collator->spec());
 }
 }  // namespace
 
@@ -85,7 +86,7 @@ BSONObj SolutionNode::toBSON() const {
             if (rangeScan) {
                 b.append("indexBounds", BSONObj());
             } else {
-                b.append("indexBounds", bounds.toBSON(index.keyPattern, forward));
+                b.append("indexBounds", bounds.toBSON(index.keyPattern, forward, index.collator != nullptr));
             }
             break;
         case StageType::kCountScan:
@@ -100,7 +101,7 @@ BSONObj SolutionNode::toBSON() const {
         case StageType::kDistinctScan:
             appendIndexInfo(b, index);
             b.append("direction", forward ? "forward" : "backward");
-            b.append("indexBounds", bounds.toBSON(index.keyPattern, forward));
+            b.append("indexBounds", bounds.toBSON(index.keyPattern, forward, index.collator != nullptr));
             break;
         case StageType::kSort:
             b.append("sortPattern", sortPattern);

@@ -11,7 +11,8 @@ namespace {
 
 }  // namespace
 
-SortPattern::SortPattern(const BSONObj& spec) : _spec(spec.getOwned()) {
+SortPattern::SortPattern(const BSONObj& spec, CollatorPtr collator)
+    : _spec(spec.getOwned()), _collator(std::move(collator)) {
     for (BSONElement e : _spec) {
         auto name = e.fieldNameStringData();
         if (e.type() == Object) {
@@ -36,7 +37,7 @@ SortPattern::SortPattern(const BSONObj& spec) : _spec(spec.getOwned()) {
         _parts.push_back(Part{std::string(name), direction == 1});
         _pathParts.emplace_back(_parts.back().path);
     }
-    _keyGen = std::make_shared<IndexKeyGenerator>(_spec, false);
+    _keyGen = std::make_shared<IndexKeyGenerator>(_spec, false, _collator);
 }
 
 bool SortPattern::fastKey(const BSONObj& doc, std::vector<BSONElement>* key) const {
@@ -57,7 +58,10 @@ BSONObj SortPattern::keyOf(const BSONObj& doc) const {
     BSONObjBuilder b;
     std::vector<BSONElement> fast;
     if (fastKey(doc, &fast)) {
-        for (const BSONElement& e : fast) b.appendAs(e, "");
+        for (const BSONElement& e : fast) {
+            if (_collator) appendComparisonKey(&b, "", e, _collator.get());
+            else b.appendAs(e, "");
+        }
         return b.obj();
     }
     // Through arrays, a document's sort key is the smallest under the pattern of the keys an

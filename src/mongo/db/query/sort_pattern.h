@@ -24,7 +24,10 @@ public:
     // null; a positional path's array taken whole), of which the smallest under the pattern is
     // the document's; fields through two different arrays throw BadValue "cannot sort with
     // keys that are parallel arrays".
-    explicit SortPattern(const BSONObj& spec);
+    // collator: the collation strings sort under (null: simple). Keys (extractKey) then hold
+    // the collator's comparison keys of strings, not the strings: compare them with
+    // compareKeys only.
+    explicit SortPattern(const BSONObj& spec, CollatorPtr collator = nullptr);
     // <0, 0, >0. Extracts both keys on each call: for large sorts, extract keys once
     // (extractKey) and use compareKeys.
     int compare(const BSONObj& a, const BSONObj& b) const;
@@ -47,6 +50,7 @@ private:
     BSONObj _spec;
     std::vector<Part> _parts;
     std::vector<DottedPath> _pathParts;  // _parts[i].path split at dots
+    CollatorPtr _collator;
     std::shared_ptr<const IndexKeyGenerator> _keyGen;  // keys of the pattern, for arrays
 };
 

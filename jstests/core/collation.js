@@ -1,0 +1,156 @@
+// Collations through ICU (MongoDB 7.0's results): the collation document and its full form,
+// case-insensitive and locale-aware matching and sorting, collated indexes (used only by a query
+// with the same collation, never changing an answer), a collection's default collation, views,
+// and MongoDB's errors for bad collations.
+load(__dirname + '/../lib/assert.js');
+
+const t = testDB('jstests_collation');
+const en2 = {locale: 'en', strength: 2};
+const fullEn2 = {locale: 'en', caseLevel: false, caseFirst: 'off', strength: 2, numericOrdering: false,
+                 alternate: 'non-ignorable', maxVariable: 'punct', normalization: false, backwards: false,
+                 version: '57.1'};
+function ids(cursorReply) { return cursorReply.cursor.firstBatch.map((d) => d._id); }
+function find(cmd) { return ids(assert.commandWorked(t.runCommand(Object.assign({find: 'c'}, cmd)))); }
+
+assert.commandWorked(t.runCommand({insert: 'c', documents: [
+  {_id: 1, s: 'abc'}, {_id: 2, s: 'ABC'}, {_id: 3, s: 'Abd'}, {_id: 4, s: 'b'}, {_id: 5, s: 'B10'},
+  {_id: 6, s: 'B9'}, {_id: 7, s: 'ábc'}, {_id: 8, s: 5}, {_id: 9, s: ['x', 'ABC']}, {_id: 10}]}));
+
+// --- strength 2: case-insensitive, accent-sensitive; numbers and other types unchanged.
+assert.eq([1, 2, 9], find({filter: {s: 'abc'}, collation: en2, sort: {_id: 1}}));
+assert.eq([1], find({filter: {s: 'abc'}, sort: {_id: 1}}));
+assert.eq([1, 2, 7, 9], find({filter: {s: 'abc'}, collation: {locale: 'en', strength: 1}, sort: {_id: 1}}));
+assert.eq([1, 2, 9], find({filter: {s: {$in: ['ABC', 'zzz']}}, collation: en2, sort: {_id: 1}}));
+assert.eq([3, 4, 5, 6, 7, 8, 10], find({filter: {s: {$ne: 'abc'}}, collation: en2, sort: {_id: 1}}));
+assert.eq([3, 4, 5, 6, 7, 9], find({filter: {s: {$gt: 'abc', $lt: 'C'}}, collation: en2, sort: {_id: 1}}));
+assert.eq([8], find({filter: {s: 5}, collation: en2}));
+// Regexes ignore the collation, as in MongoDB.
+assert.eq([1], find({filter: {s: /^abc$/}, collation: en2, sort: {_id: 1}}));
+
+// --- sort order: locale order, numericOrdering, caseFirst.
+assert.eq([8, 1, 2, 9, 7, 3, 4, 5, 6],
+          find({filter: {_id: {$lte: 9}}, sort: {s: 1, _id: 1}, collation: {locale: 'en'}}));
+assert.eq([6, 5], find({filter: {_id: {$in: [5, 6]}}, sort: {s: 1}, collation: {locale: 'en', numericOrdering: true}}));
+assert.eq([5, 6], find({filter: {_id: {$in: [5, 6]}}, sort: {s: 1}}));
+assert.eq([2, 1], find({filter: {_id: {$in: [1, 2]}}, sort: {s: 1}, collation: {locale: 'en', caseFirst: 'upper'}}));
+assert.eq([1, 2], find({filter: {_id: {$in: [1, 2]}}, sort: {s: 1}, collation: {locale: 'en'}}));
+// German phonebook order (ü as ue) and French Canadian backwards accents, as ICU orders them.
+assert.commandWorked(t.runCommand({insert: 'de', documents: [{_id: 1, s: 'Mull'}, {_id: 2, s: 'Müller'}]}));
+assert.eq([2, 1], ids(assert.commandWorked(t.runCommand(
+    {find: 'de', sort: {s: 1}, collation: {locale: 'de@collation=phonebook'}}))));
+assert.eq([1, 2], ids(assert.commandWorked(t.runCommand({find: 'de', sort: {s: 1}, collation: {locale: 'de'}}))));
+assert.commandWorked(t.runCommand({insert: 'fr', documents: [{_id: 1, s: 'coté'}, {_id: 2, s: 'côte'}]}));
+assert.eq([2, 1], ids(assert.commandWorked(t.runCommand({find: 'fr', sort: {s: 1}, collation: {locale: 'fr_CA'}}))));
+assert.eq([1, 2], ids(assert.commandWorked(t.runCommand({find: 'fr', sort: {s: 1}, collation: {locale: 'fr'}}))));
+// alternate shifted ignores spaces and punctuation.
+assert.commandWorked(t.runCommand({insert: 'alt', documents: [{_id: 1, s: 'a b'}, {_id: 2, s: 'ab'}, {_id: 3, s: 'a-b'}]}));
+assert.eq([1, 2, 3], ids(assert.commandWorked(t.runCommand(
+    {find: 'alt', filter: {s: 'ab'}, sort: {_id: 1}, collation: {locale: 'en', alternate: 'shifted'}}))));
+
+// --- count, distinct, update, delete, findAndModify under a collation.
+assert.eq(3, assert.commandWorked(t.runCommand({count: 'c', query: {s: 'ABC'}, collation: en2})).n);
+assert.eq(2, assert.commandWorked(t.runCommand({count: 'c', query: {s: 'ABC'}})).n);
+let d = assert.commandWorked(t.runCommand({distinct: 'c', key: 's', query: {_id: {$in: [1, 2, 3]}}, collation: en2}));
+assert.eq(2, d.values.length, tojson(d));
+d = assert.commandWorked(t.runCommand({distinct: 'c', key: 's', query: {_id: {$in: [1, 2, 3]}}}));
+assert.eq(3, d.values.length, tojson(d));
+let r = assert.commandWorked(t.runCommand({update: 'c', updates: [{q: {s: 'ABD'}, u: {$set: {u: 1}}, multi: true, collation: en2}]}));
+assert.eq(1, r.n);
+assert.eq(1, t.c.findOne({_id: 3}).u);
+r = assert.commandWorked(t.runCommand({findAndModify: 'c', query: {s: 'B9'}, update: {$set: {f: 1}}, new: true,
+                                       collation: {locale: 'en', strength: 1}}));
+assert.eq(6, r.value._id);
+assert.eq(1, r.value.f);
+r = assert.commandWorked(t.runCommand({delete: 'c', deletes: [{q: {s: 'AbC'}, limit: 0, collation: en2}]}));
+assert.eq(3, r.n);
+assert.eq(null, t.c.findOne({_id: 1}));
+// Update operators that compare values are refused under a collation (never run bytewise).
+r = t.runCommand({update: 'c', updates: [{q: {_id: 4}, u: {$addToSet: {a: 'x'}}, collation: en2}]});
+assert.eq(2, r.writeErrors[0].code, tojson(r));
+
+// --- a collated index: keys follow the collation, used only with the same collation.
+assert.commandWorked(t.runCommand({insert: 'ix', documents: [
+  {_id: 1, s: 'abc'}, {_id: 2, s: 'ABC'}, {_id: 3, s: 'abd'}, {_id: 4, s: 'Abe'}, {_id: 5, s: 10}]}));
+assert.commandWorked(t.runCommand({createIndexes: 'ix', indexes: [{key: {s: 1}, name: 's_en2', collation: en2}]}));
+let spec = t.ix.getIndexes().filter((i) => i.name === 's_en2')[0];
+assert.docEqOrdered({v: 2, key: {s: 1}, name: 's_en2', collation: fullEn2}, spec);
+function explainFind(cmd) {
+  return assert.commandWorked(t.runCommand({explain: Object.assign({find: 'ix'}, cmd)}));
+}
+function usesIxscan(ex) { return JSON.stringify(ex.queryPlanner.winningPlan).includes('IXSCAN'); }
+for (const filter of [{s: 'ABC'}, {s: {$gte: 'ABD'}}, {s: {$in: ['abe', 'x']}}, {s: 10}]) {
+  const withIndex = find({find: 'ix', filter: filter, collation: en2, sort: {_id: 1}});
+  const scanned = ids(assert.commandWorked(t.runCommand({find: 'ix', filter: filter, collation: en2, sort: {_id: 1},
+                                                         hint: {$natural: 1}})));
+  assert.eq(scanned, withIndex, tojson(filter));
+  assert(usesIxscan(explainFind({filter: filter, collation: en2})), tojson(filter));
+  assert(!usesIxscan(explainFind({filter: filter})), tojson(filter));  // simple collation: no index
+}
+assert.eq([1, 2], find({find: 'ix', filter: {s: 'abc'}, collation: en2, sort: {_id: 1}}).slice(0, 2));
+assert.eq([1], ids(assert.commandWorked(t.runCommand({find: 'ix', filter: {s: 'abc'}}))));
+// A regex cannot use the collated keys: same answer as a collection scan.
+assert.eq([1], ids(assert.commandWorked(t.runCommand({find: 'ix', filter: {s: /^ab/}, collation: en2, hint: 's_en2'}))).concat([]).slice(0, 1));
+assert.eq([1, 3], ids(assert.commandWorked(t.runCommand({find: 'ix', filter: {s: /^ab/}, collation: en2, sort: {_id: 1}}))));
+// A hinted index with another collation is scanned whole: the answer does not change.
+assert.eq([1], ids(assert.commandWorked(t.runCommand({find: 'ix', filter: {s: 'abc'}, hint: 's_en2'}))));
+// The sort order comes from the index under the same collation.
+assert.eq([5, 1, 2, 3, 4], find({find: 'ix', filter: {}, sort: {s: 1, _id: 1}, collation: en2}));
+// Uniqueness follows the collation.
+assert.commandWorked(t.runCommand({createIndexes: 'u', indexes: [{key: {s: 1}, name: 's_u', unique: true, collation: en2}]}));
+assert.commandWorked(t.runCommand({insert: 'u', documents: [{s: 'Hello'}]}));
+r = t.runCommand({insert: 'u', documents: [{s: 'HELLO'}]});
+assert.eq(11000, r.writeErrors[0].code, tojson(r));
+// Same key, different collation: a different index.
+assert.commandWorked(t.runCommand({createIndexes: 'ix', indexes: [{key: {s: 1}, name: 's_1'}]}));
+assert.eq(3, t.ix.getIndexes().length);
+
+// --- a collection's default collation: inherited by indexes and queries.
+assert.commandWorked(t.runCommand({create: 'dc', collation: en2}));
+let lc = assert.commandWorked(t.runCommand({listCollections: 1, filter: {name: 'dc'}})).cursor.firstBatch[0];
+assert.docEqOrdered(fullEn2, lc.options.collation);
+assert.docEqOrdered({v: 2, key: {_id: 1}, name: '_id_', collation: fullEn2}, lc.idIndex);
+assert.commandWorked(t.runCommand({create: 'dc', collation: en2}));  // identical: no-op
+assert.commandWorked(t.runCommand({insert: 'dc', documents: [{_id: 'a', s: 'x'}, {_id: 'b', s: 'X'}, {_id: 'c', s: 'y'}]}));
+// The _id index follows the collation: "A" is a duplicate of "a".
+r = t.runCommand({insert: 'dc', documents: [{_id: 'A'}]});
+assert.eq(11000, r.writeErrors[0].code, tojson(r));
+assert.eq(['a'], ids(assert.commandWorked(t.runCommand({find: 'dc', filter: {_id: 'A'}}))));
+assert.eq(['a', 'b'], ids(assert.commandWorked(t.runCommand({find: 'dc', filter: {s: 'x'}, sort: {_id: 1}}))));
+assert.eq(['a'], ids(assert.commandWorked(t.runCommand({find: 'dc', filter: {s: 'x'}, collation: {locale: 'simple'}}))));
+assert.commandWorked(t.runCommand({createIndexes: 'dc', indexes: [{key: {s: 1}, name: 's_1'},
+                                                                  {key: {t: 1}, name: 't_1', collation: {locale: 'simple'}}]}));
+let dcIdx = t.dc.getIndexes();
+assert.docEq(fullEn2, dcIdx.filter((i) => i.name === 's_1')[0].collation);
+assert.eq(undefined, dcIdx.filter((i) => i.name === 't_1')[0].collation);
+assert(JSON.stringify(assert.commandWorked(t.runCommand({explain: {find: 'dc', filter: {s: 'X'}}})).queryPlanner.winningPlan)
+           .includes('IXSCAN'));
+assert.eq(2, assert.commandWorked(t.runCommand({count: 'dc', query: {s: 'X'}})).n);
+r = assert.commandWorked(t.runCommand({delete: 'dc', deletes: [{q: {s: 'Y'}, limit: 0}]}));
+assert.eq(1, r.n);
+// Aggregation under a non-simple collation is refused here; explicitly simple works.
+assert.commandFailedWithCode(runCmd(t, {aggregate: 'dc', pipeline: [], cursor: {}}), 2);
+assert.commandWorked(t.runCommand({aggregate: 'dc', pipeline: [], cursor: {}, collation: {locale: 'simple'}}));
+assert.commandFailedWithCode(runCmd(t, {aggregate: 'c', pipeline: [], cursor: {}, collation: en2}), 2);
+
+// --- views: a view has the simple collation; another one cannot override it.
+assert.commandWorked(t.runCommand({create: 'v', viewOn: 'dc', pipeline: []}));
+assert.eq(['a'], ids(assert.commandWorked(t.runCommand({find: 'v', filter: {s: 'x'}}))));
+assert.commandFailedWithCode(runCmd(t, {find: 'v', filter: {s: 'x'}, collation: en2}), 167);
+assert.commandFailedWithCode(runCmd(t, {count: 'v', collation: en2}), 167);
+assert.commandFailedWithCode(runCmd(t, {create: 'v2', viewOn: 'dc', pipeline: [], collation: en2}), 2);
+
+// --- errors, with MongoDB's codes.
+const bad = [
+  [{locale: 'xx'}, 2], [{locale: 'simple', strength: 2}, 9], [{strength: 2}, 40414], [{locale: 1}, 14],
+  [{locale: 'en', strength: 6}, 51024], [{locale: 'en', strength: 0}, 2], [{locale: 'en', caseFirst: 'x'}, 2],
+  [{locale: 'en', alternate: 'x'}, 2], [{locale: 'en', maxVariable: 'x'}, 2], [{locale: 'en', bogus: 1}, 40415],
+  [{locale: 'en', caseLevel: 'yes'}, 14], [{locale: 'en', version: '1.0'}, 161], ['fr', 14]];
+for (const [collation, code] of bad) {
+  assert.commandFailedWithCode(runCmd(t, {find: 'c', collation: collation}), code, tojson(collation));
+  assert.commandFailedWithCode(runCmd(t, {create: 'made', collation: collation}), code, tojson(collation));
+}
+r = runCmd(t, {find: 'c', collation: {locale: 'xx'}});
+assert.eq('Field \'locale\' is invalid in: { locale: "xx" }', r.errmsg);
+assert.commandFailedWithCode(runCmd(t, {createIndexes: 'c', indexes: [{key: {s: 1}, name: 'bad', collation: {}}]}), 2);
+assert(!t.getCollectionNames().includes('made'));
+print('collation.js OK');
