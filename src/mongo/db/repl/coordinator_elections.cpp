@@ -94,7 +94,10 @@ void ReplicationCoordinator::backgroundLoop() {
         try {
             if (!pending.isEmpty()) installConfigFromHeartbeat(pending);
             if (!haveConfig) {
-                if (!source.empty()) fetchConfigFrom(source);
+                if (!source.empty())
+                    fetchConfigFrom(source);
+                else
+                    retryFindSelfInStoredConfig();
                 sleepMillis(200);
                 continue;
             }
