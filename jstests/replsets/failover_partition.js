@@ -48,8 +48,7 @@ print('[failover_partition] step-down with one member frozen: the third one must
   const np = rst.getPrimaryIndex();
   assert.eq(others[1], np, 'the frozen member or the stepped-down one was elected');
   assert.commandWorked(rst.nodes[others[0]].getDB('admin').runCommand({replSetFreeze: 0}));
-  // A stepped-down member may not run for 30 s: replSetStepUp on it is refused... but a freeze
-  // of 0 lifts that (MongoDB: replSetFreeze 0 ends the step-down's wait too).
+  // A stepped-down member may not run for 30 s; replSetFreeze 0 lifts that wait, as in MongoDB.
   assert.commandWorked(conn.getDB('admin').runCommand({replSetFreeze: 0}));
   acknowledged.push(...writeMajority(10));
 }
