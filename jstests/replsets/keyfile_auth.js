@@ -3,7 +3,8 @@
 // elect a primary and replicate, every connection between them authenticated as __system with
 // SCRAM-SHA-256 (src/mongo/db/repl/remote_client.cpp). A client without credentials is refused
 // every internal replication command with Unauthorized (13). A member with another key cannot
-// join: the others see it unhealthy with an authentication error, and it logs the refusals.
+// join: the others see it unhealthy with an authentication error, and it logs the refusals. A
+// member whose key file holds two keys (MongoDB's YAML list), one of them the set's, joins.
 load(__dirname + '/../lib/assert.js');
 load(__dirname + '/../lib/replsettest.js');
 const fs = require('fs');
@@ -15,8 +16,12 @@ function writeKey(name, key) {
   fs.writeFileSync(p, key + '\n', {mode: 0o600});
   return p;
 }
-const goodKey = writeKey('good.key', 'c2VjcmV0S2V5Rm9yVGhlU2V0MDEyMzQ1Njc4OQ==');
+const good = 'c2VjcmV0S2V5Rm9yVGhlU2V0MDEyMzQ1Njc4OQ==';
+const goodKey = writeKey('good.key', good);
 const badKey = writeKey('bad.key', 'YW5vdGhlcktleVRoYXRJc1dyb25nOTg3NjU0MzIx');
+// MongoDB's YAML form with several keys (key rollover): a member tries its keys in order and
+// accepts any, so it needs only one key in common with the others.
+const rolloverKey = writeKey('rollover.key', '- bmV3S2V5Tm9ib2R5RWxzZUhhczEyMzQ1Njc4\n- ' + good);
 
 const rst = new ReplSetTest({name: 'authset', nodes: 3, keyFile: goodKey,
                              settings: {electionTimeoutMillis: 2000, heartbeatIntervalMillis: 500}});
@@ -103,5 +108,26 @@ cfg.version++;
 cfg.members.pop();
 assert.commandWorked(userP.getDB('admin').runCommand({replSetReconfig: cfg}));
 assert.eq(0, intruder.stop());
+
+// A member whose key file lists a new key first and the set's key second joins: its first key
+// is refused, its second accepted; the others' key is its second key, which it accepts.
+const rollover = new MongodRunner.Mongod({args: ['--replSet', 'authset', '--oplogSize', '16', '--keyFile', rolloverKey]});
+rollover.start();
+const rolloverHost = 'localhost:' + rollover.port;
+cfg.version++;
+cfg.members.push({_id: 4, host: rolloverHost, priority: 0, votes: 0});
+assert.commandWorked(userP.getDB('admin').runCommand({replSetReconfig: cfg}));
+let joined;
+assert.soon(() => {
+  st = userP.getDB('admin').runCommand({replSetGetStatus: 1});
+  joined = st.members.find((m) => m.name === rolloverHost);
+  return joined && joined.health === 1 && joined.stateStr === 'SECONDARY';
+}, () => 'the member with a two-key file did not join: ' + tojson(joined), 30000);
+const rc = new Mongo('mongodb://root:pw@127.0.0.1:' + rollover.port + '/?directConnection=true&authSource=admin');
+assert.soon(() => rc.getDB('test').c.countDocuments({}) === 3, 'the rollover member did not replicate', 30000);
+cfg.version++;
+cfg.members.pop();
+assert.commandWorked(userP.getDB('admin').runCommand({replSetReconfig: cfg}));
+assert.eq(0, rollover.stop());
 
 rst.stopSet();

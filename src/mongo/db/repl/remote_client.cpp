@@ -55,7 +55,7 @@ void RemoteClient::connect(int socketTimeoutMillis) {
     mongoc_uri_set_appname(u, appName().c_str());
     // With a key file every connection to another member authenticates as __system@local
     // (SCRAM-SHA-256, the key as password), as MongoDB's members do (auth/auth_options.h).
-    if (auto c = auth::internalAuthCredentials()) {
+    if (auto c = auth::internalAuthCredentials(_keyIndex)) {
         mongoc_uri_set_username(u, c->user.c_str());
         mongoc_uri_set_password(u, c->password.c_str());
         mongoc_uri_set_auth_source(u, c->source.c_str());
@@ -67,6 +67,20 @@ void RemoteClient::connect(int socketTimeoutMillis) {
 }
 
 StatusWith<BSONObj> RemoteClient::runCommand(const std::string& db, const BSONObj& cmd, int extraMillis) {
+    for (;;) {
+        auto r = runCommandOnce(db, cmd, extraMillis);
+        // Refused before the command was sent: try the key file's next key, if any.
+        if (r.getStatus().code() != int(ErrorCodes::AuthenticationFailed)) return r;
+        if (auth::internalAuthCredentials(_keyIndex + 1)) {
+            ++_keyIndex;
+            continue;
+        }
+        _keyIndex = 0;
+        return r;
+    }
+}
+
+StatusWith<BSONObj> RemoteClient::runCommandOnce(const std::string& db, const BSONObj& cmd, int extraMillis) {
     connect(_timeoutMillis + extraMillis);
     if (!_client) return Status(ErrorCodes::FailedToParse, "bad member host " + _host);
     bson_t command;
