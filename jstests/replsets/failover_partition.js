@@ -2,6 +2,7 @@
 //   - rs.stepDown() / rs.freeze(): the frozen member is never elected, another one is, and a
 //     connection stays open across the step-down;
 //   - replSetStepUp of a chosen member;
+//   - a slow link (the bridge delays a member's messages): pingMs shows it;
 //   - a partition of the primary from the majority: it steps down, the majority elects a new
 //     primary and takes majority writes; once healed the old primary rejoins as SECONDARY;
 //   - majority writes survive killing (kill -9) a minority, and the primary itself;
@@ -61,6 +62,22 @@ print('[failover_partition] stepUp a chosen member');
   assert.eq(target, rst.getPrimaryIndex());
   acknowledged.push(...writeMajority(10));
   rst.awaitReplication();
+}
+
+// --- a slow link: the primary's messages to one secondary held 600 ms each ---
+print('[failover_partition] a slow link: the primary messages to one secondary held 600 ms each');
+{
+  p = rst.getPrimaryIndex();
+  const s = (p + 1) % 3;
+  const pingOf = (i) => rst.status(p).members.find((m) => m._id === i).pingMs;
+  rst.delayMessages(p, s, 600);
+  // The primary's heartbeats to that secondary take the delay; majority writes still work.
+  assert.soon(() => pingOf(s) >= 600, () => 'pingMs did not show the delay: ' + pingOf(s), 20000);
+  acknowledged.push(...writeMajority(5));
+  rst.heal();
+  assert.soon(() => pingOf(s) < 300, () => 'pingMs did not recover: ' + pingOf(s), 20000);
+  // The bridge checks its commands' arguments.
+  assert.throws(() => rst.discardMessages(s, p, 2));
 }
 
 // --- partition the primary from the majority ---

@@ -137,7 +137,8 @@ private:
     void backgroundLoop();
     void execute(const Actions& actions);
     void sendVoteRequests(const VoteRequest& request);
-    void onHeartbeatReply(int member, const StatusWith<BSONObj>& reply);
+    // elapsedMillis: the heartbeat's round trip, shown as the member's pingMs in replSetGetStatus.
+    void onHeartbeatReply(int member, const StatusWith<BSONObj>& reply, long long elapsedMillis);
     BSONObj makeHeartbeatRequest(int member);
     void installConfigFromHeartbeat(const BSONObj& doc);
     void fetchConfigFrom(const std::string& host);

@@ -114,7 +114,7 @@ void ReplicationCoordinator::backgroundLoop() {
                                                       std::max<long long>(_config->electionTimeoutMillis, 1000)));
                 }
                 _links.start(targets, interval, timeout, [this](int m) { return makeHeartbeatRequest(m); },
-                             [this](int m, const MemberLinks::Reply& r, long long) { onHeartbeatReply(m, r); });
+                             [this](int m, const MemberLinks::Reply& r, long long ms) { onHeartbeatReply(m, r, ms); });
             }
             Actions actions;
             {
@@ -227,7 +227,7 @@ BSONObj ReplicationCoordinator::makeHeartbeatRequest(int member) {
     return r.toBSON();
 }
 
-void ReplicationCoordinator::onHeartbeatReply(int member, const StatusWith<BSONObj>& reply) {
+void ReplicationCoordinator::onHeartbeatReply(int member, const StatusWith<BSONObj>& reply, long long elapsedMillis) {
     Actions actions;
     {
         std::lock_guard<std::mutex> lk(_mutex);
@@ -245,6 +245,7 @@ void ReplicationCoordinator::onHeartbeatReply(int member, const StatusWith<BSONO
         } else {
             const HeartbeatReply& r = parsed.getValue();
             MemberProgress& p = _progress[size_t(member)];
+            p.pingMs = elapsedMillis;
             const MemberState before = _topo.memberState(member);
             if (!r.config.isEmpty()) {
                 auto c = ReplSetConfig::parse(r.config, _options.setName, "reconfigure");
