@@ -84,6 +84,23 @@
       if (!r || r.ok !== 1) throw new Error('bridge on ' + this.port + ' refused ' + tojson(cmd) + ': ' + tojson(r));
       return r;
     }
+    // True once the bridge listens; false if it exited (its port was taken) or hung.
+    waitListening() {
+      const deadline = Date.now() + 15000;
+      while (Date.now() < deadline) {
+        if (/listening on/.test(this.log())) return true;
+        if (this.exitCode !== undefined) return false;
+        sleep(50);
+      }
+      return false;
+    }
+    log() {
+      try {
+        return fs.readFileSync(this.logFile, 'utf8').split('\n').slice(-20).join('\n');
+      } catch (e) {
+        return '(no log)';
+      }
+    }
     stop() {
       if (this.conn) {
         try {
@@ -100,8 +117,24 @@
     }
   }
 
+  // When a test fails, the members' replication log lines tell why: print their tails before
+  // mongod_runner.js removes the log files (its exit hook runs after this one).
+  const allSets = [];
+  process.prependListener('exit', (code) => {
+    if (!code) return;
+    for (const rst of allSets) {
+      rst.mongods.forEach((m, i) => {
+        const lines = m.log(4000).split('\n').filter((l) => /"c":"(REPL|ELECTION|ACCESS)/.test(l) || /"s":"(E|F|W)"/.test(l));
+        // (print() is asynchronous in mongosh and would be lost at exit.)
+        fs.writeSync(1, '--- ' + rst.name + ' member ' + i + ' (port ' + m.port + '), last replication log lines ---\n' +
+                        lines.slice(-25).map((l) => l.slice(0, 400)).join('\n') + '\n');
+      });
+    }
+  });
+
   class ReplSetTest {
     constructor(opts) {
+      allSets.push(this);
       opts = opts || {};
       this.name = opts.name || 'rs0';
       let nodes = opts.nodes === undefined ? 3 : opts.nodes;
@@ -134,8 +167,11 @@
     connect(port) {
       const creds = this.key ? '__system:' + encodeURIComponent(this.key) + '@' : '';
       const auth = this.key ? '&authSource=local&authMechanism=SCRAM-SHA-256' : '';
+      // heartbeatFrequencyMS: after an error that marks the member unknown (e.g. an arbiter's
+      // 13436 for a read), the driver's monitor sees it again within half a second.
       return new Mongo('mongodb://' + creds + '127.0.0.1:' + port +
-                       '/?directConnection=true&serverSelectionTimeoutMS=3000&socketTimeoutMS=20000' + auth);
+                       '/?directConnection=true&serverSelectionTimeoutMS=5000&socketTimeoutMS=20000' +
+                       '&heartbeatFrequencyMS=500' + auth);
     }
 
     startSet() {
@@ -145,8 +181,19 @@
         this.ports.push(m.port);
       }
       if (this.useBridge) {
+        // Bridges bind before the members start (and open connections whose ephemeral source
+        // ports might take a bridge's port); a port taken anyway is replaced by another.
         for (let i = 0; i < this.mongods.length; i++) {
-          this.bridges.push(new Bridge(MongodRunner.allocPort(), this.mongods[i].port));
+          let b = null;
+          for (let attempt = 0; attempt < 3 && !b; attempt++) {
+            b = new Bridge(MongodRunner.allocPort(), this.mongods[i].port);
+            if (!b.waitListening()) {
+              b.stop();
+              b = null;
+            }
+          }
+          if (!b) throw new Error('could not start a bridge for member ' + i);
+          this.bridges.push(b);
         }
       }
       for (let i = 0; i < this.mongods.length; i++) {
@@ -166,7 +213,7 @@
             } catch (e) {
               return false;
             }
-          }, 'bridge ' + b.port + ' did not start', 20000, 100);
+          }, () => 'bridge ' + b.port + ' did not start (exit: ' + b.exitCode + '): ' + b.log(), 20000, 100);
         }
       }
       return this.nodes;
@@ -294,9 +341,13 @@
 
     // --- state ---
 
+    // fn's result, or null if it throws. (The result goes through a variable: mongosh's async
+    // rewriting does not await a call returned directly from inside a try block, and its
+    // error would escape the catch.)
     _try(fn) {
       try {
-        return fn();
+        const r = fn();
+        return r;
       } catch (e) {
         return null;
       }

@@ -19,6 +19,7 @@ function stateOf(st, host) {
 }
 
 // --- rs.initiate() with no config: this node alone, named localhost:<port> ---
+print('[shell_helpers_reconfig] rs.initiate() with no config: this node alone, named localhost:<port>');
 useNode(0);
 const init = rs.initiate();
 assert.eq(1, init.ok, tojson(init));
@@ -31,6 +32,7 @@ assert.eq([h0], conf.members.map((m) => m.host));
 assert.eq(10000, conf.settings.electionTimeoutMillis);
 
 // --- rs.reconfig: shorter election timeout and heartbeat interval (keeps the test short) ---
+print('[shell_helpers_reconfig] rs.reconfig: shorter election timeout and heartbeat interval (keeps the test short)');
 conf.settings.electionTimeoutMillis = 2000;
 conf.settings.heartbeatIntervalMillis = 500;
 assert.commandWorked(rs.reconfig(conf));
@@ -43,6 +45,7 @@ assert.commandFailedWithCode(runCmd(db.getSiblingDB('admin'), {replSetReconfig: 
 assert.commandWorked(db.c.insertMany([{_id: 1}, {_id: 2}, {_id: 3}]));
 
 // --- rs.add: a new empty member replays the set's oplog from its first entry ---
+print('[shell_helpers_reconfig] rs.add: a new empty member replays the sets oplog from its first entry');
 assert.commandWorked(rs.add(h1));
 rst.awaitSecondaryNodes(60000, [0, 1]);
 assert.commandWorked(rs.add({host: h2, priority: 0}));
@@ -66,6 +69,7 @@ assert.eq('ARBITER', stateOf(st, h3));
 for (const m of st.members) assert.eq(1, m.health, tojson(m));
 
 // --- the printing helpers and db.getReplicationInfo() ---
+print('[shell_helpers_reconfig] the printing helpers and db.getReplicationInfo()');
 const info = db.getReplicationInfo();
 assert.eq(16, info.configuredLogSizeMB, tojson(info));
 assert(info.tFirst && info.tLast && info.timeDiff >= 0, tojson(info));
@@ -80,9 +84,12 @@ useNode(1);
 assert.eq('16 MB', rs.printReplicationInfo().value['configured oplog size']);
 // On the arbiter (no oplog), MongoDB's shell says it cannot.
 useNode(3);
+// (mongosh's stats() also reads config.collections, which an arbiter refuses with 13436, as
+// MongoDB's do; the driver then re-checks the server before the helper's hello.)
 assert.eq('cannot provide replication status from an arbiter', rs.printReplicationInfo().value.message);
 
 // --- rs.reconfig: priority 2 on member 1; it takes over (priority takeover) ---
+print('[shell_helpers_reconfig] rs.reconfig: priority 2 on member 1; it takes over (priority takeover)');
 useNode(0);
 conf = rs.conf();
 conf.members[1].priority = 2;
@@ -92,6 +99,7 @@ assert.soon(() => rst.nodes[1].getDB('admin').runCommand({hello: 1}).isWritableP
 rst.awaitSecondaryNodes();
 
 // --- rs.freeze on member 2 (priority 0 anyway) and rs.stepDown on the primary: member 0 wins ---
+print('[shell_helpers_reconfig] rs.freeze on member 2 (priority 0 anyway) and rs.stepDown on the primary: member 0 wins');
 useNode(0);
 assert.commandWorked(rs.freeze(30));
 useNode(0);
@@ -109,6 +117,7 @@ assert.soon(() => rst.nodes[1].getDB('admin').runCommand({hello: 1}).isWritableP
             'member 1 did not take over again after its step-down period', 60000);
 
 // --- rs.remove: member 2 leaves; it knows it was removed ---
+print('[shell_helpers_reconfig] rs.remove: member 2 leaves; it knows it was removed');
 useNode(1);
 assert.commandWorked(rs.remove(h2));
 conf = rs.conf();

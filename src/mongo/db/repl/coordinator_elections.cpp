@@ -402,8 +402,9 @@ void ReplicationCoordinator::processRequestVotes(OperationContext* opCtx, const 
 void ReplicationCoordinator::becomePrimary(OperationContext* opCtx, long long term) {
     std::lock_guard<std::mutex> election(_electionMutex);
     // The applier stops before the node takes writes: what it fetched is applied, the rest
-    // of the old primary's entries (if any) are not this term's.
-    _fetcher.stop();
+    // of the old primary's entries (if any) are not this term's. Without waiting for a fetch
+    // in flight to an old primary that may hang (SIGSTOP): manageFetcher joins it later.
+    _fetcher.stopApplying();
     {
         std::lock_guard<std::mutex> lk(_mutex);
         if (_topo.role() != Role::kLeader || _topo.term() != term) return;  // lost it meanwhile
