@@ -10,8 +10,14 @@
 //   const primary = rst.getPrimary();                 // a Mongo connection (direct)
 //   rst.stepUp(1);  rst.stop(0);  rst.restart(0);  rst.kill(2);  rst.pause(1);  rst.resume(1);
 //   rst.disconnect(0, 1);  rst.reconnect(0, 1);  rst.isolate(0);  rst.heal();
-//   rst.awaitReplication();  rst.awaitSecondaryNodes();
+//   rst.delayMessages(0, 1, ms);  rst.discardMessages(0, 1, loss);   // from member 0 to member 1
+//   rst.awaitReplication();  rst.awaitSecondaryNodes();  rst.status(i);  rst.getSecondaries();
+//   rst.checkReplicatedDataHashes();  rst.checkOplogs();  rst.validateAll();   // or checkAll()
 //   rst.stopSet();   // end checks (dbHash, oplogs, validate), then SIGTERM and clean exits
+//
+// Options: name, nodes (a count or per-member options), nodeOptions, oplogSize (MB, 16),
+// settings (the config's settings), useBridge, keyFile (every member gets it; the library then
+// connects as __system with its first key).
 //
 // Members are referred to by index (0..n-1) or by their Mongo connection. nodes[i] is always a
 // direct connection to member i's own port (never through its bridge), so that the test's own
@@ -26,7 +32,8 @@
   'use strict';
   // __dirname is this file's directory only while it loads: keep it.
   const libDir = __dirname;
-  load(libDir + '/mongod_runner.js');
+  // Loaded once: a second load would restart its port numbering.
+  if (!globalThis.MongodRunner) load(libDir + '/mongod_runner.js');
   const cp = require('child_process');
   const fs = require('fs');
   const path = require('path');
@@ -46,6 +53,15 @@
   }
   function tsStr(ts) {
     return ts ? '(' + tsParts(ts).join(',') + ')' : 'null';
+  }
+
+  // The first key of a key file: the whole text without whitespace, or the first item of a
+  // YAML list ("- key" lines or "[k1, k2]"), as the server reads it.
+  function firstKey(text) {
+    const t = text.trim();
+    if (t.startsWith('[')) return t.slice(1).split(/[,\]]/)[0].replace(/\s+/g, '');
+    if (t.startsWith('-')) return t.split('\n')[0].slice(1).replace(/\s+/g, '');
+    return t.replace(/\s+/g, '');
   }
 
   // Bridges are killed with mongosh, like the servers mongod_runner starts.
@@ -145,7 +161,7 @@
       this.useBridge = !!opts.useBridge;
       this.settings = opts.settings || {};
       this.keyFile = opts.keyFile || null;
-      this.key = this.keyFile ? fs.readFileSync(this.keyFile, 'utf8').replace(/\s+/g, '') : null;
+      this.key = this.keyFile ? firstKey(fs.readFileSync(this.keyFile, 'utf8')) : null;
       this.mongods = [];
       this.bridges = [];
       this.nodes = [];  // direct connections, refreshed on (re)start
