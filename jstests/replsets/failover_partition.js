@@ -5,7 +5,8 @@
 //   - a slow link (the bridge delays a member's messages): pingMs shows it;
 //   - a partition of the primary from the majority: it steps down, the majority elects a new
 //     primary and takes majority writes; once healed the old primary rejoins as SECONDARY;
-//   - majority writes survive killing (kill -9) a minority, and the primary itself;
+//   - majority writes survive killing (kill -9) a minority, and the primary itself; a member
+//     restarted cleanly behind its bridge finds itself in its config and rejoins;
 //   - SIGSTOP of the primary: the others elect, and after SIGCONT it rejoins;
 //   - end checks: dbHash, oplogs, validate on every member (one member runs with --dedup).
 // Elections use a 2 s election timeout to keep the test short.
@@ -127,6 +128,12 @@ print('[failover_partition] kill -9 a minority (one secondary): majority writes 
   acknowledged.push(...writeMajority(10));
   rst.start(victim);
   rst.awaitSecondaryNodes();
+  rst.awaitReplication();
+  // A clean restart (SIGTERM, exit code 0): behind its bridge the member finds itself in its
+  // stored config again (_isSelf through the bridge) and rejoins.
+  rst.restart(victim);
+  rst.awaitSecondaryNodes();
+  acknowledged.push(...writeMajority(5));
   rst.awaitReplication();
 }
 
