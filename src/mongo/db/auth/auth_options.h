@@ -24,15 +24,22 @@ int scramSha256IterationCount();
 bool localhostAuthBypassEnabled();
 
 // Reads and checks a key file as MongoDB does: on POSIX it must not be readable, writable or
-// executable by group or others ("permissions on <path> are too open"); whitespace is
-// ignored; the rest must be 6 to 1024 characters of the base64 alphabet. Returns the key.
+// executable by group or others ("permissions on <path> are too open"). The file is YAML: one
+// key (the legacy text form, whitespace ignored) or a sequence of keys (`- key1` lines or
+// `[key1, key2]`), each 6 to 1024 characters of the base64 alphabet once whitespace is removed.
+// readKeyFileKeys returns every key in order; readKeyFile the first, the one a member
+// authenticates with. The server accepts __system with any of them (key rollover: members
+// sharing one key authenticate).
+StatusWith<std::vector<std::string>> readKeyFileKeys(const std::string& path);
 StatusWith<std::string> readKeyFile(const std::string& path);
 
 // Applies params: --auth / --keyFile (which reads the key file and implies --auth). Logs
 // and exits(1) on a bad key file, as mongod refuses to start.
 void initializeAuthOrExit(const ServerGlobalParams& params);
-// For tests: turns access control on or off, with an optional key.
+// For tests: turns access control on or off, with an optional key (or keys: the first is used
+// for outgoing connections, any is accepted).
 void setAuthorizationForTest(bool enabled, const std::string& key = "");
+void setAuthorizationForTest(bool enabled, const std::vector<std::string>& keys);
 
 // The internal user of key-file authentication, __system@local, whose password is the key.
 // Its credentials exist only in memory (never in admin.system.users); nullopt without a key
@@ -40,7 +47,9 @@ void setAuthorizationForTest(bool enabled, const std::string& key = "");
 std::optional<ScramCredential> internalUserCredential(HashAlgo a);
 
 // For outgoing connections of replica-set members (API for src/mongo/db/repl): how to
-// authenticate as __system@local to another member, nullopt when no key file is in use.
+// authenticate as __system@local to another member with the key file's keyIndex-th key,
+// nullopt when no key file is in use or it has fewer keys. As MongoDB, a member tries its keys
+// in order until one is accepted (members need only share one key).
 //   user = "__system", source = "local", mechanism = "SCRAM-SHA-256", password = the key
 // uriCredentials() is the "user:password@" part of a mongodb:// URI (percent-encoded),
 // uriOptions() the options to append ("authSource=local&authMechanism=SCRAM-SHA-256").
@@ -49,6 +58,6 @@ struct InternalAuthCredentials {
     std::string uriCredentials() const;
     std::string uriOptions() const;
 };
-std::optional<InternalAuthCredentials> internalAuthCredentials();
+std::optional<InternalAuthCredentials> internalAuthCredentials(size_t keyIndex = 0);
 
 }  // namespace mongo::auth

@@ -112,7 +112,10 @@ void checkCommandAuthorization(OperationContext* opCtx, const Command* cmd, cons
     AuthorizationSession* as = AuthorizationSession::get(client);
     if (!as->isAuthenticated()) {
         // The localhost exception: the first user may be created from the machine itself.
-        if (cmd->name() == "createUser" && req.db() == "admin" && localhostAuthBypassEnabled() &&
+        // So may a replica set be initiated (before it exists no user can be created: the node
+        // is not primary), as MongoDB's "deploy a replica set with key file access control" does.
+        if ((cmd->name() == "createUser" || cmd->name() == "replSetInitiate") && req.db() == "admin" &&
+            localhostAuthBypassEnabled() &&
             isLocalhostAddress(client->remote()) && !anyUserExists(opCtx))
             return;
         uasserted(ErrorCodes::Unauthorized, "Command " + cmd->name() + " requires authentication");

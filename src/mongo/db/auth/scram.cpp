@@ -200,16 +200,23 @@ StatusWith<std::string> ScramServerConversation::final(std::string_view msg) {
 
     std::string withoutProof(msg.substr(0, msg.size() - parts.back().size() - 1));
     std::string authMessage = _clientFirstBare + "," + _serverFirst + "," + withoutProof;
-    std::string storedKey, serverKey;
-    if (!base64Decode(_cred.storedKey, &storedKey) || !base64Decode(_cred.serverKey, &serverKey))
-        return bad("Stored SCRAM credentials are not valid base64");
-    std::string clientSignature = hmac(_algo, storedKey, authMessage);
-    std::string clientKey = xorStrings(proof, clientSignature);
-    if (!_userKnown || !constantTimeEquals(hashOf(_algo, clientKey), storedKey))
-        return Status(ErrorCodes::AuthenticationFailed, _userKnown ? "SCRAM authentication failed, storedKey mismatch"
-                                                                   : "Could not find user \"" + _user + "\"");
-    _state = State::kDone;
-    return "v=" + base64Encode(hmac(_algo, serverKey, authMessage));
+    // The credential's keys, then its alternates (several keys in a key file): the first whose
+    // storedKey matches the proof wins, and its serverKey signs the answer.
+    std::vector<std::pair<std::string, std::string>> keys{{_cred.storedKey, _cred.serverKey}};
+    keys.insert(keys.end(), _cred.alternateKeys.begin(), _cred.alternateKeys.end());
+    for (const auto& [storedB64, serverB64] : keys) {
+        std::string storedKey, serverKey;
+        if (!base64Decode(storedB64, &storedKey) || !base64Decode(serverB64, &serverKey))
+            return bad("Stored SCRAM credentials are not valid base64");
+        std::string clientSignature = hmac(_algo, storedKey, authMessage);
+        std::string clientKey = xorStrings(proof, clientSignature);
+        if (_userKnown && constantTimeEquals(hashOf(_algo, clientKey), storedKey)) {
+            _state = State::kDone;
+            return "v=" + base64Encode(hmac(_algo, serverKey, authMessage));
+        }
+    }
+    return Status(ErrorCodes::AuthenticationFailed, _userKnown ? "SCRAM authentication failed, storedKey mismatch"
+                                                               : "Could not find user \"" + _user + "\"");
 }
 
 ScramClientConversation::ScramClientConversation(HashAlgo a, std::string user, std::string password,

@@ -12,6 +12,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 #include <string_view>
 
 #include "mongo/base/status.h"
@@ -34,6 +36,10 @@ struct ScramCredential {
     std::string salt;       // base64
     std::string storedKey;  // base64
     std::string serverKey;  // base64
+    // Other keys accepted for the same user, as {storedKey, serverKey} (base64) under the same
+    // salt and iteration count: the further keys of a key file (auth_options.h), so that members
+    // sharing any one key authenticate. In memory only: toBSON leaves them out.
+    std::vector<std::pair<std::string, std::string>> alternateKeys;
 
     bool isValid() const { return iterationCount > 0 && !salt.empty() && !storedKey.empty() && !serverKey.empty(); }
     BSONObj toBSON() const;

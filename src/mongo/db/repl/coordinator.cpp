@@ -10,6 +10,7 @@
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/commands/hello_cmd.h"
 #include "mongo/db/repl/coordinator_internal.h"
+#include "mongo/db/repl/is_self.h"
 #include "mongo/db/repl/logical_clock.h"
 #include "mongo/db/repl/op_observer_impl.h"
 #include "mongo/db/repl/oplog.h"
@@ -187,7 +188,7 @@ void ReplicationCoordinator::loadStoredState(OperationContext* opCtx) {
     }
     _config = std::make_unique<ReplSetConfig>(sw.getValue());
     _config->term = configDoc->doc["term"].isNumber() ? configDoc->doc["term"].numberLong() : _config->term;
-    _selfIndex = _config->findSelf(_options.selfHosts);
+    _selfIndex = findSelfInConfig(*_config, _options.selfHosts, /*allowNetwork=*/false);
     if (_selfIndex < 0) {
         LOGV2_WARNING(21405, Replication, "Locally stored replica set configuration does not have a valid entry for the current node; waiting for reconfig or remote heartbeat",
                       logv2::attrs("config", configDoc->doc));
@@ -218,7 +219,7 @@ void ReplicationCoordinator::initiate(OperationContext* opCtx, const BSONObj& co
         uassertStatusOK(sw.getStatus());
         config = sw.getValue();
     }
-    const int self = config.findSelf(_options.selfHosts);
+    const int self = findSelfInConfig(config, _options.selfHosts);
     uassert(ErrorCodes::NodeNotFound,
             "No host described in new configuration with {version: " + std::to_string(config.version) +
                 ", term: " + std::to_string(config.term) + "} for replica set " + setName + " maps to this node",
@@ -305,7 +306,7 @@ void ReplicationCoordinator::reconfig(OperationContext* opCtx, const BSONObj& co
     ReplSetConfig config = sw.getValue();
     if (!config.replicaSetIdGiven) config.replicaSetId = oldConfig.replicaSetId;
     uassertStatusOK(ReplSetConfig::checkReconfig(oldConfig, config, force));
-    const int self = config.findSelf(_options.selfHosts);
+    const int self = findSelfInConfig(config, _options.selfHosts);
     uassert(ErrorCodes::NodeNotFound,
             "No host described in new configuration with {version: " + std::to_string(config.version) + ", term: " +
                 std::to_string(force ? -1 : term) + "} for replica set " + setName + " maps to this node",
@@ -350,10 +351,12 @@ void ReplicationCoordinator::installConfigFromHeartbeat(const BSONObj& doc) {
     }
     ReplSetConfig config = sw.getValue();
     config.term = doc["term"].isNumber() ? doc["term"].numberLong() : config.term;
-    const int self = config.findSelf(_options.selfHosts);
+    const int self = findSelfInConfig(config, _options.selfHosts);
     {
         std::lock_guard<std::mutex> lk(_mutex);
-        if (_config && !configIsNewer(config, *_config)) return;
+        // The same config is taken again when it now names this node and did not before
+        // (found through a proxy once the node listens: retryFindSelfInStoredConfig).
+        if (_config && !configIsNewer(config, *_config) && !(self >= 0 && _selfIndex < 0)) return;
     }
     auto opCtx = makeOperationContext(internalClient());
     {
@@ -380,6 +383,19 @@ void ReplicationCoordinator::installConfigFromHeartbeat(const BSONObj& doc) {
     bumpTopologyVersion();
     LOGV2(21392, Replication, "New replica set config in use",
           logv2::attrs("config", config.toBSON(), "version", config.version, "term", config.term));
+}
+
+void ReplicationCoordinator::retryFindSelfInStoredConfig() {
+    BSONObj doc;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        if (!_config || _selfIndex >= 0 || _state != MemberState::kRemoved) return;
+        const long long now = nowMillis();
+        if (now < _nextFindSelfMillis) return;
+        _nextFindSelfMillis = now + 1000;
+        doc = _config->toBSON();
+    }
+    installConfigFromHeartbeat(doc);
 }
 
 void ReplicationCoordinator::persistConfig(OperationContext* opCtx, const ReplSetConfig& config) {

@@ -137,10 +137,14 @@ private:
     void backgroundLoop();
     void execute(const Actions& actions);
     void sendVoteRequests(const VoteRequest& request);
-    void onHeartbeatReply(int member, const StatusWith<BSONObj>& reply);
+    // elapsedMillis: the heartbeat's round trip, shown as the member's pingMs in replSetGetStatus.
+    void onHeartbeatReply(int member, const StatusWith<BSONObj>& reply, long long elapsedMillis);
     BSONObj makeHeartbeatRequest(int member);
     void installConfigFromHeartbeat(const BSONObj& doc);
     void fetchConfigFrom(const std::string& host);
+    // A node whose stored config names it only through a proxy (is_self.h) cannot find itself
+    // at start-up, before it listens: once a second while REMOVED, look again over the network.
+    void retryFindSelfInStoredConfig();
     void stepDownLocked(std::unique_lock<std::mutex>& lk, const std::string& reason);
     void manageFetcher();
     void onBatchApplied(const OpTime& applied);
@@ -199,6 +203,7 @@ private:
     std::string _lastElectionReason;
     bool _linksDirty = false;   // the config changed: the bg thread restarts the member links
     int _lastPrimarySeen = -1;  // for topologyVersion: hello's primary changed
+    long long _nextFindSelfMillis = 0;  // retryFindSelfInStoredConfig's pace (guarded by _mutex)
     bool _threadsStarted = false;
     int _rbid = 1;
     Clock::time_point _clockBase = Clock::now();

@@ -94,7 +94,10 @@ void ReplicationCoordinator::backgroundLoop() {
         try {
             if (!pending.isEmpty()) installConfigFromHeartbeat(pending);
             if (!haveConfig) {
-                if (!source.empty()) fetchConfigFrom(source);
+                if (!source.empty())
+                    fetchConfigFrom(source);
+                else
+                    retryFindSelfInStoredConfig();
                 sleepMillis(200);
                 continue;
             }
@@ -111,7 +114,7 @@ void ReplicationCoordinator::backgroundLoop() {
                                                       std::max<long long>(_config->electionTimeoutMillis, 1000)));
                 }
                 _links.start(targets, interval, timeout, [this](int m) { return makeHeartbeatRequest(m); },
-                             [this](int m, const MemberLinks::Reply& r, long long) { onHeartbeatReply(m, r); });
+                             [this](int m, const MemberLinks::Reply& r, long long ms) { onHeartbeatReply(m, r, ms); });
             }
             Actions actions;
             {
@@ -224,7 +227,7 @@ BSONObj ReplicationCoordinator::makeHeartbeatRequest(int member) {
     return r.toBSON();
 }
 
-void ReplicationCoordinator::onHeartbeatReply(int member, const StatusWith<BSONObj>& reply) {
+void ReplicationCoordinator::onHeartbeatReply(int member, const StatusWith<BSONObj>& reply, long long elapsedMillis) {
     Actions actions;
     {
         std::lock_guard<std::mutex> lk(_mutex);
@@ -242,6 +245,7 @@ void ReplicationCoordinator::onHeartbeatReply(int member, const StatusWith<BSONO
         } else {
             const HeartbeatReply& r = parsed.getValue();
             MemberProgress& p = _progress[size_t(member)];
+            p.pingMs = elapsedMillis;
             const MemberState before = _topo.memberState(member);
             if (!r.config.isEmpty()) {
                 auto c = ReplSetConfig::parse(r.config, _options.setName, "reconfigure");
@@ -398,8 +402,9 @@ void ReplicationCoordinator::processRequestVotes(OperationContext* opCtx, const 
 void ReplicationCoordinator::becomePrimary(OperationContext* opCtx, long long term) {
     std::lock_guard<std::mutex> election(_electionMutex);
     // The applier stops before the node takes writes: what it fetched is applied, the rest
-    // of the old primary's entries (if any) are not this term's.
-    _fetcher.stop();
+    // of the old primary's entries (if any) are not this term's. Without waiting for a fetch
+    // in flight to an old primary that may hang (SIGSTOP): manageFetcher joins it later.
+    _fetcher.stopApplying();
     {
         std::lock_guard<std::mutex> lk(_mutex);
         if (_topo.role() != Role::kLeader || _topo.term() != term) return;  // lost it meanwhile

@@ -28,6 +28,11 @@ void OplogFetcher::start(Hooks hooks) {
     _thread = std::thread([this] { run(); });
 }
 
+void OplogFetcher::stopApplying() {
+    _stop = true;
+    std::lock_guard<std::mutex> applying(_applyMutex);
+}
+
 void OplogFetcher::stop() {
     _stop = true;
     if (_thread.joinable()) _thread.join();
@@ -153,6 +158,8 @@ void OplogFetcher::fetchFrom(const std::string& source) {
                     while (!_stop && Date_t::now().millis < e.getValue().wall.millis + delay * 1000) sleepFor(100);
                     if (_stop) break;
                 }
+                std::lock_guard<std::mutex> applying(_applyMutex);
+                if (_stop) break;  // stopApplying(): not one more entry
                 Status s = OplogApplier::apply(opCtx.get(), e.getValue(), doc);
                 if (!s.isOK()) {
                     _hooks.onCannotSync("failed to apply the entry " + doc.jsonString() + ": " + s.toString());

@@ -45,6 +45,11 @@ public:
     ~OplogFetcher() { stop(); }
     void start(Hooks hooks);
     void stop();
+    // Like stop() for what matters to a node about to take writes: once it returns no entry is
+    // being applied and none will be, but it does not wait for the thread, which may still be
+    // blocked in a call to an unresponsive sync source (up to the network timeout); stop() or
+    // start() joins it later. (A new primary must not wait for a SIGSTOPped old primary.)
+    void stopApplying();
     bool running() const { return _running.load(); }
     // The source of the current cursor ("" if none).
     std::string syncSource() const;
@@ -60,6 +65,7 @@ private:
     std::atomic<bool> _running{false};
     mutable std::mutex _mutex;
     std::string _source;
+    std::mutex _applyMutex;  // held while one entry is applied (stopApplying waits for it)
 };
 
 }  // namespace repl

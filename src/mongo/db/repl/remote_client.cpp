@@ -1,8 +1,12 @@
 #include "mongo/db/repl/remote_client.h"
 
 #include <mongoc/mongoc.h>
+#include <unistd.h>
 
 #include <mutex>
+
+#include "mongo/db/auth/auth_options.h"
+#include "mongo/db/server_options.h"
 
 namespace mongo {
 namespace repl {
@@ -11,6 +15,21 @@ namespace {
 void initDriverOnce() {
     static std::once_flag once;
     std::call_once(once, [] { mongoc_init(); });
+}
+
+// The application name of every connection to another member: "replication hostInfo=<host>:<port>",
+// the host and port this process listens on. MongoDB's internal clients name themselves in their
+// first hello (hostInfo); libmongoc writes its own handshake, so the name goes in the handshake's
+// client.application.name, which is just as surely the first message on every connection. The
+// test bridge (jstests/lib/mongobridge.py) reads it to know which member is calling.
+const std::string& appName() {
+    static const std::string name = [] {
+        char host[256] = "localhost";
+        gethostname(host, sizeof host - 1);
+        host[sizeof host - 1] = 0;
+        return "replication hostInfo=" + std::string(host) + ":" + std::to_string(serverGlobalParams().port);
+    }();
+    return name;
 }
 }  // namespace
 
@@ -29,16 +48,39 @@ void RemoteClient::connect(int socketTimeoutMillis) {
     const std::string uri = "mongodb://" + _host + "/?directConnection=true&connectTimeoutMS=" +
                             std::to_string(_timeoutMillis) + "&socketTimeoutMS=" + std::to_string(socketTimeoutMillis) +
                             "&serverSelectionTimeoutMS=" + std::to_string(_timeoutMillis) +
-                            "&serverSelectionTryOnce=true&heartbeatFrequencyMS=500&appname=replication";
+                            "&serverSelectionTryOnce=true&heartbeatFrequencyMS=500";
     bson_error_t error;
     mongoc_uri_t* u = mongoc_uri_new_with_error(uri.c_str(), &error);
     if (!u) return;
+    mongoc_uri_set_appname(u, appName().c_str());
+    // With a key file every connection to another member authenticates as __system@local
+    // (SCRAM-SHA-256, the key as password), as MongoDB's members do (auth/auth_options.h).
+    if (auto c = auth::internalAuthCredentials(_keyIndex)) {
+        mongoc_uri_set_username(u, c->user.c_str());
+        mongoc_uri_set_password(u, c->password.c_str());
+        mongoc_uri_set_auth_source(u, c->source.c_str());
+        mongoc_uri_set_auth_mechanism(u, c->mechanism.c_str());
+    }
     _client = mongoc_client_new_from_uri(u);
     mongoc_uri_destroy(u);
     _connectedTimeout = socketTimeoutMillis;
 }
 
 StatusWith<BSONObj> RemoteClient::runCommand(const std::string& db, const BSONObj& cmd, int extraMillis) {
+    for (;;) {
+        auto r = runCommandOnce(db, cmd, extraMillis);
+        // Refused before the command was sent: try the key file's next key, if any.
+        if (r.getStatus().code() != int(ErrorCodes::AuthenticationFailed)) return r;
+        if (auth::internalAuthCredentials(_keyIndex + 1)) {
+            ++_keyIndex;
+            continue;
+        }
+        _keyIndex = 0;
+        return r;
+    }
+}
+
+StatusWith<BSONObj> RemoteClient::runCommandOnce(const std::string& db, const BSONObj& cmd, int extraMillis) {
     connect(_timeoutMillis + extraMillis);
     if (!_client) return Status(ErrorCodes::FailedToParse, "bad member host " + _host);
     bson_t command;
@@ -58,6 +100,10 @@ StatusWith<BSONObj> RemoteClient::runCommand(const std::string& db, const BSONOb
     // Unreachable: drop the client so the next command reconnects from scratch.
     mongoc_client_destroy(_client);
     _client = nullptr;
+    // The member refused our key (or we have none and it wants one): say so, with MongoDB's code.
+    if (error.domain == MONGOC_ERROR_CLIENT && error.code == MONGOC_ERROR_CLIENT_AUTHENTICATE)
+        return Status(ErrorCodes::AuthenticationFailed,
+                      "Error connecting to " + _host + " :: caused by :: " + error.message);
     const bool timedOut = std::string(error.message).find("timed out") != std::string::npos ||
                           std::string(error.message).find("Timed out") != std::string::npos;
     return Status(timedOut ? ErrorCodes::NetworkTimeout : ErrorCodes::HostUnreachable,

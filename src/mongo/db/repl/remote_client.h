@@ -30,15 +30,18 @@ public:
 
     const std::string& host() const { return _host; }
 
-    // Runs cmd against db. OK with the reply document when the reply says ok: 1.
+    // Runs cmd against db. OK with the reply document when the reply says ok: 1. With a key
+    // file of several keys, a key the member refuses is followed by the next one, as MongoDB.
     StatusWith<BSONObj> runCommand(const std::string& db, const BSONObj& cmd, int extraMillis = 0);
 
 private:
     void connect(int socketTimeoutMillis);
+    StatusWith<BSONObj> runCommandOnce(const std::string& db, const BSONObj& cmd, int extraMillis);
 
     std::string _host;
     int _timeoutMillis;
     int _connectedTimeout = -1;  // the socket timeout of the current client
+    size_t _keyIndex = 0;        // which key of the key file authenticates (auth_options.h)
     mongoc_client_t* _client = nullptr;
 };
 
