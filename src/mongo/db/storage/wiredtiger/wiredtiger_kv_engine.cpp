@@ -333,7 +333,13 @@ void WiredTigerKVEngine::configureAutoCompact(const AutoCompactOptions& options)
     // Compact must not run on a session with a transaction: a session of its own.
     WT_SESSION* s = nullptr;
     wtCheck(_conn->open_session(_conn, nullptr, nullptr, &s), "open_session for autoCompact");
+    // EBUSY while WiredTiger's compaction thread is still starting or stopping from the last
+    // change (a second {autoCompact: false} right after the first): it settles within moments.
     int ret = s->compact(s, nullptr, config.c_str());
+    for (int tries = 0; ret == EBUSY && tries < 100; ++tries) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        ret = s->compact(s, nullptr, config.c_str());
+    }
     s->close(s, nullptr);
     if (ret == EBUSY)
         uasserted(ErrorCodes::ObjectIsBusy, "Background compaction is busy; retry");
