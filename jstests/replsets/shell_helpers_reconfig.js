@@ -59,6 +59,9 @@ assert.eq(true, conf.members[3].arbiterOnly);
 assert.eq(0, conf.members[2].priority);
 assert.commandWorked(db.runCommand({insert: 'c', documents: [{_id: 4}], writeConcern: {w: 3, wtimeout: 30000}}));
 
+// The primary learns the arbiter's state from its first heartbeat, which on a loaded machine
+// may come after the w: 3 write (that waits for the data-bearing members only).
+assert.soon(() => stateOf(rs.status(), h3) === 'ARBITER', 'the arbiter is seen as ARBITER', 30000);
 let st = rs.status();
 assert.eq('helpers', st.set);
 assert.eq(1, st.myState);
