@@ -214,6 +214,28 @@ def test_user_commands(server, root):
     assert "pw1" not in log and "pw2" not in log and ROOT_PWD not in log
 
 
+def test_users_info_filter(server, root):
+    """usersInfo's filter: $match conditions on the stored user documents."""
+    admin = root.admin
+    for name, team in (("f1", "red"), ("f2", "blue"), ("f3", "red")):
+        admin.command("createUser", name, pwd="pw", roles=[], customData={"team": team})
+    try:
+        got = admin.command("usersInfo", 1, filter={"customData.team": "red"})["users"]
+        assert sorted(u["user"] for u in got) == ["f1", "f3"]
+        got = admin.command("usersInfo", {"forAllDBs": True}, filter={"user": {"$in": ["f2", "nobody"]}})["users"]
+        assert [u["user"] for u in got] == ["f2"]
+        assert admin.command("usersInfo", "f1", filter={"customData.team": "blue"})["users"] == []
+        with pytest.raises(OperationFailure) as e:
+            admin.command("usersInfo", 1, filter="red")
+        assert e.value.code == 14
+        with pytest.raises(OperationFailure) as e:
+            admin.command("usersInfo", 1, filter={"user": {"$bogus": 1}})
+        assert e.value.code == 2
+    finally:
+        for name in ("f1", "f2", "f3"):
+            admin.command("dropUser", name)
+
+
 def test_role_commands(server, root):
     app = root.app
     app.command("createRole", "onlyA", privileges=[{"resource": {"db": "app", "collection": "a"}, "actions": ["find"]}],

@@ -3,6 +3,7 @@
 // admin.system.users (auth_store.h); passwords are turned into SCRAM credentials at once and
 // are never stored, logged (commands are logged with "pwd" redacted) or returned.
 #include <algorithm>
+#include <optional>
 
 #include "mongo/bson/uuid.h"
 #include "mongo/db/auth/auth_options.h"
@@ -10,6 +11,7 @@
 #include "mongo/db/auth/authorization_session.h"
 #include "mongo/db/auth/saslprep.h"
 #include "mongo/db/commands/command.h"
+#include "mongo/db/query/matcher.h"
 
 namespace mongo::auth {
 
@@ -296,14 +298,22 @@ public:
         bool showCredentials = cmd["showCredentials"].trueValue();
         bool showCustomData = cmd["showCustomData"].eoo() || cmd["showCustomData"].trueValue();
         bool showPrivileges = cmd["showPrivileges"].trueValue();
-        uassert(ErrorCodes::IllegalOperation, "Use of the 'filter' option is not supported by this server",
-                cmd["filter"].eoo());
+        // filter: $match conditions on the stored user documents (as MongoDB's aggregation
+        // over admin.system.users).
+        std::optional<Matcher> filter;
+        if (BSONElement f = cmd["filter"]; !f.eoo()) {
+            uassert(ErrorCodes::TypeMismatch, wrongType("usersInfo.filter", f, "object"), f.type() == Object);
+            filter.emplace(f.Obj());
+        }
         std::vector<BSONObj> docs;
         if (a.allDbs) docs = listUserDocuments(opCtx, std::nullopt);
         else if (a.allOfDb) docs = listUserDocuments(opCtx, req.db());
         else
             for (auto& n : a.names)
                 if (auto d = findUserDocument(opCtx, n.user, n.db)) docs.push_back(*d);
+        if (filter)
+            docs.erase(std::remove_if(docs.begin(), docs.end(), [&](const BSONObj& d) { return !filter->matches(d); }),
+                       docs.end());
 
         BSONArrayBuilder users;
         for (auto& d : docs) {
