@@ -7,6 +7,7 @@
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/query/matcher.h"
 #include "mongo/db/query/plan_executor.h"
+#include "mongo/db/repl/retryable_write.h"
 #include "mongo/db/storage/duplicate_key_error.h"
 #include "mongo/db/storage/write_admission.h"
 #include "mongo/db/update/element_format.h"
@@ -162,6 +163,8 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
     std::vector<std::optional<BSONObj>> violations(prepared.size());
     std::vector<bool> checked(prepared.size());
     auto insertOne = [&](size_t j) {
+        // A retryable write: document j's entry carries its statement's stmtId.
+        if (opCtx->retryableWrite) opCtx->retryableWrite->setCurrentBatchIndex(j);
         if (validator.active() && !checked[j]) {
             checked[j] = true;
             violations[j] = validator.violation(*prepared[j], nullptr);

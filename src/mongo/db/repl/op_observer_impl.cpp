@@ -3,6 +3,7 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/repl/oplog.h"
+#include "mongo/db/repl/retryable_write.h"
 #include "mongo/db/repl/update_diff.h"
 
 namespace mongo {
@@ -20,7 +21,20 @@ std::string commandNs(const std::string& db) { return db + ".$cmd"; }
 
 void append(OperationContext* opCtx, OplogEntry e) { LocalOplog::get()->append(opCtx, &e); }
 
-bool active() { return LocalOplog::get()->enabled(); }
+bool active() { return LocalOplog::get()->enabled() && !UnreplicatedWritesBlock::active(); }
+
+// --- retryable writes (retryable_write.h) ---
+// A document write of a retryable write's statement: the entry carries the session fields and
+// the session's record is written in the same unit. image: a findAndModify's pre/post image.
+// A secondary applying such an entry records its findAndModify image instead.
+void appendDocumentWrite(OperationContext* opCtx, OplogEntry e, const BSONObj& pre, const BSONObj& post) {
+    if (ApplyingEntryScope::current()) recordRetryImageWhileApplying(opCtx, pre, post);
+    RetryableWrite* rw = RetryableWrite::get(opCtx);
+    if (rw) rw->decorate(&e);
+    LocalOplog::get()->append(opCtx, &e);  // fills e's optime
+    if (rw) rw->onEntryAppended(opCtx, e, e.needsRetryImage == "postImage" ? post : pre);
+}
+// --- end retryable writes ---
 
 // A DDL change: a 'c' entry on <db>.$cmd whose o is the command as a secondary applies it.
 void appendCommand(OperationContext* opCtx, const std::string& db, const std::string& uuidHex, BSONObj o,
@@ -48,7 +62,7 @@ void OpObserverImpl::onInsert(OperationContext* opCtx, const Collection& coll, c
     e.uuidHex = coll.uuid();
     e.o = doc;
     e.o2 = idOf(doc);
-    append(opCtx, std::move(e));
+    appendDocumentWrite(opCtx, std::move(e), BSONObj(), doc);
 }
 
 void OpObserverImpl::onUpdate(OperationContext* opCtx, const Collection& coll, const BSONObj& pre,
@@ -64,7 +78,7 @@ void OpObserverImpl::onUpdate(OperationContext* opCtx, const Collection& coll, c
     else
         e.o = post;
     e.o2 = idOf(post);
-    append(opCtx, std::move(e));
+    appendDocumentWrite(opCtx, std::move(e), pre, post);
 }
 
 void OpObserverImpl::onDelete(OperationContext* opCtx, const Collection& coll, const BSONObj& deleted) {
@@ -74,7 +88,7 @@ void OpObserverImpl::onDelete(OperationContext* opCtx, const Collection& coll, c
     e.ns = coll.ns().ns();
     e.uuidHex = coll.uuid();
     e.o = idOf(deleted);
-    append(opCtx, std::move(e));
+    appendDocumentWrite(opCtx, std::move(e), deleted, BSONObj());
 }
 
 void OpObserverImpl::onCreateCollection(OperationContext* opCtx, const Collection& coll, const BSONObj& idIndexSpec) {
