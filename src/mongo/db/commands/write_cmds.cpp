@@ -263,6 +263,7 @@ public:
                     upserted.append(u.obj());
                 }
             } catch (const DBException& e) {
+                rethrowIfNoLongerPrimary(e);
                 errors.push_back(makeWriteError(static_cast<int>(i), e));
                 if (args.ordered) break;
             }
@@ -331,6 +332,7 @@ public:
                 globalOpCounters().gotDelete(1);
                 n += d;
             } catch (const DBException& e) {
+                rethrowIfNoLongerPrimary(e);
                 errors.push_back(makeWriteError(static_cast<int>(i), e));
                 if (args.ordered) break;
             }

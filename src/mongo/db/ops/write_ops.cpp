@@ -101,6 +101,11 @@ BSONObj prepareDocumentForInsert(const BSONObj& doc, bool replaceEmptyTimestamps
     return out;
 }
 
+void rethrowIfNoLongerPrimary(const DBException& e) {
+    if (e.code() == int(ErrorCodes::NotWritablePrimary) || e.code() == int(ErrorCodes::InterruptedDueToReplStateChange))
+        throw;
+}
+
 WriteError makeWriteError(int index, const DBException& e) {
     WriteError we{index, e.toStatus(), BSONObj()};
     if (auto* dup = dynamic_cast<const DuplicateKeyException*>(&e)) {
@@ -209,6 +214,7 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
                     wuow.commit();
                     n++;
                 } catch (const DBException& e) {
+                    rethrowIfNoLongerPrimary(e);
                     errors->push_back(makeWriteError(static_cast<int>(j), e));
                     if (ordered) return n;
                 }
