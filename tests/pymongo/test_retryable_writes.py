@@ -63,6 +63,17 @@ def strip(reply):
     return {k: v for k, v in reply.items() if k not in ("$clusterTime", "operationTime")}
 
 
+def as_retry(first, stmt_ids):
+    """What a retry answers, as MongoDB 6.0+: the first reply plus the statements it did not run
+    again (retriedStmtIds for insert/update/delete, retriedStmtId for findAndModify)."""
+    out = strip(first)
+    if "lastErrorObject" in out:
+        out["retriedStmtId"] = stmt_ids[0]
+    else:
+        out["retriedStmtIds"] = stmt_ids
+    return out
+
+
 def wait_primary(m, timeout=30):
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -122,12 +133,12 @@ def test_insert_retry_answers_from_the_record(member, c):
     assert first["n"] == 2
     n_entries = len(entries(c, "test.ins", op="i"))
     retry = run(cmd)
-    assert strip(retry) == strip(first)
+    assert strip(retry) == as_retry(first, [0, 1])
     assert c.test.ins.count_documents({}) == 2
     assert len(entries(c, "test.ins", op="i")) == n_entries  # nothing written again
     # A retried batch with one new statement: only the new one is inserted, n counts all three.
     r = run(dict(cmd, documents=[{"_id": 10}, {"_id": 30}, {"_id": 50}]))
-    assert r["n"] == 3 and "writeErrors" not in r
+    assert r["n"] == 3 and "writeErrors" not in r and r["retriedStmtIds"] == [0, 1]
     assert sorted(d["_id"] for d in c.test.ins.find()) == [10, 30, 50]
 
     # The oplog entries: lsid {id, uid}, txnNumber, stmtIds 0.., and the prevOpTime chain.
@@ -161,8 +172,9 @@ def test_update_retry_reports_n_nmodified_and_upserted(member, c):
     first = run(cmd)
     assert first["n"] == 3 and first["nModified"] == 2 and first["upserted"] == [{"index": 1, "_id": 20}]
     before = len(entries(c, "test.upd"))
+    assert "retriedStmtIds" not in first
     retry = run(cmd)
-    assert strip(retry) == strip(first)
+    assert strip(retry) == as_retry(first, [0, 1, 2])
     assert len(entries(c, "test.upd")) == before
     assert list(c.test.upd.find().sort("_id", 1)) == [{"_id": 10, "x": 1}, {"_id": 20, "y": 1}, {"_id": 30, "z": 1}]
     # The upsert is an insert entry of its statement.
@@ -179,7 +191,7 @@ def test_delete_retry(member, c):
     first = run(cmd)
     assert first["n"] == 2
     retry = run(cmd)
-    assert strip(retry) == strip(first)
+    assert strip(retry) == as_retry(first, [0, 1])
     assert c.test["del"].count_documents({}) == 2  # one of each left: not deleted again
     assert len(entries(c, "test.del", op="d")) == 2
 
@@ -199,7 +211,8 @@ def test_find_and_modify_retry_returns_the_stored_image(member, c):
         first = run(cmd)
         n = len(entries(c, "test.fam"))
         retry = run(cmd)
-        assert strip(retry) == strip(first), cmd
+        assert "retriedStmtId" not in first
+        assert strip(retry) == as_retry(first, [0]), cmd
         assert c.test.fam.find_one({"_id": 60}) == after  # applied once
         assert len(entries(c, "test.fam")) == n
         replies.append(first)
@@ -218,7 +231,7 @@ def test_find_and_modify_retry_returns_the_stored_image(member, c):
     rm = fam(40, query={"f": 1}, remove=True)
     first = run(rm)
     retry = run(rm)
-    assert strip(retry) == strip(first) and first["value"]["_id"] in (70, 80)
+    assert strip(retry) == as_retry(first, [0]) and first["value"]["_id"] in (70, 80)
     assert c.test.fam.count_documents({"f": 1}) == 1
     # A retry that is a different kind of write than the original: MongoDB's 40606 (an update
     # retried against a remove), 40608 (a plain update retried against an upsert's insert).
@@ -245,9 +258,16 @@ def test_txn_number_rules_and_refused_statements(member, c):
     r = run({"delete": "rules", "lsid": lsid, "txnNumber": Int64(7), "ordered": False,
              "deletes": [{"q": {"_id": 4}, "limit": 1}, {"q": {"y": 1}, "limit": 0}]})
     assert r["n"] == 1 and [(e["index"], e["code"]) for e in r["writeErrors"]] == [(1, 72)]
+    # The local database is not replicated, so never recorded: its statements are refused.
+    r = raw(member.port, "local", {"insert": "rw", "documents": [{"_id": 1}, {"_id": 2}], "ordered": False,
+                                   "lsid": lsid, "txnNumber": Int64(10)})
+    assert [(e["index"], e["code"]) for e in r["writeErrors"]] == [(0, 20), (1, 20)] and r["n"] == 0
+    assert r["writeErrors"][0]["errmsg"] == "retryable writes is not supported for unreplicated ns: local.rw"
+    assert raw_code(member.port, "local", {"findAndModify": "rw", "query": {}, "update": {"$set": {"a": 1}},
+                                           "upsert": True, "lsid": lsid, "txnNumber": Int64(11)}) == 20
     # txnNumber on a command that is not a retryable write; txnNumber without lsid.
-    assert code({"find": "rules", "lsid": lsid, "txnNumber": Int64(8)}) == 50768
-    assert code({"insert": "rules", "documents": [{}], "txnNumber": Int64(9)}) == 72
+    assert code({"find": "rules", "lsid": lsid, "txnNumber": Int64(12)}) == 50768
+    assert code({"insert": "rules", "documents": [{}], "txnNumber": Int64(13)}) == 72
     # serverStatus counts the retries.
     t = c.admin.command("serverStatus")["transactions"]
     assert t["retriedCommandsCount"] >= 1 and t["retriedStatementsCount"] >= 2
@@ -310,7 +330,7 @@ def test_records_survive_a_restart(member):
     wait_primary(member)
     with member.client() as c:
         assert record(c, lsid)["txnNum"] == 4
-        assert strip(run(fam)) == strip(first_fam)  # from the record and the image
+        assert strip(run(fam)) == as_retry(first_fam, [0])  # from the record and the image
         assert c.test.rs.find_one({"_id": 1}) == {"_id": 1, "x": 1}
         assert raw_code(member.port, "test", ins) == 225
         r = run(ins2)

@@ -75,6 +75,7 @@ void answerFromHistory(OperationContext* opCtx, repl::RetryableWrite* rw, const 
     result.append("lastErrorObject", lastError.obj());
     if (value) result.append("value", *value);
     else result.appendNull("value");
+    rw->appendRetriedStmtId(&result);
 }
 
 class FindAndModifyCmd : public Command {

@@ -73,6 +73,7 @@ struct WriteCommandArgs {
 void finishWriteCommand(OperationContext* opCtx, const WriteCommandArgs& args, BSONObjBuilder& result,
                         const std::vector<WriteError>& errors) {
     appendWriteErrors(result, errors);
+    if (repl::RetryableWrite* rw = repl::RetryableWrite::get(opCtx)) rw->appendRetriedStmtIds(&result);
     if (args.durable) opCtx->recoveryUnit()->waitUntilDurable();
 }
 

@@ -34,6 +34,18 @@ void appendDocumentWrite(OperationContext* opCtx, OplogEntry e, const BSONObj& p
     LocalOplog::get()->append(opCtx, &e);  // fills e's optime
     if (rw) rw->onEntryAppended(opCtx, e, e.needsRetryImage == "postImage" ? post : pre);
 }
+// Whether a document write to nss is observed. A retryable write's statement on the local
+// database (never replicated, so never recorded) is refused, as in 7.0; the oplog's own
+// insert of the statement's entry is not such a statement.
+bool observeDocumentWrite(OperationContext* opCtx, const NamespaceString& nss) {
+    if (!active()) return false;
+    if (OpObserverImpl::isReplicated(nss)) return true;
+    if (nss == LocalOplog::nss()) return false;
+    RetryableWrite* rw = RetryableWrite::get(opCtx);
+    uassert(ErrorCodes::IllegalOperation, "retryable writes is not supported for unreplicated ns: " + nss.ns(),
+            !rw || !rw->hasCurrentStatement() || nss.db() != "local");
+    return false;
+}
 // --- end retryable writes ---
 
 // A DDL change: a 'c' entry on <db>.$cmd whose o is the command as a secondary applies it.
@@ -55,7 +67,7 @@ bool OpObserverImpl::isReplicated(const NamespaceString& nss) {
 }
 
 void OpObserverImpl::onInsert(OperationContext* opCtx, const Collection& coll, const BSONObj& doc) {
-    if (!active() || !isReplicated(coll.ns())) return;
+    if (!observeDocumentWrite(opCtx, coll.ns())) return;
     OplogEntry e;
     e.op = OpTypeEnum::kInsert;
     e.ns = coll.ns().ns();
@@ -67,7 +79,7 @@ void OpObserverImpl::onInsert(OperationContext* opCtx, const Collection& coll, c
 
 void OpObserverImpl::onUpdate(OperationContext* opCtx, const Collection& coll, const BSONObj& pre,
                               const BSONObj& post) {
-    if (!active() || !isReplicated(coll.ns())) return;
+    if (!observeDocumentWrite(opCtx, coll.ns())) return;
     OplogEntry e;
     e.op = OpTypeEnum::kUpdate;
     e.ns = coll.ns().ns();
@@ -82,7 +94,7 @@ void OpObserverImpl::onUpdate(OperationContext* opCtx, const Collection& coll, c
 }
 
 void OpObserverImpl::onDelete(OperationContext* opCtx, const Collection& coll, const BSONObj& deleted) {
-    if (!active() || !isReplicated(coll.ns())) return;
+    if (!observeDocumentWrite(opCtx, coll.ns())) return;
     OplogEntry e;
     e.op = OpTypeEnum::kDelete;
     e.ns = coll.ns().ns();

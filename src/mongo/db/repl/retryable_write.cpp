@@ -101,7 +101,7 @@ RetryableWrite::RetryableWrite(OperationContext* opCtx, std::unique_ptr<SessionT
       _firstStmtId(firstStmtId) {}
 
 RetryableWrite::~RetryableWrite() {
-    if (_retriedStatements > 0) RetryableWriteStats::get().retriedCommandsCount.fetch_add(1);
+    if (!_retriedStmtIds.empty()) RetryableWriteStats::get().retriedCommandsCount.fetch_add(1);
     if (_opCtx && _opCtx->retryableWrite == this) _opCtx->retryableWrite = nullptr;
 }
 
@@ -118,10 +118,21 @@ int RetryableWrite::stmtIdAt(size_t i) const {
 std::optional<StatementOutcome> RetryableWrite::checkStatementExecuted(int stmtId) {
     auto outcome = _session->checkStatementExecuted(stmtId);
     if (outcome) {
-        _retriedStatements++;
+        _retriedStmtIds.push_back(stmtId);
         RetryableWriteStats::get().retriedStatementsCount.fetch_add(1);
     }
     return outcome;
+}
+
+void RetryableWrite::appendRetriedStmtIds(BSONObjBuilder* reply) const {
+    if (_retriedStmtIds.empty()) return;
+    BSONArrayBuilder ids;
+    for (int id : _retriedStmtIds) ids.append(id);
+    reply->append("retriedStmtIds", ids.arr());
+}
+
+void RetryableWrite::appendRetriedStmtId(BSONObjBuilder* reply) const {
+    if (!_retriedStmtIds.empty()) reply->append("retriedStmtId", _retriedStmtIds.front());
 }
 
 void RetryableWrite::setCurrentStatement(int stmtId, std::string imageKind) {

@@ -50,13 +50,18 @@ public:
     // The statement the following writes belong to. imageKind: for findAndModify, which image
     // ("preImage" / "postImage") a retry must be able to return; "" otherwise.
     void setCurrentStatement(int stmtId, std::string imageKind = std::string());
+    bool hasCurrentStatement() const { return _currentStmtId >= 0; }
     // An insert batch: the stmtIds of the documents handed to insertDocuments, in order;
     // setCurrentBatchIndex(j) makes document j's the current statement.
     void setBatchStmtIds(std::vector<int> stmtIds) { _batchStmtIds = std::move(stmtIds); }
     void setCurrentBatchIndex(size_t j);
     // Whether some statement was answered from history (the reply then waits for the write
     // concern of everything this node holds, as MongoDB does for retries).
-    bool answeredFromHistory() const { return _retriedStatements > 0; }
+    bool answeredFromHistory() const { return !_retriedStmtIds.empty(); }
+    // 6.0+ replies name the statements answered from history: insert/update/delete append
+    // retriedStmtIds: [<stmtId>...], findAndModify retriedStmtId: <stmtId> (nothing when none).
+    void appendRetriedStmtIds(BSONObjBuilder* reply) const;
+    void appendRetriedStmtId(BSONObjBuilder* reply) const;
 
     // Op observer, in the unit of work of a document write (not for DDL):
     // stamps the entry when a statement is current; image: the findAndModify's document
@@ -76,7 +81,7 @@ private:
     int _currentStmtId = -1;
     std::string _imageKind;
     std::vector<int> _batchStmtIds;
-    long long _retriedStatements = 0;
+    std::vector<int> _retriedStmtIds;
     // The statements of the open unit of work, applied to the session when it commits.
     std::vector<std::pair<int, StatementOutcome>> _pending;
     OpTime _pendingLast;
