@@ -159,6 +159,17 @@ def test_insert_retry_answers_from_the_record(member, c):
     # The record is local bookkeeping: no oplog entry of its own (as in MongoDB).
     assert entries(c, "config.transactions", op={"$in": ["i", "u"]}) == []
 
+    # A batch spanning several units of work (64 documents each): one chain, one record.
+    c.test.drop_collection("ins2")
+    big = {"insert": "ins2", "documents": [{"_id": i} for i in range(150)], "lsid": new_lsid(), "txnNumber": Int64(1)}
+    assert run(big)["n"] == 150
+    retry = run(big)
+    assert retry["n"] == 150 and retry["retriedStmtIds"] == list(range(150))
+    es = entries(c, "test.ins2", op="i")
+    assert [e["stmtId"] for e in es] == list(range(150))
+    assert all(es[k]["prevOpTime"] == {"ts": es[k - 1]["ts"], "t": es[k - 1]["t"]} for k in range(1, 150))
+    assert record(c, big["lsid"])["lastWriteOpTime"] == {"ts": es[-1]["ts"], "t": es[-1]["t"]}
+
 
 def test_update_retry_reports_n_nmodified_and_upserted(member, c):
     run = lambda cmd: raw(member.port, "test", cmd)

@@ -197,6 +197,8 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
                         insertOne(j);
                         k++;
                     }
+                // A retryable write records its session once per unit of work.
+                if (opCtx->retryableWrite) opCtx->retryableWrite->writeDeferredRecord(opCtx);
                 wuow.commit();
                 n += k;
             } catch (const DBException&) {
@@ -211,6 +213,7 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
                 try {
                     WriteUnitOfWork wuow(opCtx);
                     insertOne(j);
+                    if (opCtx->retryableWrite) opCtx->retryableWrite->writeDeferredRecord(opCtx);
                     wuow.commit();
                     n++;
                 } catch (const DBException& e) {

@@ -92,6 +92,14 @@ std::unique_ptr<RetryableWrite> RetryableWrite::begin(OperationContext* opCtx, c
     return rw;
 }
 
+namespace {
+void writeRecord(OperationContext* opCtx, const SessionTxnRecord& rec) {
+    // Without its record the write could be applied twice: it must not commit.
+    uassert(ErrorCodes::NamespaceNotFound, "cannot record a retryable write: config.transactions does not exist",
+            writeSessionRecord(opCtx, rec));
+}
+}  // namespace
+
 RetryableWrite::RetryableWrite(OperationContext* opCtx, std::unique_ptr<SessionTxnTable::CheckedOut> session,
                                long long txnNumber, BSONObj stmtIds, int firstStmtId)
     : _opCtx(opCtx),
@@ -161,9 +169,10 @@ void RetryableWrite::onEntryAppended(OperationContext* opCtx, const OplogEntry& 
     rec.txnNum = _txnNumber;
     rec.lastWriteOpTime = e.opTime;
     rec.lastWriteDate = e.wall;
-    // Without its record the write could be applied twice: it must not commit.
-    uassert(ErrorCodes::NamespaceNotFound, "cannot record a retryable write: config.transactions does not exist",
-            writeSessionRecord(opCtx, rec));
+    if (_deferRecord)
+        _unwrittenRecord = rec;
+    else
+        writeRecord(opCtx, rec);
     if (!e.needsRetryImage.empty()) {
         RetryImage img;
         img.sessionId = sessionId();
@@ -187,10 +196,17 @@ void RetryableWrite::onEntryAppended(OperationContext* opCtx, const OplogEntry& 
         _handlersOn = nullptr;
     });
     ru->onRollback([this] {
+        _unwrittenRecord.reset();
         _pending.clear();
         _pendingLast = OpTime();
         _handlersOn = nullptr;
     });
+}
+
+void RetryableWrite::writeDeferredRecord(OperationContext* opCtx) {
+    if (!_unwrittenRecord) return;
+    writeRecord(opCtx, *_unwrittenRecord);
+    _unwrittenRecord.reset();
 }
 
 void recordRetryImageWhileApplying(OperationContext* opCtx, const BSONObj& pre, const BSONObj& post) {

@@ -52,9 +52,15 @@ public:
     void setCurrentStatement(int stmtId, std::string imageKind = std::string());
     bool hasCurrentStatement() const { return _currentStmtId >= 0; }
     // An insert batch: the stmtIds of the documents handed to insertDocuments, in order;
-    // setCurrentBatchIndex(j) makes document j's the current statement.
-    void setBatchStmtIds(std::vector<int> stmtIds) { _batchStmtIds = std::move(stmtIds); }
+    // setCurrentBatchIndex(j) makes document j's the current statement. From then on the
+    // session's record is written once per unit of work (a batch of documents shares one):
+    // the insert path calls writeDeferredRecord() before each commit.
+    void setBatchStmtIds(std::vector<int> stmtIds) {
+        _batchStmtIds = std::move(stmtIds);
+        _deferRecord = true;
+    }
     void setCurrentBatchIndex(size_t j);
+    void writeDeferredRecord(OperationContext* opCtx);
     // Whether some statement was answered from history (the reply then waits for the write
     // concern of everything this node holds, as MongoDB does for retries).
     bool answeredFromHistory() const { return !_retriedStmtIds.empty(); }
@@ -86,6 +92,8 @@ private:
     std::vector<std::pair<int, StatementOutcome>> _pending;
     OpTime _pendingLast;
     RecoveryUnit* _handlersOn = nullptr;  // the unit the commit/rollback handlers are on
+    bool _deferRecord = false;
+    std::optional<SessionTxnRecord> _unwrittenRecord;  // deferred: the open unit's newest
 };
 
 // A secondary applying a findAndModify's entry (ApplyingEntryScope is set): the op observer
