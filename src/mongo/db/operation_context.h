@@ -19,6 +19,9 @@ namespace mongo {
 namespace auth {
 class AuthorizationSession;
 }
+namespace repl {
+class RetryableWrite;
+}
 
 class Client {
 public:
@@ -82,6 +85,10 @@ public:
 
     // Logical session of the command (lsid), empty if none.
     BSONObj lsid;
+    // The retryable write this command runs (lsid + txnNumber on a replica-set member), null
+    // if none: set and cleared by repl/retryable_write.h, read by the write path and the op
+    // observer.
+    repl::RetryableWrite* retryableWrite = nullptr;
     // The command's bypassDocumentValidation: its writes skip collection validators.
     bool bypassDocumentValidation = false;
     // What the command's reads of deduplicated collections cost (explain's executionStats).

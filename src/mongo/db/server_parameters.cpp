@@ -162,6 +162,11 @@ ServerParameterWithStorage<int> gLocalLogicalSessionTimeoutMinutes("localLogical
 // (db/session/logical_session_cache.h).
 ServerParameterWithStorage<int> gLogicalSessionRefreshMillis("logicalSessionRefreshMillis", 300000, SPT::kStartupOnly,
                                                              positiveInt);
+// How long a session's config.transactions record is kept at least after its last write
+// before the session reaper may remove it (repl/session_txn_storage.h), as in MongoDB 7.0.
+ServerParameterWithStorage<int> gTransactionRecordMinimumLifetimeMinutes("TransactionRecordMinimumLifetimeMinutes",
+                                                                         30, SPT::kStartupOnly,
+                                                                         boundedBy(0, 1000000000));
 ServerParameterWithStorage<bool> gRequireApiVersion("requireApiVersion", false, SPT::kStartupAndRuntime);
 // Accepted because test harnesses pass them; this server has no FTDC and no flow control, so
 // the values change nothing here.
@@ -271,6 +276,7 @@ int maxBSONDepth() { return gMaxBSONDepth.get(); }
 bool allowDiskUseByDefault() { return gAllowDiskUseByDefault.get(); }
 int localLogicalSessionTimeoutMinutes() { return gLocalLogicalSessionTimeoutMinutes.get(); }
 int logicalSessionRefreshMillis() { return gLogicalSessionRefreshMillis.get(); }
+int transactionRecordMinimumLifetimeMinutes() { return gTransactionRecordMinimumLifetimeMinutes.get(); }
 bool requireApiVersion() { return gRequireApiVersion.get(); }
 bool quietLogging() { return gQuiet.get(); }
 

@@ -175,6 +175,7 @@ int maxBSONDepth();                               // nesting levels a result doc
 bool allowDiskUseByDefault();
 int localLogicalSessionTimeoutMinutes();          // also hello's logicalSessionTimeoutMinutes
 int logicalSessionRefreshMillis();                // the session cache's refresh period
+int transactionRecordMinimumLifetimeMinutes();    // config.transactions records outlive their last write
 bool requireApiVersion();
 bool quietLogging();                              // quiet
 

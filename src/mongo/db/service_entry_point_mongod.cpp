@@ -15,7 +15,7 @@
 #include "mongo/db/error_extra_info.h"
 #include "mongo/db/repl/coordinator.h"
 #include "mongo/db/repl/oplog.h"
-#include "mongo/db/repl/session_txn_table.h"
+#include "mongo/db/repl/retryable_write.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/session/logical_session_cache.h"
 #include "mongo/db/storage/duplicate_key_error.h"
@@ -84,7 +84,8 @@ bool secondaryOk(const BSONObj& body) {
     return mode.type() == String && mode.str() != "primary";
 }
 
-void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBuilder& result) {
+// labelsFinal: set when the reply's errorLabels must not be added to (a failCommand reply).
+void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBuilder& result, bool* labelsFinal) {
     const BSONObj& body = req.body;
     if (BSONElement dbElem = body["$db"]; !dbElem.eoo() && dbElem.type() != String)
         uasserted(ErrorCodes::TypeMismatch, "BSON field '$db' is the wrong type '" + typeName(dbElem.type()) +
@@ -151,22 +152,33 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
             client->closeConnectionWithoutReply = true;
             return;
         }
-        result.appendElements(outcome->reply);  // carries ok: 0
+        // carries ok: 0; errorLabels as the fail point says, else as MongoDB labels the error
+        *labelsFinal = true;
+        result.appendElements(outcome->errorLabelsOverridden
+                                  ? outcome->reply
+                                  : repl::withRetryableWriteErrorLabel(cmd->name(), body, outcome->reply));
         return;
     }
-    // Retryable writes (txnNumber on a replica-set member): a statement is never applied twice
-    // (repl/session_txn_table.h). Recorded after failCommand: an injected failure applied
+    // Retryable writes (txnNumber on a replica-set member): the session is checked out for the
+    // command and a statement already executed is answered from its record, never applied
+    // twice (repl/retryable_write.h). Begun after failCommand: an injected failure applied
     // nothing, and the driver's retry must go through.
-    if (!body["txnNumber"].eoo()) repl::SessionTxnTable::get()->beginRetryableWrite(cmd->name(), body);
+    std::unique_ptr<repl::RetryableWrite> retryable;
+    if (!body["txnNumber"].eoo()) retryable = repl::RetryableWrite::begin(opCtx.get(), cmd->name(), body);
     repl::LocalOplog::resetLastAppendedOnThisThread();
     cmd->run(opCtx.get(), req, result);
     if (durable) opCtx->recoveryUnit()->waitUntilDurable();
+    // A retry answered from history waits, as MongoDB, for everything this node holds (the
+    // original write included) to satisfy the write concern.
+    repl::OpTime waitFor = repl::LocalOplog::lastAppendedOnThisThread();
+    if (retryable && retryable->answeredFromHistory())
+        waitFor = std::max(waitFor, repl::ReplicationCoordinator::get()->lastApplied());
+    retryable.reset();  // the session is checked in before the write concern wait
     // Write concern (replica-set members): wait for the command's writes to reach the members
     // w asks for; a failure is the reply's writeConcernError, the writes stay done.
     if (replSet && writeDb && *writeDb != "local") {
         BSONObj wc = body["writeConcern"].type() == Object ? body["writeConcern"].Obj() : BSONObj();
-        BSONObj wce = repl::ReplicationCoordinator::get()->awaitWriteConcern(
-            opCtx.get(), wc, repl::LocalOplog::lastAppendedOnThisThread());
+        BSONObj wce = repl::ReplicationCoordinator::get()->awaitWriteConcern(opCtx.get(), wc, waitFor);
         if (!wce.isEmpty() && !result.hasField("writeConcernError")) result.append("writeConcernError", wce);
     }
     if (auto wce = failCommandWriteConcernError(opCtx.get(), cmd->name(), ns)) result.appendElements(*wce);
@@ -188,8 +200,9 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     BSONObjBuilder result;
     Status status;
     BSONObj extraInfo;  // fields of the error reply beyond ok/errmsg/code/codeName
+    bool labelsFinal = false;
     try {
-        runCommand(cmd, client, req, result);
+        runCommand(cmd, client, req, result, &labelsFinal);
     } catch (const DuplicateKeyException& e) {
         status = e.toStatus();
         BSONObjBuilder b;
@@ -222,7 +235,7 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
         BSONObjBuilder extra;
         extra.appendElements(extraInfo);
         repl::ReplicationCoordinator::get()->appendClusterTimeFields(&extra);
-        return makeErrorReply(status, extra.obj());
+        return repl::withRetryableWriteErrorLabel(name, req.body, makeErrorReply(status, extra.obj()));
     }
     // A command may have set "ok" itself (a failCommand reply).
     BSONObj reply;
@@ -231,7 +244,9 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     repl::ReplicationCoordinator::get()->appendClusterTimeFields(&result);
     reply = result.obj();
     if (!reply["ok"].trueValue()) cmd->failed++;
-    return reply;
+    // RetryableWriteError on a retryable write's retryable error or write concern error
+    // (a failCommand reply with its own errorLabels keeps them).
+    return labelsFinal ? reply : repl::withRetryableWriteErrorLabel(name, req.body, reply);
 }
 
 void ServiceEntryPointMongod::onClientDisconnect(Client* client) {

@@ -104,7 +104,7 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     for (const char* name : {"buildInfo", "ping", "hostInfo", "whatsmyuri", "getCmdLineOpts", "getLog", "logRotate",
                              "listCommands", "collStats", "killOp", "configureFailPoint", "startSession",
                              "endSessions", "refreshSessions", "killSessions", "dbHash",
-                             "refreshLogicalSessionCacheNow"})
+                             "refreshLogicalSessionCacheNow", "reapLogicalSessionCacheNow"})
         add(name, A::lenient(basic));
     // --- authentication and access control (src/mongo/db/auth) ---
     add("saslStart", A::lenient("a BasicCommand in MongoDB 7.0: mechanism, payload, autoAuthorize, options"));

@@ -8,11 +8,75 @@
 #include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/query/projection.h"
+#include "mongo/db/repl/retryable_write.h"
+#include "mongo/db/repl/session_txn_storage.h"
 
 namespace mongo {
 
 
 namespace {
+
+// A retried findAndModify (its statement executed under this txnNumber): the reply rebuilt from
+// its oplog entry and, for an update or a remove, the image config.image_collection holds, as
+// MongoDB 7.0 does (no projection is applied to it, as there). The request must be the same
+// kind of write as the original (40606 / 40608 / 40609 / 40607 / 40611 / 40612).
+void answerFromHistory(OperationContext* opCtx, repl::RetryableWrite* rw, const repl::StatementOutcome& done,
+                       bool remove, bool upsert, bool returnNew, BSONObjBuilder& result) {
+    const std::string where = std::string(" is not compatible with previous write in the transaction of type: ") +
+                              done.op + ", oplogTs: " + done.opTime.toString();
+    BSONObjBuilder lastError;
+    lastError.append("n", 1);
+    std::optional<BSONObj> value;
+    auto image = [&]() -> BSONObj {
+        auto img = repl::readRetryImage(opCtx, rw->sessionId());
+        uassert(5637601,
+                "image collection no longer contains the complete write history of this transaction, record with "
+                "sessionId: " + rw->sessionId().toString() + " cannot be found",
+                img.has_value());
+        uassert(ErrorCodes::IncompleteTransactionHistory,
+                "Incomplete transaction history for sessionId: " + rw->sessionId().toString() +
+                    " txnNumber: " + std::to_string(rw->txnNumber()),
+                !img->invalidated);
+        uassert(5637602,
+                "image collection no longer contains the complete write history of this transaction, record with "
+                "sessionId: " + rw->sessionId().toString() + " cannot be found",
+                img->ts == done.opTime.getTimestamp() && img->txnNum == rw->txnNumber());
+        return img->image;
+    };
+    if (done.op == 'd') {
+        uassert(40606, "findAndModify retry request" + where, remove);
+        uassert(40607, "No pre-image available for findAndModify retry request", !done.imageKind.empty());
+        value = image();
+    } else if (done.op == 'i') {
+        uassert(40608, "findAndModify retry request" + where, upsert);
+        lastError.append("updatedExisting", false);
+        lastError.appendAs(done.upsertedId.firstElement(), "upserted");
+        if (returnNew) {
+            auto entry = repl::readOplogEntry(opCtx, done.opTime);
+            uassert(ErrorCodes::IncompleteTransactionHistory,
+                    "oplog no longer contains the complete write history of this transaction, log with opTime " +
+                        done.opTime.toString() + " cannot be found",
+                    entry && (*entry)["o"].type() == Object);
+            value = (*entry)["o"].embeddedObject().getOwned();
+        }
+    } else {
+        uassert(40609, "findAndModify retry request" + where, done.op == 'u');
+        if (returnNew)
+            uassert(40611, "findAndModify retry request wants the document after update returned, but only before "
+                           "update document is stored, oplogTs: " + done.opTime.toString(),
+                    !done.imageKind.empty());
+        else
+            uassert(40612, "findAndModify retry request wants the document before update returned, but only after "
+                           "update document is stored, oplogTs: " + done.opTime.toString(),
+                    !done.imageKind.empty());
+        lastError.append("updatedExisting", true);
+        value = image();
+    }
+    result.append("lastErrorObject", lastError.obj());
+    if (value) result.append("value", *value);
+    else result.appendNull("value");
+    rw->appendRetriedStmtId(&result);
+}
 
 class FindAndModifyCmd : public Command {
 public:
@@ -47,6 +111,16 @@ public:
         if (!fields.isEmpty()) proj = std::make_unique<Projection>(fields);
         auto project = [&](const BSONObj& d) { return proj ? proj->apply(d) : d; };
 
+        if (repl::RetryableWrite* rw = repl::RetryableWrite::get(opCtx)) {
+            const int stmtId = rw->stmtIdAt(0);
+            if (auto done = rw->checkStatementExecuted(stmtId)) {
+                answerFromHistory(opCtx, rw, *done, remove, upsert, returnNew, result);
+                return;
+            }
+            // The image a retry must be able to return: the removed document, or the one
+            // this request returns.
+            rw->setCurrentStatement(stmtId, remove || !returnNew ? "preImage" : "postImage");
+        }
         BSONObjBuilder lastError;
         std::optional<BSONObj> value;
         if (remove) {

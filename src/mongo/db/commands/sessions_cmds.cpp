@@ -182,6 +182,17 @@ public:
 };
 MONGO_REGISTER_TEST_COMMAND(RefreshLogicalSessionCacheNowCmd);
 
+// {reapLogicalSessionCacheNow: 1} (test command, as in MongoDB): runs the session reaper now,
+// removing the retryable-write records of expired sessions (session/logical_session_cache.h).
+class ReapLogicalSessionCacheNowCmd : public Command {
+public:
+    ReapLogicalSessionCacheNowCmd() : Command("reapLogicalSessionCacheNow") {}
+    std::string help() const override { return "force the logical session cache to reap (test only)"; }
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::authenticated(); }
+    void run(OperationContext*, const OpMsgRequest&, BSONObjBuilder&) override { LogicalSessionCache::get().reapNow(); }
+};
+MONGO_REGISTER_TEST_COMMAND(ReapLogicalSessionCacheNowCmd);
+
 }  // namespace
 
 void setSessionCommandHooks(SessionCommandHooks h) {

@@ -7,6 +7,7 @@
 #include "mongo/db/pipeline/command_let.h"
 #include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/find_request.h"
+#include "mongo/db/repl/retryable_write.h"
 
 namespace mongo {
 
@@ -66,6 +67,14 @@ struct WriteCommandArgs {
     bool ordered;
 };
 
+// The end of every write command: its write errors and, for a retry, the statements answered
+// from their records. The write concern (journal flush, replication wait) is the service entry
+// point's, once per command.
+void finishWriteCommand(OperationContext* opCtx, BSONObjBuilder& result, const std::vector<WriteError>& errors) {
+    appendWriteErrors(result, errors);
+    if (repl::RetryableWrite* rw = repl::RetryableWrite::get(opCtx)) rw->appendRetriedStmtIds(&result);
+}
+
 WriteCommandArgs parseWriteCommand(OperationContext* opCtx, const OpMsgRequest& req, const char* field) {
     WriteCommandArgs a{commandTargetNamespace(req), {}, true};
     // As MongoDB: a namespace clients may not write fails the whole command, before any statement.
@@ -88,6 +97,41 @@ CommandLetVariables commandLet(const OpMsgRequest& req) {
     return CommandLetVariables::parse(parseObjectArg(req.body["let"], req.commandName().c_str()));
 }
 
+// A retryable insert: documents whose statement already executed count as inserted and are
+// not inserted again (MongoDB answers them from the session's history); the others are
+// inserted, each entry carrying its stmtId. Errors keep the command's indexes.
+long long insertRetryable(OperationContext* opCtx, repl::RetryableWrite* rw, const WriteCommandArgs& args,
+                          std::vector<WriteError>* errors, bool bypassEmptyTs) {
+    std::vector<BSONObj> toInsert;
+    std::vector<size_t> indexOf;  // toInsert's index -> the command's
+    std::vector<int> stmtIds;
+    std::vector<size_t> retried;
+    for (size_t i = 0; i < args.stmts.size(); i++) {
+        int stmtId = rw->stmtIdAt(i);
+        if (rw->checkStatementExecuted(stmtId)) {
+            retried.push_back(i);
+            continue;
+        }
+        toInsert.push_back(args.stmts[i]);
+        indexOf.push_back(i);
+        stmtIds.push_back(stmtId);
+    }
+    long long n = static_cast<long long>(retried.size());
+    if (toInsert.empty()) return n;
+    rw->setBatchStmtIds(std::move(stmtIds));
+    std::vector<WriteError> sub;
+    n += insertDocuments(opCtx, args.nss, toInsert, args.ordered, &sub, bypassEmptyTs);
+    for (WriteError& e : sub) {
+        e.index = static_cast<int>(indexOf[e.index]);
+        errors->push_back(e);
+    }
+    // An ordered insert stops at its first error: statements after it are not reported done.
+    if (args.ordered && !errors->empty())
+        for (size_t i : retried)
+            if (static_cast<int>(i) > errors->front().index) n--;
+    return n;
+}
+
 class InsertCmd : public Command {
 public:
     InsertCmd() : Command("insert") {}
@@ -99,10 +143,13 @@ public:
         std::vector<WriteError> errors;
         long long n = 0;
         // On a view every document fails with CommandNotSupportedOnView (insertDocuments).
-        n = insertDocuments(opCtx, args.nss, args.stmts, args.ordered, &errors, bypassEmptyTs);
+        if (repl::RetryableWrite* rw = repl::RetryableWrite::get(opCtx))
+            n = insertRetryable(opCtx, rw, args, &errors, bypassEmptyTs);
+        else
+            n = insertDocuments(opCtx, args.nss, args.stmts, args.ordered, &errors, bypassEmptyTs);
         globalOpCounters().gotInsert(static_cast<long long>(args.stmts.size()));
         result.appendNumber("n", n);
-        appendWriteErrors(result, errors);
+        finishWriteCommand(opCtx, result, errors);
     }
 };
 InsertCmd insertCmd;
@@ -165,9 +212,36 @@ public:
         long long n = 0, nModified = 0;
         BSONArrayBuilder upserted;
         std::vector<WriteError> errors;
+        repl::RetryableWrite* rw = repl::RetryableWrite::get(opCtx);
         for (size_t i = 0; i < stmts.size(); i++) {
             globalOpCounters().gotUpdate(1);
+            const int stmtId = rw ? rw->stmtIdAt(i) : -1;
+            if (rw) {
+                // Executed before under this txnNumber: answered from its oplog entry.
+                if (auto done = rw->checkStatementExecuted(stmtId)) {
+                    if (done->op == 'i') {
+                        n++;
+                        BSONObjBuilder u;
+                        u.append("index", static_cast<int>(i));
+                        u.append(done->upsertedId.firstElement());
+                        upserted.append(u.obj());
+                    } else if (done->op == 'u') {
+                        n++;
+                        nModified++;
+                    } else {
+                        uasserted(40638, std::string("update retry request is not compatible with previous write in "
+                                                     "the transaction of type: ") + done->op +
+                                             ", oplogTs: " + done->opTime.toString());
+                    }
+                    continue;
+                }
+            }
             try {
+                if (rw) {
+                    uassert(ErrorCodes::InvalidOptions, "Cannot use (or request) retryable writes with multi=true",
+                            !stmts[i].stmt.multi);
+                    rw->setCurrentStatement(stmtId);
+                }
                 UpdateStatement s = stmts[i].stmt;
                 s.collation = parseCollationOption(stmts[i].collation, "update.updates.collation");
                 // Constants ('c') are variables of a pipeline update, beside the command's 'let'.
@@ -187,6 +261,7 @@ public:
                     upserted.append(u.obj());
                 }
             } catch (const DBException& e) {
+                rethrowIfNoLongerPrimary(e);
                 errors.push_back(makeWriteError(static_cast<int>(i), e));
                 if (args.ordered) break;
             }
@@ -194,7 +269,7 @@ public:
         result.appendNumber("n", n);
         result.appendNumber("nModified", nModified);
         if (upserted.arrSize()) result.append("upserted", upserted.arr());
-        appendWriteErrors(result, errors);
+        finishWriteCommand(opCtx, result, errors);
     }
 };
 UpdateCmd updateCmd;
@@ -236,20 +311,32 @@ public:
         CommandLetVariables let = commandLet(req);
         long long n = 0;
         std::vector<WriteError> errors;
+        repl::RetryableWrite* rw = repl::RetryableWrite::get(opCtx);
         for (size_t i = 0; i < stmts.size(); i++) {
+            const int stmtId = rw ? rw->stmtIdAt(i) : -1;
+            if (rw && rw->checkStatementExecuted(stmtId)) {
+                n++;  // executed before under this txnNumber (MongoDB counts it as one)
+                continue;
+            }
             try {
+                if (rw) {
+                    uassert(ErrorCodes::InvalidOptions, "Cannot use (or request) retryable writes with limit=0",
+                            stmts[i].justOne);
+                    rw->setCurrentStatement(stmtId);
+                }
                 CollationOption collation = parseCollationOption(stmts[i].collation, "delete.deletes.collation");
                 long long d = performDelete(opCtx, args.nss, let.bindInFilter(stmts[i].q), stmts[i].justOne,
                                             stmts[i].hint, BSONObj(), nullptr, collation);
                 globalOpCounters().gotDelete(1);
                 n += d;
             } catch (const DBException& e) {
+                rethrowIfNoLongerPrimary(e);
                 errors.push_back(makeWriteError(static_cast<int>(i), e));
                 if (args.ordered) break;
             }
         }
         result.appendNumber("n", n);
-        appendWriteErrors(result, errors);
+        finishWriteCommand(opCtx, result, errors);
     }
 };
 DeleteCmd deleteCmd;

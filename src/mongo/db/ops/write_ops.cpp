@@ -7,6 +7,7 @@
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/query/matcher.h"
 #include "mongo/db/query/plan_executor.h"
+#include "mongo/db/repl/retryable_write.h"
 #include "mongo/db/storage/duplicate_key_error.h"
 #include "mongo/db/storage/write_admission.h"
 #include "mongo/db/update/element_format.h"
@@ -100,6 +101,11 @@ BSONObj prepareDocumentForInsert(const BSONObj& doc, bool replaceEmptyTimestamps
     return out;
 }
 
+void rethrowIfNoLongerPrimary(const DBException& e) {
+    if (e.code() == int(ErrorCodes::NotWritablePrimary) || e.code() == int(ErrorCodes::InterruptedDueToReplStateChange))
+        throw;
+}
+
 WriteError makeWriteError(int index, const DBException& e) {
     WriteError we{index, e.toStatus(), BSONObj()};
     if (auto* dup = dynamic_cast<const DuplicateKeyException*>(&e)) {
@@ -162,6 +168,8 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
     std::vector<std::optional<BSONObj>> violations(prepared.size());
     std::vector<bool> checked(prepared.size());
     auto insertOne = [&](size_t j) {
+        // A retryable write: document j's entry carries its statement's stmtId.
+        if (opCtx->retryableWrite) opCtx->retryableWrite->setCurrentBatchIndex(j);
         if (validator.active() && !checked[j]) {
             checked[j] = true;
             violations[j] = validator.violation(*prepared[j], nullptr);
@@ -189,6 +197,8 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
                         insertOne(j);
                         k++;
                     }
+                // A retryable write records its session once per unit of work.
+                if (opCtx->retryableWrite) opCtx->retryableWrite->writeDeferredRecord(opCtx);
                 wuow.commit();
                 n += k;
             } catch (const DBException&) {
@@ -203,9 +213,11 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
                 try {
                     WriteUnitOfWork wuow(opCtx);
                     insertOne(j);
+                    if (opCtx->retryableWrite) opCtx->retryableWrite->writeDeferredRecord(opCtx);
                     wuow.commit();
                     n++;
                 } catch (const DBException& e) {
+                    rethrowIfNoLongerPrimary(e);
                     errors->push_back(makeWriteError(static_cast<int>(j), e));
                     if (ordered) return n;
                 }

@@ -21,6 +21,18 @@ class Collection;
 
 namespace repl {
 
+// While one is alive on this thread, the thread's writes get no oplog entries (MongoDB's
+// UnreplicatedWritesBlock): config.transactions and config.image_collection, which every
+// member derives from the oplog's retryable-write fields (session_txn_storage.h). Nests.
+class UnreplicatedWritesBlock {
+public:
+    UnreplicatedWritesBlock();
+    ~UnreplicatedWritesBlock();
+    UnreplicatedWritesBlock(const UnreplicatedWritesBlock&) = delete;
+    UnreplicatedWritesBlock& operator=(const UnreplicatedWritesBlock&) = delete;
+    static bool active();
+};
+
 class OpObserver {
 public:
     virtual ~OpObserver() = default;

@@ -3,6 +3,7 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/repl/oplog.h"
+#include "mongo/db/repl/retryable_write.h"
 #include "mongo/db/repl/update_diff.h"
 
 namespace mongo {
@@ -20,7 +21,32 @@ std::string commandNs(const std::string& db) { return db + ".$cmd"; }
 
 void append(OperationContext* opCtx, OplogEntry e) { LocalOplog::get()->append(opCtx, &e); }
 
-bool active() { return LocalOplog::get()->enabled(); }
+bool active() { return LocalOplog::get()->enabled() && !UnreplicatedWritesBlock::active(); }
+
+// --- retryable writes (retryable_write.h) ---
+// A document write of a retryable write's statement: the entry carries the session fields and
+// the session's record is written in the same unit. image: a findAndModify's pre/post image.
+// A secondary applying such an entry records its findAndModify image instead.
+void appendDocumentWrite(OperationContext* opCtx, OplogEntry e, const BSONObj& pre, const BSONObj& post) {
+    if (ApplyingEntryScope::current()) recordRetryImageWhileApplying(opCtx, pre, post);
+    RetryableWrite* rw = RetryableWrite::get(opCtx);
+    if (rw) rw->decorate(&e);
+    LocalOplog::get()->append(opCtx, &e);  // fills e's optime
+    if (rw) rw->onEntryAppended(opCtx, e, e.needsRetryImage == "postImage" ? post : pre);
+}
+// Whether a document write to nss is observed. A retryable write's statement on the local
+// database (never replicated, so never recorded) is refused, as in 7.0; the oplog's own
+// insert of the statement's entry is not such a statement.
+bool observeDocumentWrite(OperationContext* opCtx, const NamespaceString& nss) {
+    if (!active()) return false;
+    if (OpObserverImpl::isReplicated(nss)) return true;
+    if (nss == LocalOplog::nss()) return false;
+    RetryableWrite* rw = RetryableWrite::get(opCtx);
+    uassert(ErrorCodes::IllegalOperation, "retryable writes is not supported for unreplicated ns: " + nss.ns(),
+            !rw || !rw->hasCurrentStatement() || nss.db() != "local");
+    return false;
+}
+// --- end retryable writes ---
 
 // A DDL change: a 'c' entry on <db>.$cmd whose o is the command as a secondary applies it.
 void appendCommand(OperationContext* opCtx, const std::string& db, const std::string& uuidHex, BSONObj o,
@@ -41,19 +67,19 @@ bool OpObserverImpl::isReplicated(const NamespaceString& nss) {
 }
 
 void OpObserverImpl::onInsert(OperationContext* opCtx, const Collection& coll, const BSONObj& doc) {
-    if (!active() || !isReplicated(coll.ns())) return;
+    if (!observeDocumentWrite(opCtx, coll.ns())) return;
     OplogEntry e;
     e.op = OpTypeEnum::kInsert;
     e.ns = coll.ns().ns();
     e.uuidHex = coll.uuid();
     e.o = doc;
     e.o2 = idOf(doc);
-    append(opCtx, std::move(e));
+    appendDocumentWrite(opCtx, std::move(e), BSONObj(), doc);
 }
 
 void OpObserverImpl::onUpdate(OperationContext* opCtx, const Collection& coll, const BSONObj& pre,
                               const BSONObj& post) {
-    if (!active() || !isReplicated(coll.ns())) return;
+    if (!observeDocumentWrite(opCtx, coll.ns())) return;
     OplogEntry e;
     e.op = OpTypeEnum::kUpdate;
     e.ns = coll.ns().ns();
@@ -64,17 +90,17 @@ void OpObserverImpl::onUpdate(OperationContext* opCtx, const Collection& coll, c
     else
         e.o = post;
     e.o2 = idOf(post);
-    append(opCtx, std::move(e));
+    appendDocumentWrite(opCtx, std::move(e), pre, post);
 }
 
 void OpObserverImpl::onDelete(OperationContext* opCtx, const Collection& coll, const BSONObj& deleted) {
-    if (!active() || !isReplicated(coll.ns())) return;
+    if (!observeDocumentWrite(opCtx, coll.ns())) return;
     OplogEntry e;
     e.op = OpTypeEnum::kDelete;
     e.ns = coll.ns().ns();
     e.uuidHex = coll.uuid();
     e.o = idOf(deleted);
-    append(opCtx, std::move(e));
+    appendDocumentWrite(opCtx, std::move(e), deleted, BSONObj());
 }
 
 void OpObserverImpl::onCreateCollection(OperationContext* opCtx, const Collection& coll, const BSONObj& idIndexSpec) {

@@ -5,6 +5,7 @@
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/find_by_id.h"
 #include "mongo/db/repl/oplog.h"
+#include "mongo/db/repl/session_txn_storage.h"
 #include "mongo/db/repl/update_diff.h"
 
 namespace mongo {
@@ -66,6 +67,7 @@ void applyCrud(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc)
             break;
     }
     if (!scope.written) LocalOplog::get()->appendVerbatim(opCtx, doc, e.opTime, e.wall);
+    onRetryableEntryApplied(opCtx, e);  // retryable writes: config.transactions follows the entry
     wuow.commit();
 }
 

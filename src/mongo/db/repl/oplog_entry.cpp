@@ -20,15 +20,24 @@ bool OplogEntry::isDiffUpdate() const {
 
 BSONObj OplogEntry::toBSON() const {
     BSONObjBuilder b;
+    if (isRetryableWrite()) {  // 7.0's order: the session first, prevOpTime last
+        b.append("lsid", lsid);
+        b.append("txnNumber", txnNumber);
+    }
     b.append("op", std::string(1, static_cast<char>(op)));
     b.append("ns", ns);
     appendUuidHex(b, "ui", uuidHex);
     b.append("o", o);
     if (o2) b.append("o2", *o2);
+    if (isRetryableWrite()) {
+        if (!needsRetryImage.empty()) b.append("needsRetryImage", needsRetryImage);
+        b.append("stmtId", stmtId);
+    }
     b.append("ts", opTime.getTimestamp());
     b.append("t", opTime.getTerm());
     b.append("v", version);
     b.append("wall", wall);
+    if (isRetryableWrite()) prevOpTime.append(&b, "prevOpTime");
     return b.obj();
 }
 
@@ -69,6 +78,31 @@ StatusWith<OplogEntry> OplogEntry::parse(const BSONObj& obj) {
     BSONElement wall = obj["wall"];
     if (wall.type() != Date) return Status(ErrorCodes::TypeMismatch, "oplog entry field 'wall' must be a date");
     e.wall = wall.date();
+    BSONElement lsid = obj["lsid"];
+    if (!lsid.eoo()) {
+        if (lsid.type() != Object) return Status(ErrorCodes::TypeMismatch, "oplog entry field 'lsid' must be an object");
+        e.lsid = lsid.embeddedObject().getOwned();
+        BSONElement txn = obj["txnNumber"];
+        if (!txn.isNumber()) return Status(ErrorCodes::TypeMismatch, "oplog entry field 'txnNumber' must be a number");
+        e.txnNumber = txn.numberLong();
+        BSONElement stmt = obj["stmtId"];
+        if (!stmt.eoo()) {
+            if (!stmt.isNumber()) return Status(ErrorCodes::TypeMismatch, "oplog entry field 'stmtId' must be a number");
+            e.stmtId = stmt.numberInt();
+        }
+        BSONElement prev = obj["prevOpTime"];
+        if (prev.type() == Object) {
+            auto p = OpTime::parse(prev.embeddedObject());
+            if (!p.isOK()) return p.getStatus();
+            e.prevOpTime = p.getValue();
+        }
+        BSONElement image = obj["needsRetryImage"];
+        if (!image.eoo()) {
+            if (image.type() != String || (image.str() != "preImage" && image.str() != "postImage"))
+                return Status(ErrorCodes::BadValue, "oplog entry field 'needsRetryImage' must be 'preImage' or 'postImage'");
+            e.needsRetryImage = image.str();
+        }
+    }
     if ((e.op == OpTypeEnum::kUpdate) && !e.o2)
         return Status(ErrorCodes::NoSuchKey, "update oplog entry is missing field 'o2'");
     return e;

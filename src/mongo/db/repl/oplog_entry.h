@@ -6,7 +6,11 @@
 //   (create, drop, createIndexes, dropIndexes, renameCollection, dropDatabase, collMod),
 //   'n' no-op (o: {msg: ...}, ns "").
 //   ui: the collection's UUID (BinData subtype 4); t and v are longs; wall a Date.
-// Retryable-write fields (lsid, txnNumber, stmtId, prevOpTime) arrive with milestone 4.
+// A retryable write's statement also carries, as in 7.0 (session_txn_table.h):
+//   lsid: {id: UUID, uid: BinData(0)}, txnNumber (long), stmtId (int), prevOpTime {ts, t}
+//   (the session's previous entry of the same txnNumber; {ts: Timestamp(0, 0), t: -1} for
+//   the first), and for a findAndModify needsRetryImage: "preImage" | "postImage" (the image
+//   itself is in config.image_collection).
 // A value type; thread safe as any value.
 #include <optional>
 #include <string>
@@ -32,6 +36,14 @@ struct OplogEntry {
     std::optional<BSONObj> o2;
     Date_t wall;
     long long version = kOplogVersion;
+    // Retryable writes (all set or none): lsid empty = not part of one.
+    BSONObj lsid;
+    long long txnNumber = -1;
+    int stmtId = -1;
+    OpTime prevOpTime;
+    std::string needsRetryImage;  // "" = none
+
+    bool isRetryableWrite() const { return !lsid.isEmpty(); }
 
     BSONObj toBSON() const;
     // Parses an entry. FailedToParse / TypeMismatch / NoSuchKey / BadValue for malformed ones.

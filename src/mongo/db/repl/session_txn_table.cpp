@@ -1,13 +1,31 @@
 #include "mongo/db/repl/session_txn_table.h"
 
 #include "mongo/base/status.h"
+#include "mongo/bson/uuid.h"
+#include "mongo/db/repl/session_txn_storage.h"
 
 namespace mongo {
 namespace repl {
 
+namespace {
+std::string keyOf(const BSONObj& sessionId) {
+    auto hex = uuidHexFromElement(sessionId["id"]);
+    return hex ? *hex : sessionId.toString();
+}
+
+std::string describe(const BSONObj& sessionId) {
+    BSONElement id = sessionId["id"];
+    auto hex = uuidHexFromElement(id);
+    if (!hex || hex->size() != 32) return sessionId.toString();
+    const std::string& h = *hex;
+    return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" + h.substr(20);
+}
+}  // namespace
+
 SessionTxnTable* SessionTxnTable::get() {
-    static SessionTxnTable t;
-    return &t;
+    static StorageSessionTxnStore store;
+    static SessionTxnTable* t = new SessionTxnTable(&store);  // never destroyed: used at exit
+    return t;
 }
 
 size_t SessionTxnTable::sizeForTest() const {
@@ -15,53 +33,137 @@ size_t SessionTxnTable::sizeForTest() const {
     return _sessions.size();
 }
 
-void SessionTxnTable::beginRetryableWrite(const std::string& commandName, const BSONObj& body) {
-    beginRetryableWrite(commandName, body, Clock::now());
+void SessionTxnTable::expireIdle(Clock::time_point now) {
+    // Oldest use first; a session in use stays (it moves to the back when checked in).
+    auto it = _byUse.begin();
+    while (it != _byUse.end() && now - it->second > kSessionIdleTimeout) {
+        auto s = _sessions.find(it->first);
+        if (s != _sessions.end() && s->second->checkedOut) {
+            ++it;
+            continue;
+        }
+        if (s != _sessions.end()) _sessions.erase(s);
+        it = _byUse.erase(it);
+    }
 }
 
-void SessionTxnTable::beginRetryableWrite(const std::string& commandName, const BSONObj& body,
-                                          Clock::time_point now) {
-    BSONElement txn = body["txnNumber"];
-    if (txn.type() != NumberLong)
-        uasserted(ErrorCodes::TypeMismatch, "BSON field 'OperationSessionInfo.txnNumber' is the wrong type '" +
-                                                typeName(txn.type()) + "', expected type 'long'");
-    BSONElement lsid = body["lsid"];
-    uassert(ErrorCodes::InvalidOptions, "Transaction number requires a session ID to also be specified",
-            lsid.type() == Object);
-    uassert(ErrorCodes::NotARetryableWriteCommand,
-            "txnNumber may only be provided for multi-document transactions and retryable write commands. "
-            "autocommit:false was not provided, and " + commandName + " is not a retryable write command.",
-            commandName == "insert" || commandName == "update" || commandName == "delete" ||
-                commandName == "findAndModify");
-    const long long n = txn.numberLong();
-    uassert(ErrorCodes::BadValue, "Transaction number cannot be negative", n >= 0);
-    const std::string key = lsid.embeddedObject()["id"].toString(false);
+std::unique_ptr<SessionTxnTable::CheckedOut> SessionTxnTable::checkOut(OperationContext* opCtx,
+                                                                       const BSONObj& sessionId, long long term,
+                                                                       Clock::time_point now) {
+    const std::string key = keyOf(sessionId);
+    std::shared_ptr<Session> s;
+    {
+        std::unique_lock<std::mutex> lk(_mutex);
+        expireIdle(now);
+        while (true) {
+            auto it = _sessions.find(key);
+            if (it == _sessions.end()) {
+                s = std::make_shared<Session>();
+                s->sessionId = sessionId.getOwned();
+                s->key = key;
+                _byUse.emplace_back(key, now);
+                s->use = std::prev(_byUse.end());
+                _sessions.emplace(key, s);
+            } else {
+                s = it->second;
+            }
+            if (!s->checkedOut) break;
+            // Another operation of this session runs (the original of a retry): wait for it.
+            _released.wait_for(lk, std::chrono::milliseconds(50));
+            if (opCtx) {
+                lk.unlock();
+                opCtx->checkForInterrupt();
+                lk.lock();
+            }
+        }
+        s->checkedOut = true;
+        s->use->second = now;
+        _byUse.splice(_byUse.end(), _byUse, s->use);  // now the newest use
+    }
+    std::unique_ptr<CheckedOut> out(new CheckedOut(this, s, opCtx));
+    if (!s->loaded || s->loadedTerm != term) {
+        // First use in this term: what storage says (a write of another primary, or of
+        // this node before a restart, reached it through the oplog).
+        s->txnNum = -1;
+        s->lastWrite = OpTime();
+        s->statements.clear();
+        s->complete = true;
+        s->historyLoaded = false;
+        if (auto rec = _store->readRecord(opCtx, sessionId)) {
+            s->txnNum = rec->txnNum;
+            s->lastWrite = rec->lastWriteOpTime;
+        } else {
+            s->historyLoaded = true;  // nothing to load
+        }
+        s->loaded = true;
+        s->loadedTerm = term;
+    }
+    return out;
+}
+
+void SessionTxnTable::checkIn(const std::shared_ptr<Session>& s) {
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        s->checkedOut = false;
+    }
+    _released.notify_all();
+}
+
+void SessionTxnTable::forget(const BSONObj& sessionId) {
     std::lock_guard<std::mutex> lk(_mutex);
-    while (!_byUse.empty() && now - _byUse.front().lastUse > kSessionTimeout) {
-        _sessions.erase(_byUse.front().key);
-        _byUse.pop_front();
+    auto it = _sessions.find(keyOf(sessionId));
+    if (it == _sessions.end() || it->second->checkedOut) return;
+    _byUse.erase(it->second->use);
+    _sessions.erase(it);
+}
+
+SessionTxnTable::CheckedOut::~CheckedOut() { _table->checkIn(_s); }
+
+const BSONObj& SessionTxnTable::CheckedOut::sessionId() const { return _s->sessionId; }
+
+long long SessionTxnTable::CheckedOut::txnNumber() const { return _s->txnNum; }
+
+OpTime SessionTxnTable::CheckedOut::lastWriteOpTime() const { return _s->lastWrite; }
+
+void SessionTxnTable::CheckedOut::beginOrContinue(long long n) {
+    Session& s = *_s;
+    uassert(ErrorCodes::TransactionTooOld,
+            "Cannot start transaction " + std::to_string(n) + " on session " + describe(s.sessionId) +
+                " because a newer transaction " + std::to_string(s.txnNum) + " has already started.",
+            n >= s.txnNum);
+    if (n > s.txnNum) {
+        s.txnNum = n;
+        s.lastWrite = OpTime();
+        s.statements.clear();
+        s.complete = true;
+        s.historyLoaded = true;
+        return;
     }
-    auto it = _sessions.find(key);
-    if (it != _sessions.end()) {
-        const long long cur = it->second.txnNumber;
-        uassert(ErrorCodes::TransactionTooOld,
-                "Cannot start transaction " + std::to_string(n) + " on session " + key +
-                    " because a newer transaction " + std::to_string(cur) + " has already started.",
-                n >= cur);
-        uassert(ErrorCodes::IncompleteTransactionHistory,
-                "Incomplete history detected for transaction " + std::to_string(n) + " on session " + key +
-                    ": this server does not keep the outcome of retryable writes yet, so a retried statement is "
-                    "refused rather than applied twice",
-                n != cur);
+    if (!s.historyLoaded) {
+        // A retry (or a later statement) of the txnNumber storage holds: its statements are
+        // the entries along the chain from lastWriteOpTime.
+        TxnHistory h = _table->_store->readHistory(_opCtx, s.lastWrite);
+        s.statements = std::move(h.statements);
+        s.complete = h.complete;
+        s.historyLoaded = true;
     }
-    if (it != _sessions.end()) {
-        it->second.txnNumber = n;
-        it->second.use->lastUse = now;
-        _byUse.splice(_byUse.end(), _byUse, it->second.use);  // now the newest use
-    } else {
-        _byUse.push_back(Use{key, now});
-        _sessions.emplace(key, Entry{n, std::prev(_byUse.end())});
-    }
+}
+
+std::optional<StatementOutcome> SessionTxnTable::CheckedOut::checkStatementExecuted(int stmtId) const {
+    const Session& s = *_s;
+    auto it = s.statements.find(stmtId);
+    if (it != s.statements.end()) return it->second;
+    uassert(ErrorCodes::IncompleteTransactionHistory,
+            "Incomplete history detected for transaction " + std::to_string(s.txnNum) + " on session " +
+                describe(s.sessionId),
+            s.complete);
+    return std::nullopt;
+}
+
+void SessionTxnTable::CheckedOut::onStatementsCommitted(const std::vector<std::pair<int, StatementOutcome>>& stmts,
+                                                        const OpTime& last) {
+    for (const auto& [id, outcome] : stmts) _s->statements[id] = outcome;
+    if (!last.isNull()) _s->lastWrite = last;
 }
 
 }  // namespace repl

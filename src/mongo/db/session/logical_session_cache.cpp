@@ -8,6 +8,7 @@
 #include "mongo/db/ops/write_ops.h"
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/repl/coordinator.h"
+#include "mongo/db/repl/session_txn_storage.h"
 #include "mongo/db/server_parameters.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/session/logical_session_id.h"
@@ -160,6 +161,17 @@ void LogicalSessionCache::refreshNow() {
         LOGV2(20528, Query, "Killed cursors of ended or expired sessions", logv2::attrs("numKilled", (long long)killed));
 }
 
+long long LogicalSessionCache::reapNow() {
+    std::lock_guard<std::mutex> refreshLock(_refreshMutex);  // not while a refresh writes
+    if (!repl::ReplicationCoordinator::get()->canAcceptWritesForDatabase("config")) return 0;
+    auto opCtx = makeOperationContext(internalClient());
+    Date_t cutoff =
+        Date_t::fromMillis(Date_t::now().millis - 60LL * 1000 * transactionRecordMinimumLifetimeMinutes());
+    long long n = repl::reapSessionRecords(opCtx.get(), cutoff);
+    if (n) LOGV2(20712, Control, "Sessions reaped", logv2::attrs("numReaped", n));
+    return n;
+}
+
 std::pair<size_t, size_t> LogicalSessionCache::killSessionsNow(const std::vector<BSONObj>& lsids, bool all) {
     std::set<std::string> ids;
     for (const BSONObj& l : lsids)
@@ -208,6 +220,7 @@ void LogicalSessionCache::run() {
         lk.unlock();
         try {
             refreshNow();
+            reapNow();
         } catch (const DBException& e) {
             LOGV2(20714, Control, "Failed to refresh session cache, will try again at the next refresh interval",
                   logv2::attrs("error", e.toStatus().toString()));

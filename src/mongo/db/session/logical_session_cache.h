@@ -43,6 +43,11 @@ public:
 
     // One refresh (see above), now. Throws what the writes throw. Refreshes never overlap.
     void refreshNow();
+    // The session reaper, now (on a primary; it also runs after each periodic refresh): the
+    // config.transactions records (retryable writes) of sessions whose config.system.sessions
+    // record is gone and whose last write is older than TransactionRecordMinimumLifetimeMinutes
+    // are deleted (repl/session_txn_storage.h). Returns how many.
+    long long reapNow();
 
     // Kills the running operations (Interrupted) and the cursors of the named sessions
     // ({id: UUID} each), or of every session when all is true. Returns how many of each.
