@@ -137,6 +137,13 @@ void ReplicationCoordinator::startup(OperationContext* opCtx, ReplicationStartup
     });
     setHelloReplicationHook([this](OperationContext*, bool legacy, BSONObjBuilder& b) { appendHelloFields(legacy, &b); });
     loadStoredState(opCtx);
+    // isync: an initial sync that did not finish left data that is not the set's: the member
+    // starts over (STARTUP2, initial sync) instead of trusting it.
+    if (InitialSyncer::flagIsSet(opCtx)) {
+        LOGV2(21212, Replication, "Initial sync flag set: the last initial sync did not finish; starting it over");
+        std::lock_guard<std::mutex> lk(_mutex);
+        _lastApplied = _lastDurable = OpTime();
+    }
     Actions actions;
     {
         std::lock_guard<std::mutex> lk(_mutex);

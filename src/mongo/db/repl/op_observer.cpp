@@ -5,11 +5,17 @@
 namespace mongo {
 namespace repl {
 namespace {
+thread_local int tlUnreplicated = 0;
+
 std::unique_ptr<OpObserver>& slot() {
     static std::unique_ptr<OpObserver> observer = std::make_unique<OpObserver>();
     return observer;
 }
 }  // namespace
+
+UnreplicatedWritesBlock::UnreplicatedWritesBlock() { ++tlUnreplicated; }
+UnreplicatedWritesBlock::~UnreplicatedWritesBlock() { --tlUnreplicated; }
+bool UnreplicatedWritesBlock::active() { return tlUnreplicated > 0; }
 
 OpObserver* OpObserver::get() { return slot().get(); }
 

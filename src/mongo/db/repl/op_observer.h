@@ -21,6 +21,19 @@ class Collection;
 
 namespace repl {
 
+// While alive on this thread, writes are not observed (no oplog entries): initial sync
+// (initial_sync.h) clones a sync source's data and drops its own, which the set must not see
+// as new writes (MongoDB's UnreplicatedWritesBlock). Nests; thread-local, so other threads'
+// writes are observed as usual.
+class UnreplicatedWritesBlock {
+public:
+    UnreplicatedWritesBlock();
+    ~UnreplicatedWritesBlock();
+    UnreplicatedWritesBlock(const UnreplicatedWritesBlock&) = delete;
+    UnreplicatedWritesBlock& operator=(const UnreplicatedWritesBlock&) = delete;
+    static bool active();
+};
+
 class OpObserver {
 public:
     virtual ~OpObserver() = default;

@@ -20,7 +20,7 @@ std::string commandNs(const std::string& db) { return db + ".$cmd"; }
 
 void append(OperationContext* opCtx, OplogEntry e) { LocalOplog::get()->append(opCtx, &e); }
 
-bool active() { return LocalOplog::get()->enabled(); }
+bool active() { return LocalOplog::get()->enabled() && !UnreplicatedWritesBlock::active(); }
 
 // A DDL change: a 'c' entry on <db>.$cmd whose o is the command as a secondary applies it.
 void appendCommand(OperationContext* opCtx, const std::string& db, const std::string& uuidHex, BSONObj o,
