@@ -9,6 +9,7 @@ replSetResizeOplog validates its arguments as MongoDB 7.0 and changes the oplog'
 for good."""
 
 import datetime
+import json
 import os
 import shutil
 import threading
@@ -83,6 +84,19 @@ def fail_point(m, name, mode, data=None):
 def wait_fail_point(m, name, times=1, timeout_ms=60000):
     with m.client(socketTimeoutMS=timeout_ms + 5000) as c:
         c.admin.command({"waitForFailPoint": name, "timesEntered": times, "maxTimeMS": timeout_ms})
+
+
+def start_with_fail_points(m, points):
+    """Starts m with fail points on from the start (a member gets its config, and starts syncing, from
+    heartbeats, before a client could set them)."""
+    args = list(m.extra_args)
+    for name, data in points.items():
+        spec = '{"mode": "alwaysOn"%s}' % ((', "data": %s' % json.dumps(data)) if data else "")
+        m.extra_args += ["--setParameter", "failpoint.%s=%s" % (name, spec)]
+    try:
+        m.start()
+    finally:
+        m.extra_args = args
 
 
 @pytest.fixture(scope="module")
@@ -252,15 +266,8 @@ def test_wiped_member_resyncs_and_survives_its_source_dying(rs):
     a, b, c = rs
     c.stop()
     shutil.rmtree(c.dbpath)
-    # The fail points from the start: the member gets its config (and starts syncing) from heartbeats.
-    args = list(c.extra_args)
-    c.extra_args += ["--setParameter", 'failpoint.initialSyncHangDuringCollectionClone={"mode": "alwaysOn", '
-                     '"data": {"namespace": "app.people", "numDocsToClone": 1}}',
-                     "--setParameter", 'failpoint.initialSyncHangBeforeFinish={"mode": "alwaysOn"}']
-    try:
-        c.start()
-    finally:
-        c.extra_args = args
+    start_with_fail_points(c, {"initialSyncHangDuringCollectionClone": {"namespace": "app.people", "numDocsToClone": 1},
+                               "initialSyncHangBeforeFinish": None})
     wait_fail_point(c, "initialSyncHangDuringCollectionClone")
     source_host = status(c)["syncSourceHost"]
     victim = a if source_host == host(a) else b
@@ -282,6 +289,25 @@ def test_wiped_member_resyncs_and_survives_its_source_dying(rs):
     await_replication(rs)
     p = primary_of(rs)
     assert dbhashes(c) == dbhashes(p)
+
+
+def test_member_killed_before_its_sync_finished_starts_over(rs):
+    """Killed once its data and oplog were complete but before the sync was marked done: on restart it
+    does not trust them (never a half-synced SECONDARY) and syncs again."""
+    c = rs[2]
+    c.stop()
+    shutil.rmtree(c.dbpath)
+    start_with_fail_points(c, {"initialSyncHangBeforeFinish": None})
+    wait_fail_point(c, "initialSyncHangBeforeFinish")
+    c.kill9()
+    start_with_fail_points(c, {"initialSyncHangBeforeCopyingDatabases": None})
+    wait_fail_point(c, "initialSyncHangBeforeCopyingDatabases")
+    st = status(c)
+    assert st["myState"] == 5 and st["initialSyncStatus"]["failedInitialSyncAttempts"] == 0
+    fail_point(c, "initialSyncHangBeforeCopyingDatabases", "off")
+    wait_for(lambda: state_of(c) == 2, 60, "SECONDARY after the second initial sync")
+    await_replication(rs)
+    assert dbhashes(c) == dbhashes(primary_of(rs))
 
 
 def test_sync_from_changes_the_sync_source(rs):
