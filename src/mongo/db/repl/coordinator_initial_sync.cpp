@@ -67,12 +67,12 @@ std::optional<std::string> ReplicationCoordinator::chooseSyncSource() {
     ctx.chainingAllowed = _config->chainingAllowed;
     ctx.primary = _topo.primaryIndex();
     ctx.forced = _forcedSyncSource;
-    // Sticky: the current source stays while it is fit (no switching on ping noise).
+    // Sticky: the current source stays while it is fit (no switching on ping noise). A
+    // replSetSyncFrom override is used up once the fetcher follows it, as in MongoDB; the
+    // usual rules then decide how long it stays.
     const int current = memberIndexForHost(_fetcher.syncSource());
-    if (current >= 0 && !shouldChangeSyncSource(members, ctx, current)) {
-        if (current == _forcedSyncSource) _forcedSyncSource = -1;  // the override is in effect
-        return members[size_t(current)].host;
-    }
+    if (current >= 0 && current == _forcedSyncSource) _forcedSyncSource = ctx.forced = -1;
+    if (current >= 0 && !shouldChangeSyncSource(members, ctx, current)) return members[size_t(current)].host;
     const int pick = repl::chooseSyncSource(members, ctx);
     if (pick < 0) return std::nullopt;
     return members[size_t(pick)].host;

@@ -11,9 +11,9 @@ void appendTimes(BSONObjBuilder* b, Date_t start, Date_t end, Date_t now) {
     b->append("start", start);
     if (end.millis != 0) {
         b->append("end", end);
-        b->append("elapsedMillis", millisBetween(start, end));
+        b->appendNumber("elapsedMillis", millisBetween(start, end));
     } else {
-        b->append("elapsedMillis", millisBetween(start, now));
+        b->appendNumber("elapsedMillis", millisBetween(start, now));
     }
 }
 
@@ -64,51 +64,51 @@ void InitialSyncProgress::append(BSONObjBuilder* b, Date_t now) const {
     b->append("maxFailedInitialSyncAttempts", kMaxFailedAttempts);
     if (initialSyncStart.millis != 0) {
         b->append("initialSyncStart", initialSyncStart);
-        b->append("totalInitialSyncElapsedMillis", millisBetween(initialSyncStart, now));
+        b->appendNumber("totalInitialSyncElapsedMillis", millisBetween(initialSyncStart, now));
     }
     BSONArrayBuilder arr;
     for (const Attempt& a : attempts) {
         BSONObjBuilder& o = arr.subobjStart();
-        o.append("durationMillis", a.durationMillis);
+        o.appendNumber("durationMillis", a.durationMillis);
         o.append("status", a.status);
         o.append("syncSource", a.syncSource);
         o.append("rollBackId", a.rollBackId);
-        o.append("operationsRetried", 0LL);
-        o.append("totalTimeUnreachableMillis", 0LL);
+        o.appendNumber("operationsRetried", 0);
+        o.appendNumber("totalTimeUnreachableMillis", 0);
         o.doneFast();
     }
     b->appendArray("initialSyncAttempts", arr.arr());
     const long long total = approxTotalDataSize(), copied = approxTotalBytesCopied();
-    b->append("approxTotalDataSize", total);
-    b->append("approxTotalBytesCopied", copied);
+    b->appendNumber("approxTotalDataSize", total);
+    b->appendNumber("approxTotalBytesCopied", copied);
     // As MongoDB: the time so far scaled by what is left, once something was copied.
     if (copied > 0 && attemptStart.millis != 0) {
         const double elapsed = double(millisBetween(attemptStart, now));
-        b->append("remainingInitialSyncEstimatedMillis",
+        b->appendNumber("remainingInitialSyncEstimatedMillis",
                   static_cast<long long>(elapsed * double(total > copied ? total - copied : 0) / double(copied)));
     }
-    b->append("appliedOps", appliedOps);
+    b->appendNumber("appliedOps", appliedOps);
     if (!oplogStart.isNull()) b->append("initialSyncOplogStart", oplogStart.getTimestamp());
     if (!oplogEnd.isNull()) b->append("initialSyncOplogEnd", oplogEnd.getTimestamp());
-    b->append("totalTimeUnreachableMillis", 0LL);
+    b->appendNumber("totalTimeUnreachableMillis", 0);
     BSONObjBuilder& dbs = b->subobjStart("databases");
-    if (databasesListed) dbs.append("databasesToClone", static_cast<long long>(databases.size()));
-    dbs.append("databasesCloned", databasesCloned());
+    if (databasesListed) dbs.appendNumber("databasesToClone", static_cast<long long>(databases.size()));
+    dbs.appendNumber("databasesCloned", databasesCloned());
     for (const Database& d : databases) {
         BSONObjBuilder& db = dbs.subobjStart(d.name);
-        db.append("collections", static_cast<long long>(d.collections.size()));
-        db.append("clonedCollections", d.clonedCollections);
+        db.appendNumber("collections", static_cast<long long>(d.collections.size()));
+        db.appendNumber("clonedCollections", d.clonedCollections);
         appendTimes(&db, d.start, d.end, now);
         for (const Collection& c : d.collections) {
             BSONObjBuilder& cb = db.subobjStart(c.ns);
-            cb.append("documentsToCopy", c.documentsToCopy);
-            cb.append("documentsCopied", c.documentsCopied);
-            cb.append("indexes", c.indexes);
-            cb.append("fetchedBatches", c.fetchedBatches);
-            cb.append("bytesToCopy", c.bytesToCopy);
-            cb.append("approxBytesCopied", c.approxBytesCopied);
+            cb.appendNumber("documentsToCopy", c.documentsToCopy);
+            cb.appendNumber("documentsCopied", c.documentsCopied);
+            cb.appendNumber("indexes", c.indexes);
+            cb.appendNumber("fetchedBatches", c.fetchedBatches);
+            cb.appendNumber("bytesToCopy", c.bytesToCopy);
+            cb.appendNumber("approxBytesCopied", c.approxBytesCopied);
             appendTimes(&cb, c.start, c.end, now);
-            cb.append("receivedBatches", c.fetchedBatches);
+            cb.appendNumber("receivedBatches", c.fetchedBatches);
             cb.doneFast();
         }
         db.doneFast();
