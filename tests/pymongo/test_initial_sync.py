@@ -166,6 +166,15 @@ def writer(c, stop, counter):
             coll.update_one({"_id": i % 3000}, {"$set": {"email": "moved%d@x" % i}, "$inc": {"age": 1}})
             coll.delete_one({"_id": 10000 + i // 2})
             items.update_one({"_id": i % 500}, {"$set": {"v": 100000 + i}})
+            if i % 10 == 0:
+                # DDL too: collections and indexes that come and go while the clone runs.
+                ddl = c.app.get_collection("ddl%d" % i, write_concern=pymongo.WriteConcern(w=1))
+                ddl.insert_one({"x": i})
+                ddl.create_index("x", unique=True)
+                ddl.rename("renamed%d" % i)
+                if i % 20 == 0:
+                    c.app.drop_collection("renamed%d" % (i - 10))
+                    c.other.items.drop_index("v_1") if i % 40 == 0 else c.other.items.create_index("v", unique=True)
             counter[0] += 1
         except pymongo.errors.PyMongoError:
             time.sleep(0.05)
