@@ -300,15 +300,15 @@ def test_wiped_member_resyncs_and_survives_its_source_dying(rs):
     assert dbhashes(c) == dbhashes(p)
 
 
-def test_member_killed_before_its_sync_finished_starts_over(rs):
-    """Killed once its data and oplog were complete but before the sync was marked done: on restart it
+def test_member_stopped_before_its_sync_finished_starts_over(rs):
+    """Stopped once its data and oplog were complete but before the sync was marked done: on restart it
     does not trust them (never a half-synced SECONDARY) and syncs again."""
     c = rs[2]
     c.stop()
     shutil.rmtree(c.dbpath)
     start_with_fail_points(c, {"initialSyncHangBeforeFinish": None})
     wait_fail_point(c, "initialSyncHangBeforeFinish")
-    c.kill9()
+    c.stop()  # a clean shutdown while the sync is held (kill -9 is the source's fate in the test above)
     start_with_fail_points(c, {"initialSyncHangBeforeCopyingDatabases": None})
     wait_fail_point(c, "initialSyncHangBeforeCopyingDatabases")
     st = status(c)

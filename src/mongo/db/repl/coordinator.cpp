@@ -377,9 +377,11 @@ void ReplicationCoordinator::installConfigFromHeartbeat(const BSONObj& doc) {
         if (self < 0) {
             setStateLocked(MemberState::kRemoved, "not in the config received in a heartbeat");
         } else if (first || _state == MemberState::kRemoved || _state == MemberState::kStartup) {
+            // isync: a member removed and added back in the middle of an initial sync resumes it.
             setStateLocked(config.members[size_t(self)].arbiterOnly
                                ? MemberState::kArbiter
-                               : _lastApplied.isNull() ? MemberState::kStartup2 : MemberState::kSecondary,
+                               : _lastApplied.isNull() || _initialSyncActive ? MemberState::kStartup2
+                                                                              : MemberState::kSecondary,
                            "config received in a heartbeat");
         }
         if (self >= 0) configChangedLocked(nowMillis());

@@ -8,6 +8,7 @@
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/sync_source.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/storage/kv_engine.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -123,11 +124,20 @@ bool ReplicationCoordinator::manageInitialSync() {
     if (_initialSyncer.running()) return true;
     InitialSyncer::Hooks hooks;
     hooks.chooseSyncSource = [this](const std::string& avoid) { return chooseInitialSyncSource(avoid); };
-    hooks.onAttemptStart = [this] {
-        std::lock_guard<std::mutex> lk(_mutex);
-        _lastApplied = _lastDurable = OpTime();
-        _lastAppliedWall = _lastDurableWall = Date_t();
-        _topo.setMyLastApplied(OpTime());
+    hooks.onAttemptStart = [this](const OpTime& start) {
+        KVEngine* kv;
+        {
+            std::lock_guard<std::mutex> lk(_mutex);
+            _lastApplied = _lastDurable = OpTime();
+            _lastAppliedWall = _lastDurableWall = Date_t();
+            _topo.setMyLastApplied(OpTime());
+            kv = _options.kv;
+        }
+        // The entries written from here on commit at the source's timestamps, from start on,
+        // which may be older than what this node applied in an earlier attempt or life: its
+        // stable/oldest timestamps go back to just before start (WiredTiger refuses commits
+        // at or before the stable timestamp).
+        if (kv) kv->resetStableAndOldestTimestamp(start.getTimestamp().asULL() - 1);
     };
     hooks.onCompleted = [this](const OpTime& t) { onInitialSyncCompleted(t); };
     hooks.onFailedForGood = [this](const std::string& why) {

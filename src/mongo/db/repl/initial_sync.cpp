@@ -205,11 +205,11 @@ OpTime InitialSyncer::attempt(OperationContext* opCtx, const std::string& source
         uassert(ErrorCodes::NamespaceNotFound, "initial sync needs local.oplog.rs", oplog);
         oplog->truncate(opCtx);
     }
-    if (_hooks.onAttemptStart) _hooks.onAttemptStart();
 
     BSONObj startDoc;
     const OpTime start = newestEntry(&source, &startDoc);
     update([&](InitialSyncProgress& p) { p.oplogStart = start; });
+    if (_hooks.onAttemptStart) _hooks.onAttemptStart(start);
     LOGV2(21173, Replication, "Initial sync: oplog start point recorded",
           logv2::attrs("syncSource", sourceHost, "beginFetchingOpTime", start.toBSON(), "beginApplyingOpTime",
                        start.toBSON()));

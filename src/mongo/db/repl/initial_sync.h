@@ -52,8 +52,9 @@ public:
         // A member to sync from ("host:port"), avoiding `avoid` (the source of the last failed
         // attempt) when another qualifies; nullopt: none now (the syncer waits).
         std::function<std::optional<std::string>(const std::string& avoid)> chooseSyncSource;
-        // An attempt emptied this node's data and oplog (its last applied optime is null again).
-        std::function<void()> onAttemptStart;
+        // An attempt emptied this node's data and oplog (its last applied optime is null again)
+        // and will write the source's entries from `start` on.
+        std::function<void(const OpTime& start)> onAttemptStart;
         // The sync succeeded: data and oplog are the source's as of lastApplied.
         std::function<void(const OpTime& lastApplied)> onCompleted;
         // kMaxFailedAttempts attempts failed; why: the last failure.
