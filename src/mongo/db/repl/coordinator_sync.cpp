@@ -20,8 +20,10 @@ void ReplicationCoordinator::manageFetcher() {
     bool want;
     {
         std::lock_guard<std::mutex> lk(_mutex);
+        // Not once an election is won: becomePrimary stops the fetcher and must not see it
+        // started again before the node is PRIMARY.
         want = (_state == MemberState::kSecondary || _state == MemberState::kStartup2) && _cannotSync.empty() &&
-               !_shutdown;
+               !_shutdown && _topo.role() != Role::kLeader;
     }
     if (!want) {
         if (_fetcher.running()) _fetcher.stop();

@@ -60,6 +60,11 @@ private:
     std::atomic<bool> _running{false};
     mutable std::mutex _mutex;
     std::string _source;
+    // start/stop come from different threads (the coordinator's background thread, an
+    // election won on a heartbeat thread): one at a time, or two would join (and one replace)
+    // the same std::thread.
+    std::mutex _lifecycleMutex;
+    void stopLocked();
 };
 
 }  // namespace repl
