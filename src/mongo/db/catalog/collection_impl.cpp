@@ -1,6 +1,7 @@
 #include "mongo/db/catalog/collection_impl.h"
 
 #include "mongo/db/repl/op_observer.h"
+#include "mongo/db/repl/oplog.h"
 
 namespace mongo {
 namespace {
@@ -91,6 +92,8 @@ void CollectionImpl::enforceCappedLimits(OperationContext* opCtx, RecordId justI
     while (over()) {
         auto r = cursor->next();
         if (!r || r->id == justInserted) break;
+        // The oplog keeps entries younger than replSetResizeOplog's minRetentionHours.
+        if (_ns == repl::LocalOplog::nss() && !repl::LocalOplog::get()->mayTruncate(r->data.toBson())) break;
         _indexes->unindexDocument(opCtx, r->data.toBson(), r->id);
         _rs->deleteRecord(opCtx, r->id);
     }

@@ -1,4 +1,5 @@
 #include "mongo/db/catalog/index_catalog_impl.h"
+#include "mongo/db/catalog/index_constraints.h"
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection_impl.h"
@@ -298,7 +299,9 @@ void IndexCatalogImpl::getKeys(const Entry& e, const BSONObj& doc, KeyStringSet*
 
 void IndexCatalogImpl::insertKeys(OperationContext* opCtx, Entry& e, const KeyStringSet& keys, RecordId id) {
     for (const BSONObj& key : keys) {
-        Status s = e.sdi->insert(opCtx, key, id, !e.desc.unique);
+        // Initial sync relaxes unique secondary indexes (index_constraints.h); _id stays unique.
+        const bool dupsAllowed = !e.desc.unique || (RelaxedUniqueIndexScope::active() && !e.desc.isIdIndex());
+        Status s = e.sdi->insert(opCtx, key, id, dupsAllowed);
         if (s.code() == int(ErrorCodes::DuplicateKey))
             throw DuplicateKeyException(_coll->ns(), e.desc.name, e.desc.keyPattern,
                                         keyWithFieldNames(e.desc.keyPattern, key));

@@ -133,6 +133,8 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     add("replSetStepUp", A::strict("replSetStepUp", {"skipDryRun"}));
     add("replSetFreeze", A::strict("replSetFreeze", {}));
     add("replSetGetRBID", A::strict("replSetGetRBID", {}));
+    add("replSetSyncFrom", A::lenient("a BasicCommand in MongoDB 7.0: its value is the host"));  // isync
+    add("replSetResizeOplog", A::strict("replSetResizeOplog", {"size", "minRetentionHours"}));  // isync
     // Member-to-member commands: what this server's members send each other (heartbeat.h).
     add("replSetHeartbeat", A::strict("ReplSetHeartbeatArgsV1", {"configVersion", "configTerm", "hbv", "from",
                                                                  "fromId", "term", "checkEmpty", "heartbeatVersion"}));

@@ -138,6 +138,13 @@ void ReplicationCoordinator::startup(OperationContext* opCtx, ReplicationStartup
     });
     setHelloReplicationHook([this](OperationContext*, bool legacy, BSONObjBuilder& b) { appendHelloFields(legacy, &b); });
     loadStoredState(opCtx);
+    // isync: an initial sync that did not finish left data that is not the set's: the member
+    // starts over (STARTUP2, initial sync) instead of trusting it.
+    if (InitialSyncer::flagIsSet(opCtx)) {
+        LOGV2(21212, Replication, "Initial sync flag set: the last initial sync did not finish; starting it over");
+        std::lock_guard<std::mutex> lk(_mutex);
+        _lastApplied = _lastDurable = OpTime();
+    }
     Actions actions;
     {
         std::lock_guard<std::mutex> lk(_mutex);
@@ -373,9 +380,11 @@ void ReplicationCoordinator::installConfigFromHeartbeat(const BSONObj& doc) {
         if (self < 0) {
             setStateLocked(MemberState::kRemoved, "not in the config received in a heartbeat");
         } else if (first || _state == MemberState::kRemoved || _state == MemberState::kStartup) {
+            // isync: a member removed and added back in the middle of an initial sync resumes it.
             setStateLocked(config.members[size_t(self)].arbiterOnly
                                ? MemberState::kArbiter
-                               : _lastApplied.isNull() ? MemberState::kStartup2 : MemberState::kSecondary,
+                               : _lastApplied.isNull() || _initialSyncActive ? MemberState::kStartup2
+                                                                              : MemberState::kSecondary,
                            "config received in a heartbeat");
         }
         if (self >= 0) configChangedLocked(nowMillis());

@@ -30,6 +30,7 @@
 #include "mongo/db/repl/member_state.h"
 #include "mongo/db/repl/optime.h"
 #include "mongo/db/repl/heartbeat.h"
+#include "mongo/db/repl/initial_sync.h"
 #include "mongo/db/repl/oplog_fetcher.h"
 #include "mongo/db/repl/repl_config.h"
 #include "mongo/db/repl/topology.h"
@@ -120,6 +121,12 @@ public:
     OpTime lastApplied() const;
     long long term() const;
 
+    // --- isync: replSetSyncFrom (coordinator_initial_sync.cpp)
+    // replSetSyncFrom {replSetSyncFrom: host}: MongoDB's checks and reply (syncFromRequested,
+    // prevSyncTarget, warning); the fetcher (or a running initial sync) moves to host.
+    void syncFrom(const std::string& host, BSONObjBuilder* result);
+    // --- end isync
+
 private:
     using Clock = std::chrono::steady_clock;
     Millis nowMillis() const;
@@ -147,6 +154,13 @@ private:
     void retryFindSelfInStoredConfig();
     void stepDownLocked(std::unique_lock<std::mutex>& lk, const std::string& reason);
     void manageFetcher();
+    // isync: runs the initial syncer instead of the fetcher while the member needs one; true
+    // then (the fetcher must not run).
+    bool manageInitialSync();
+    std::optional<std::string> chooseInitialSyncSource(const std::string& avoid);
+    void onInitialSyncCompleted(const OpTime& lastApplied);
+    // The member we pull from now: the fetcher's source or the initial syncer's. REQUIRES: _mutex.
+    std::string currentSyncSourceLocked() const;
     void onBatchApplied(const OpTime& applied);
     void onCannotSync(const std::string& why);
     std::optional<std::string> chooseSyncSource();
@@ -209,6 +223,10 @@ private:
     Clock::time_point _clockBase = Clock::now();
     MemberLinks _links;
     OplogFetcher _fetcher;
+    // isync: initial sync and the sync source override.
+    InitialSyncer _initialSyncer;
+    bool _initialSyncActive = false;  // an initial sync began and has not completed
+    int _forcedSyncSource = -1;       // replSetSyncFrom's target (config index), -1 none
     std::thread _background;
     std::atomic<bool> _shutdown{false};
     std::mutex _electionMutex;  // one election/step-down transition at a time (never under _mutex)

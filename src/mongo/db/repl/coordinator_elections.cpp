@@ -74,6 +74,7 @@ void ReplicationCoordinator::shutdown() {
     if (_background.joinable()) _background.join();
     _links.stop();
     _fetcher.stop();
+    _initialSyncer.stop();
 }
 
 void ReplicationCoordinator::backgroundLoop() {
@@ -332,14 +333,17 @@ void ReplicationCoordinator::processHeartbeat(const BSONObj& cmd, BSONObjBuilder
             r.state = _state;
             const int primary = _topo.primaryIndex();
             r.primaryId = primary >= 0 ? _config->members[size_t(primary)].id : -1;
-            r.applied = _lastApplied;
-            r.appliedWall = _lastAppliedWall;
-            r.durable = _lastDurable;
-            r.durableWall = _lastDurableWall;
+            // As MongoDB: a member in initial sync reports no progress (its data is not the
+            // set's until the sync ends, so it must count in no majority).
+            const bool syncing = _state == MemberState::kStartup2;
+            r.applied = syncing ? OpTime() : _lastApplied;
+            r.appliedWall = syncing ? Date_t() : _lastAppliedWall;
+            r.durable = syncing ? OpTime() : _lastDurable;
+            r.durableWall = syncing ? Date_t() : _lastDurableWall;
             r.configVersion = _config->version;
             r.configTerm = _config->term;
             if (_state == MemberState::kPrimary) r.electionTime = _electionOpTime.getTimestamp();
-            r.syncingTo = _fetcher.syncSource();
+            r.syncingTo = currentSyncSourceLocked();
             r.lastCommitted = _commitPoint;
             r.lastCommittedWall = _commitPointWall;
             ReplSetConfig theirs;

@@ -89,7 +89,7 @@ void ReplicationCoordinator::appendMemberStatus(BSONObjBuilder& o, size_t i, Dat
         o.append("optimeDate", opTimeDate(_lastApplied));
         o.append("lastAppliedWallTime", _lastAppliedWall);
         o.append("lastDurableWallTime", _lastDurableWall);
-        const std::string source = _fetcher.syncSource();
+        const std::string source = currentSyncSourceLocked();
         const int sourceIndex = memberIndexForHost(source);
         o.append("syncSourceHost", source);
         o.append("syncSourceId", sourceIndex >= 0 ? _config->members[size_t(sourceIndex)].id : -1);
@@ -150,7 +150,7 @@ void ReplicationCoordinator::appendStatus(BSONObjBuilder* b) const {
     b->append("date", now);
     b->append("myState", static_cast<int>(_state));
     b->append("term", _term);
-    const std::string source = _fetcher.syncSource();
+    const std::string source = currentSyncSourceLocked();
     const int sourceIndex = memberIndexForHost(source);
     b->append("syncSourceHost", source);
     b->append("syncSourceId", sourceIndex >= 0 ? _config->members[size_t(sourceIndex)].id : -1);
@@ -192,6 +192,8 @@ void ReplicationCoordinator::appendStatus(BSONObjBuilder* b) const {
         o.doneFast();
     }
     b->appendArray("members", members.arr());
+    // As MongoDB (4.2.1+): shown while the member is in initial sync (STARTUP2).
+    if (_state == MemberState::kStartup2) _initialSyncer.appendStatus(b);
 }
 
 void ReplicationCoordinator::appendConfig(bool commitmentStatus, BSONObjBuilder* b) const {

@@ -13,53 +13,23 @@
 namespace mongo {
 namespace repl {
 
-std::optional<std::string> ReplicationCoordinator::chooseSyncSource() {
-    std::lock_guard<std::mutex> lk(_mutex);
-    if (!_config || _selfIndex < 0 || !_cannotSync.empty() || _shutdown) return std::nullopt;
-    if (_state != MemberState::kSecondary && _state != MemberState::kStartup2) return std::nullopt;
-    const int primary = _topo.primaryIndex();
-    if (primary >= 0 && primary != _selfIndex && _topo.member(primary).up) return _config->members[size_t(primary)].host;
-    // No primary in sight: any data-bearing member that is ahead of us (the set's first
-    // entries reach the members this way before an election).
-    int best = -1;
-    OpTime bestOpTime = _lastApplied;
-    for (size_t i = 0; i < _config->members.size(); ++i) {
-        if (int(i) == _selfIndex || _config->members[i].arbiterOnly || !_topo.member(int(i)).up) continue;
-        const OpTime t = _topo.member(int(i)).data.applied;
-        if (bestOpTime < t) {
-            best = int(i);
-            bestOpTime = t;
-        }
-    }
-    if (best < 0) return std::nullopt;
-    return _config->members[size_t(best)].host;
-}
+// chooseSyncSource (chaining, replSetSyncFrom): coordinator_initial_sync.cpp.
 
 void ReplicationCoordinator::manageFetcher() {
+    if (manageInitialSync()) return;  // a member without usable data syncs it first
     bool want;
-    bool fresh;
     {
         std::lock_guard<std::mutex> lk(_mutex);
+        // Not once an election is won: becomePrimary stops the fetcher and must not see it
+        // started again before the node is PRIMARY.
         want = (_state == MemberState::kSecondary || _state == MemberState::kStartup2) && _cannotSync.empty() &&
-               !_shutdown;
-        fresh = _lastApplied.isNull();
+               !_shutdown && _topo.role() != Role::kLeader;
     }
     if (!want) {
         if (_fetcher.running()) _fetcher.stop();
         return;
     }
     if (_fetcher.running()) return;
-    if (fresh) {
-        // A member joining with an empty oplog starts from the set's first entry; data it
-        // already holds would never be reconciled with the set's (that is initial sync).
-        auto opCtx = makeOperationContext(internalClient());
-        for (const std::string& db : CollectionCatalog::get()->listDatabases(opCtx.get())) {
-            if (db == "local" || db == "admin" || db == "config") continue;
-            onCannotSync("this member holds data (database '" + db + "') but has no oplog: joining a set with data "
-                         "needs an initial sync, which this server does not have yet (issue 10, milestone 3)");
-            return;
-        }
-    }
     OplogFetcher::Hooks hooks;
     hooks.chooseSyncSource = [this] { return chooseSyncSource(); };
     hooks.lastApplied = [this] { return lastApplied(); };

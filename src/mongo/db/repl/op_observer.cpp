@@ -5,6 +5,7 @@
 namespace mongo {
 namespace repl {
 namespace {
+
 std::unique_ptr<OpObserver>& slot() {
     static std::unique_ptr<OpObserver> observer = std::make_unique<OpObserver>();
     return observer;

@@ -23,7 +23,9 @@ namespace repl {
 
 // While one is alive on this thread, the thread's writes get no oplog entries (MongoDB's
 // UnreplicatedWritesBlock): config.transactions and config.image_collection, which every
-// member derives from the oplog's retryable-write fields (session_txn_storage.h). Nests.
+// member derives from the oplog's retryable-write fields (session_txn_storage.h), and initial
+// sync's clone of its source's data and drop of its own (initial_sync.h), which the set must
+// not see as new writes. Nests; thread-local, so other threads' writes are observed as usual.
 class UnreplicatedWritesBlock {
 public:
     UnreplicatedWritesBlock();

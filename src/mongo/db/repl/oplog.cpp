@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/repl/logical_clock.h"
 
@@ -145,6 +146,36 @@ std::pair<OpTime, Date_t> LocalOplog::readLast(OperationContext* opCtx) const {
     uassertStatusOK(parsed.getStatus());
     return {parsed.getValue().opTime, parsed.getValue().wall};
 }
+
+// --- isync: replSetResizeOplog
+void LocalOplog::resize(OperationContext* opCtx, long long sizeBytes, double minRetentionHours) {
+    if (sizeBytes > 0) {
+        CatalogDDLLock lock;
+        Collection* oplog = CollectionCatalog::get()->lookupCollection(opCtx, nss());
+        uassert(ErrorCodes::NamespaceNotFound, "oplog does not exist", oplog);
+        uassert(ErrorCodes::IllegalOperation, "oplog isn't capped", oplog->options().capped);
+        CollectionOptions options = oplog->options();
+        options.cappedSize = sizeBytes;
+        BSONObjBuilder raw;
+        for (BSONElement e : options.raw)
+            if (e.fieldNameStringData() != "size") raw.append(e);
+        raw.append("size", sizeBytes);
+        options.raw = raw.obj();
+        WriteUnitOfWork wuow(opCtx);
+        oplog->updateOptions(opCtx, options);
+        wuow.commit();
+    }
+    if (minRetentionHours >= 0) _minRetentionHours.store(minRetentionHours);
+}
+
+bool LocalOplog::mayTruncate(const BSONObj& entry) const {
+    const double hours = _minRetentionHours.load();
+    if (hours <= 0) return true;
+    BSONElement wall = entry["wall"];
+    if (wall.type() != Date) return true;
+    return wall.date().millis + static_cast<long long>(hours * 3600.0 * 1000.0) < Date_t::now().millis;
+}
+// --- end isync
 
 }  // namespace repl
 }  // namespace mongo

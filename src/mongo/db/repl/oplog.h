@@ -90,6 +90,17 @@ public:
     // missing). For startup.
     std::pair<OpTime, Date_t> readLast(OperationContext* opCtx) const;
 
+    // --- isync: replSetResizeOplog
+    // Sets the oplog's maximum size (sizeBytes > 0; persisted in its collection options, so it
+    // survives restarts; the oldest entries go as new ones arrive) and/or the minimum retention
+    // in hours (>= 0; a runtime setting, as MongoDB's). REQUIRES: no catalog lock held.
+    void resize(OperationContext* opCtx, long long sizeBytes, double minRetentionHours);
+    double minRetentionHours() const { return _minRetentionHours.load(); }
+    // Whether the capped oplog may delete entry (its oldest) to stay within its size: not
+    // while the entry is younger than the minimum retention period.
+    bool mayTruncate(const BSONObj& entry) const;
+    // --- end isync
+
     // Called after each unit of work that appended entries commits, with its newest entry.
     void setCommitListener(std::function<void(const OpTime&, Date_t)> f) { _listener = std::move(f); }
     // Called before each new entry is written (throws to refuse the write: a node that is no
@@ -107,6 +118,7 @@ private:
     std::mutex _pendingMutex;
     std::unordered_map<RecoveryUnit*, std::shared_ptr<Pending>> _pending;  // by open unit
     std::atomic<bool> _enabled{false};
+    std::atomic<double> _minRetentionHours{0};  // isync: replSetResizeOplog's minRetentionHours
     std::atomic<long long> _term{OpTime::kUninitializedTerm};
     std::function<void(const OpTime&, Date_t)> _listener;
     std::function<void()> _writeGate;

@@ -71,7 +71,7 @@ void applyCrud(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc)
     wuow.commit();
 }
 
-void applyCommand(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc) {
+void applyCommand(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc, OplogApplier::Mode mode) {
     CatalogDDLLock lock;
     ApplyingEntryScope scope(doc, e.opTime, e.wall);
     CollectionCatalog* catalog = CollectionCatalog::get();
@@ -101,9 +101,12 @@ void applyCommand(OperationContext* opCtx, const OplogEntry& e, const BSONObj& d
         NamespaceString from = NamespaceString::parse(e.o.firstElement().str());
         NamespaceString to = NamespaceString::parse(e.o["to"].str());
         if (catalog->lookupCollection(opCtx, from)) {
-            const bool dropTarget = !e.o["dropTarget"].eoo() && e.o["dropTarget"].type() != Bool
-                                        ? true
-                                        : e.o["dropTarget"].trueValue();
+            // Initial sync: a target that exists was cloned after the rename; the source's
+            // state at the rename (replayed up to here) plus the entries after it replace it.
+            const bool dropTarget = mode == OplogApplier::Mode::kInitialSync ||
+                                    (!e.o["dropTarget"].eoo() && e.o["dropTarget"].type() != Bool
+                                         ? true
+                                         : e.o["dropTarget"].trueValue());
             catalog->renameCollection(opCtx, from, to, dropTarget);
         }
     } else if (cmd == "dropDatabase") {
@@ -114,9 +117,26 @@ void applyCommand(OperationContext* opCtx, const OplogEntry& e, const BSONObj& d
     writeEntryIfNotWritten(opCtx, scope, doc);
 }
 
+// What initial sync tolerates (see Mode): the clone is already past the entry, or a later
+// entry removed what it refers to.
+bool toleratedDuringInitialSync(int code) {
+    switch (ErrorCodes(code)) {
+        case ErrorCodes::NoSuchKey:             // update of a document deleted later
+        case ErrorCodes::NamespaceNotFound:     // collection dropped or renamed later
+        case ErrorCodes::NamespaceExists:       // created again later
+        case ErrorCodes::IndexAlreadyExists:
+        case ErrorCodes::IndexOptionsConflict:  // the index was dropped and rebuilt later
+        case ErrorCodes::IndexKeySpecsConflict:
+        case ErrorCodes::IndexNotFound:
+            return true;
+        default:
+            return false;
+    }
+}
+
 }  // namespace
 
-Status OplogApplier::apply(OperationContext* opCtx, const OplogEntry& entry, const BSONObj& doc) {
+Status OplogApplier::apply(OperationContext* opCtx, const OplogEntry& entry, const BSONObj& doc, Mode mode) {
     try {
         switch (entry.op) {
             case OpTypeEnum::kInsert:
@@ -125,7 +145,7 @@ Status OplogApplier::apply(OperationContext* opCtx, const OplogEntry& entry, con
                 applyCrud(opCtx, entry, doc);
                 break;
             case OpTypeEnum::kCommand:
-                applyCommand(opCtx, entry, doc);
+                applyCommand(opCtx, entry, doc, mode);
                 break;
             case OpTypeEnum::kNoop: {
                 CollectionWriteLock lock;
@@ -135,7 +155,15 @@ Status OplogApplier::apply(OperationContext* opCtx, const OplogEntry& entry, con
             }
         }
     } catch (const DBException& e) {
-        return e.toStatus();
+        if (mode != Mode::kInitialSync || !toleratedDuringInitialSync(e.code())) return e.toStatus();
+        // Skipped: the entry still goes to the oplog, so the member's history is the source's.
+        try {
+            CollectionWriteLock lock;
+            ApplyingEntryScope scope(doc, entry.opTime, entry.wall);
+            writeEntryIfNotWritten(opCtx, scope, doc);
+        } catch (const DBException& e2) {
+            return e2.toStatus();
+        }
     }
     return Status::OK();
 }

@@ -24,10 +24,19 @@ namespace repl {
 
 class OplogApplier {
 public:
+    // kInitialSync (initial_sync.h): the entries replayed over a clone that was read while
+    // they happened. The data may already be past an entry, or the entry may concern a
+    // collection or document the clone never saw because a later entry removed it, so what
+    // cannot be applied because of that is skipped (the entry is still written to the oplog):
+    // an update of a missing document, an operation on a missing collection, an index that
+    // exists or conflicts, a rename onto an existing collection (the target is replaced).
+    enum class Mode { kSecondary, kInitialSync };
+
     // Applies one entry (as fetched, doc its raw document). OK, or why it cannot be applied
     // (OplogOperationUnsupported / NamespaceNotFound / NoMatchingDocument ...): nothing of it
     // is then committed.
-    static Status apply(OperationContext* opCtx, const OplogEntry& entry, const BSONObj& doc);
+    static Status apply(OperationContext* opCtx, const OplogEntry& entry, const BSONObj& doc,
+                        Mode mode = Mode::kSecondary);
 };
 
 }  // namespace repl

@@ -138,6 +138,40 @@ TEST_F(OplogApplierTest, UpdateOfAMissingDocumentIsAnError) {
     EXPECT_NE(s.reason().find("no document"), std::string::npos) << s.toString();
 }
 
+// --- isync: initial sync's application mode
+// Initial sync replays entries over a clone that is already past some of them: the update of a
+// document the clone never saw, a rename onto a collection the clone already holds, are
+// skipped or resolved, and every entry still reaches the oplog.
+TEST_F(OplogApplierTest, InitialSyncModeSkipsWhatTheCloneIsPast) {
+    writeOnPrimary();
+    std::vector<BSONObj> entries = oplogOf(primary);
+    secondary.use();
+    LocalOplog::get()->create(secondary.opCtx.get(), 1024 * 1024);
+    auto opts = CollectionOptions::parse(fromjson("{}"));
+    // The clone read test.e (the rename's target) before the entries drop it again; cloned
+    // without an oplog entry.
+    {
+        UnreplicatedWritesBlock unreplicated;
+        secondary.catalog->createCollection(secondary.opCtx.get(), NamespaceString::parse("test.e"), opts.getValue());
+    }
+    std::vector<BSONObj> skipped;
+    for (const BSONObj& e : entries)
+        if (e["op"].str() != "i") skipped.push_back(e);
+    for (const BSONObj& doc : skipped) {
+        auto e = OplogEntry::parse(doc);
+        ASSERT_TRUE(e.isOK());
+        Status s = OplogApplier::apply(secondary.opCtx.get(), e.getValue(), doc, OplogApplier::Mode::kInitialSync);
+        ASSERT_TRUE(s.isOK()) << s.toString() << " " << doc.jsonString();
+        secondary.opCtx->recoveryUnit()->abandonSnapshot();
+    }
+    EXPECT_TRUE(secondary.scan("test.c").empty());
+    EXPECT_FALSE(secondary.catalog->lookupCollection(secondary.opCtx.get(), NamespaceString::parse("test.e")));
+    auto theirs = oplogOf(secondary);
+    ASSERT_EQ(theirs.size(), skipped.size());
+    for (size_t i = 0; i < skipped.size(); ++i) EXPECT_TRUE(theirs[i].binaryEqual(skipped[i])) << theirs[i].jsonString();
+}
+// --- end isync
+
 }  // namespace
 }  // namespace repl
 }  // namespace mongo

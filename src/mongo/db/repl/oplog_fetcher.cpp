@@ -21,7 +21,8 @@ void sleepFor(long long ms) { std::this_thread::sleep_for(std::chrono::milliseco
 }  // namespace
 
 void OplogFetcher::start(Hooks hooks) {
-    stop();
+    std::lock_guard<std::mutex> life(_lifecycleMutex);
+    stopLocked();
     _hooks = std::move(hooks);
     _stop = false;
     _running = true;
@@ -34,6 +35,11 @@ void OplogFetcher::stopApplying() {
 }
 
 void OplogFetcher::stop() {
+    std::lock_guard<std::mutex> life(_lifecycleMutex);
+    stopLocked();
+}
+
+void OplogFetcher::stopLocked() {
     _stop = true;
     if (_thread.joinable()) _thread.join();
     _running = false;

@@ -66,6 +66,11 @@ private:
     mutable std::mutex _mutex;
     std::string _source;
     std::mutex _applyMutex;  // held while one entry is applied (stopApplying waits for it)
+    // start/stop come from different threads (the coordinator's background thread, an
+    // election won on a heartbeat thread): one at a time, or two would join (and one replace)
+    // the same std::thread.
+    std::mutex _lifecycleMutex;
+    void stopLocked();
 };
 
 }  // namespace repl

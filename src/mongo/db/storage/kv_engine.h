@@ -136,6 +136,12 @@ public:
         setStableTimestamp(ts);
         setOldestTimestamp(ts);
     }
+    // isync: moves stable and oldest to ts (> 0) even backwards, for a member whose replicated
+    // data and oplog were just emptied (initial sync): its next writes commit at the sync
+    // source's timestamps, which may be older than what this node applied before.
+    virtual void resetStableAndOldestTimestamp(uint64_t ts) {
+        uasserted(ErrorCodes::CommandNotSupported, "this storage engine has no timestamps");
+    }
     virtual uint64_t stableTimestamp() const { return 0; }
     virtual uint64_t oldestTimestamp() const { return 0; }
     // The newest timestamp at or before which every timestamped transaction has committed

@@ -508,6 +508,15 @@ void WiredTigerKVEngine::setStableAndOldestTimestamp(uint64_t ts) {
     wtCheck(_conn->set_timestamp(_conn, cfg.c_str()), "set_timestamp(stable, oldest)");
 }
 
+// isync: initial sync starts the member's timestamps over (WiredTiger's force=true allows
+// moving them backwards).
+void WiredTigerKVEngine::resetStableAndOldestTimestamp(uint64_t ts) {
+    std::lock_guard<std::mutex> lk(_timestampMutex);
+    if (ts == 0) return;
+    std::string cfg = "stable_timestamp=" + hexTs(ts) + ",oldest_timestamp=" + hexTs(ts) + ",force=true";
+    wtCheck(_conn->set_timestamp(_conn, cfg.c_str()), "set_timestamp(stable, oldest, force)");
+}
+
 uint64_t WiredTigerKVEngine::stableTimestamp() const { return queryTimestamp("stable_timestamp"); }
 uint64_t WiredTigerKVEngine::oldestTimestamp() const { return queryTimestamp("oldest_timestamp"); }
 uint64_t WiredTigerKVEngine::allDurableTimestamp() const { return queryTimestamp("all_durable"); }

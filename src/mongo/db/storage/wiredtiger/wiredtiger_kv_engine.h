@@ -67,6 +67,7 @@ public:
     void setStableTimestamp(uint64_t ts) override;
     void setOldestTimestamp(uint64_t ts) override;
     void setStableAndOldestTimestamp(uint64_t ts) override;
+    void resetStableAndOldestTimestamp(uint64_t ts) override;  // isync
     uint64_t stableTimestamp() const override;
     uint64_t oldestTimestamp() const override;
     uint64_t allDurableTimestamp() const override;

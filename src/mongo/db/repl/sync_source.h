@@ -1,0 +1,61 @@
+#pragma once
+// Sync source selection (MongoDB 7.0's rules, pure: the coordinator passes what heartbeats
+// told it, so the rules are unit-tested without a set).
+//
+// chooseSyncSource: whom a secondary (or an initial-syncing member) pulls the oplog from.
+//   - A source forced by replSetSyncFrom wins while it is up and holds data.
+//   - settings.chainingAllowed false: the primary only.
+//   - Otherwise ("chaining") any up member in PRIMARY or SECONDARY state that is ahead of us
+//     (the primary: at least level with us, so an idle set still has a source), preferring, as
+//     MongoDB does, members that are neither hidden nor delayed nor a non-voter when we vote,
+//     and among those the one with the lowest heartbeat ping; a member lagging the newest
+//     known optime by more than maxSyncSourceLagSecs (30 s) is only a last resort.
+//   - Members in `exclude` (a source that just failed: initial sync retries elsewhere) are
+//     skipped unless nothing else qualifies.
+// shouldChangeSyncSource: whether the member syncing from `current` should choose again
+// (sources are sticky: ping noise never makes a member switch): current is gone, down, no
+// longer PRIMARY/SECONDARY, another source was forced, chaining was disabled and current is
+// not the primary, current is a secondary that itself syncs from no one while a primary is
+// up, or another candidate is more than maxSyncSourceLagSecs ahead of it.
+// Thread safety: pure functions.
+#include <string>
+#include <vector>
+
+#include "mongo/db/repl/member_state.h"
+#include "mongo/db/repl/optime.h"
+
+namespace mongo {
+namespace repl {
+
+struct SyncSourceCandidate {
+    std::string host;
+    bool up = false;
+    MemberState state = MemberState::kUnknown;
+    OpTime applied;
+    long long pingMs = 0;
+    bool arbiter = false;
+    bool hidden = false;
+    long long secondaryDelaySecs = 0;
+    bool voter = true;
+    bool syncingFromSomeone = false;  // its heartbeat names a sync source
+};
+
+struct SyncSourceContext {
+    int self = -1;                // our index in the candidates (the config's members)
+    OpTime myApplied;
+    bool selfVoter = true;
+    bool chainingAllowed = true;
+    int primary = -1;             // the primary we know of (-1: none)
+    int forced = -1;              // replSetSyncFrom's target (-1: none)
+    std::vector<int> exclude;
+};
+
+constexpr long long kMaxSyncSourceLagSecs = 30;
+
+// Index of the member to sync from, -1 if none qualifies now.
+int chooseSyncSource(const std::vector<SyncSourceCandidate>& members, const SyncSourceContext& ctx);
+bool shouldChangeSyncSource(const std::vector<SyncSourceCandidate>& members, const SyncSourceContext& ctx,
+                            int current);
+
+}  // namespace repl
+}  // namespace mongo
