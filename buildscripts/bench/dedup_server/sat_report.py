@@ -356,9 +356,12 @@ def startup_section(runs, lines):
         return
     runs = sorted(runs, key=lambda r: (CONFIG_ORDER.index(r["config"]) if r.get("config") in CONFIG_ORDER else 9,
                                        r.get("records", 0)))
+    # Wall times depend on what else the machine runs: the load average and the restarted
+    # process's CPU time say how much of the cores it had.
     lines += ["| server | records | body GB | on disk MB | shutdown s | first ping s | dedup ready s | "
-              "collectionsBeingRebuilt 0 s | startupRebuild | RSS after restart MiB | after restart: read back / new versions encoded |",
-              "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|"]
+              "collectionsBeingRebuilt 0 s | startupRebuild | CPU s of the restarted process | load average (1 min) | "
+              "RSS after restart MiB | after restart: read back / new versions encoded |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|"]
     for r in runs:
         if "error" in r:
             lines.append(f"| {CONFIG_NAMES.get(r['config'])} | {r['records']:,} | FAILED: {r['error'][:200]} ||||||||")
@@ -371,6 +374,8 @@ def startup_section(runs, lines):
             f"{'not reported' if rs['ready_s'] is None else num(rs['ready_s'], 2)} | "
             f"{'—' if rs['rebuild_idle_s'] is None else num(rs['rebuild_idle_s'], 2)} | "
             f"`{json.dumps(sr, separators=(',', ':')) if sr is not None else '—'}` | "
+            f"{num((r.get('process_after_restart') or {}).get('cpu_s'), 2)} | "
+            f"{num((r.get('loadavg_end') or [None])[0], 1)} | "
             f"{mib((r.get('process_after_restart') or {}).get('VmRSS_bytes'))} | "
             f"{ck.get('read_mismatches', '—')} bad of {ck.get('read_back', '—')} / "
             f"{ck.get('records_encoded_delta', '—')} of {ck.get('new_versions', '—')} |")
