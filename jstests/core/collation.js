@@ -127,14 +127,34 @@ assert(JSON.stringify(assert.commandWorked(t.runCommand({explain: {find: 'dc', f
 assert.eq(2, assert.commandWorked(t.runCommand({count: 'dc', query: {s: 'X'}})).n);
 r = assert.commandWorked(t.runCommand({delete: 'dc', deletes: [{q: {s: 'Y'}, limit: 0}]}));
 assert.eq(1, r.n);
-// Aggregation under a non-simple collation is refused here; explicitly simple works.
-assert.commandFailedWithCode(runCmd(t, {aggregate: 'dc', pipeline: [], cursor: {}}), 2);
-assert.commandWorked(t.runCommand({aggregate: 'dc', pipeline: [], cursor: {}, collation: {locale: 'simple'}}));
-assert.commandFailedWithCode(runCmd(t, {aggregate: 'c', pipeline: [], cursor: {}, collation: en2}), 2);
+// Aggregation runs under the collection's default collation unless the command gives one.
+function agg(coll, pipeline, extra) {
+  return assert.commandWorked(t.runCommand(Object.assign({aggregate: coll, pipeline: pipeline, cursor: {}}, extra || {})))
+      .cursor.firstBatch;
+}
+assert.commandWorked(t.runCommand({insert: 'dc', documents: [{_id: 'd', s: 'X'}, {_id: 'e', s: 'x'}]}));
+assert.eq([{_id: 'x', n: 4}], agg('dc', [{$match: {s: 'X'}}, {$group: {_id: {$toLower: '$s'}, n: {$sum: 1}}}]));
+assert.eq([{_id: 'x', n: 2}], agg('dc', [{$match: {s: 'x'}}, {$group: {_id: '$s', n: {$sum: 1}}}],
+                                  {collation: {locale: 'simple'}}));
+assert.eq(4, t.dc.countDocuments({s: 'x'}));
+assert.eq([{n: 4}], agg('dc', [{$match: {s: 'x'}}, {$count: 'n'}]));
+// $group keys, $addToSet and expressions compare under it; $strcasecmp does not use it.
+assert.eq(1, agg('dc', [{$match: {s: 'x'}}, {$group: {_id: '$s'}}]).length);
+assert.eq(2, agg('dc', [{$match: {s: {$in: ['x', 'X']}}}, {$group: {_id: '$s'}}], {collation: {locale: 'simple'}}).length);
+assert.eq([{_id: 'a', e: true, i: 0, set: ['x'], c: 0}],
+          agg('dc', [{$match: {_id: 'a'}}, {$project: {e: {$eq: ['$s', 'X']}, i: {$indexOfArray: [['X'], '$s']},
+                                                      set: {$setUnion: [['x', 'X']]}, c: {$strcasecmp: ['$s', 'X']}}}]));
+assert.eq([true], agg('c', [{$limit: 1}, {$project: {_id: 0, e: {$eq: ['A', 'a']}}}], {collation: en2}).map((d) => d.e));
+assert.eq([false], agg('c', [{$limit: 1}, {$project: {_id: 0, e: {$eq: ['A', 'a']}}}]).map((d) => d.e));
+// $sort follows it: "B" after "a" (simple: before).
+assert.eq(['a', 'B'], agg('c', [{$limit: 1}, {$project: {_id: 0, v: ['B', 'a']}}, {$unwind: '$v'}, {$sort: {v: 1}}],
+                          {collation: en2}).map((d) => d.v));
+assert.eq(['B', 'a'], agg('c', [{$limit: 1}, {$project: {_id: 0, v: ['B', 'a']}}, {$unwind: '$v'}, {$sort: {v: 1}}])
+                          .map((d) => d.v));
 
 // --- views: a view has the simple collation; another one cannot override it.
 assert.commandWorked(t.runCommand({create: 'v', viewOn: 'dc', pipeline: []}));
-assert.eq(['a'], ids(assert.commandWorked(t.runCommand({find: 'v', filter: {s: 'x'}}))));
+assert.eq(['a', 'e'], ids(assert.commandWorked(t.runCommand({find: 'v', filter: {s: 'x'}, sort: {_id: 1}}))));
 assert.commandFailedWithCode(runCmd(t, {find: 'v', filter: {s: 'x'}, collation: en2}), 167);
 assert.commandFailedWithCode(runCmd(t, {count: 'v', collation: en2}), 167);
 assert.commandFailedWithCode(runCmd(t, {create: 'v2', viewOn: 'dc', pipeline: [], collation: en2}), 2);
