@@ -64,9 +64,27 @@ assert.eq(1, r.value.f);
 r = assert.commandWorked(t.runCommand({delete: 'c', deletes: [{q: {s: 'AbC'}, limit: 0, collation: en2}]}));
 assert.eq(3, r.n);
 assert.eq(null, t.c.findOne({_id: 1}));
-// Update operators that compare values are refused under a collation (never run bytewise).
-r = t.runCommand({update: 'c', updates: [{q: {_id: 4}, u: {$addToSet: {a: 'x'}}, collation: en2}]});
-assert.eq(2, r.writeErrors[0].code, tojson(r));
+// Update operators that compare values follow the statement's collation.
+function upd(u, extra) {
+  assert.commandWorked(t.runCommand({update: 'uo', updates: [Object.assign({q: {_id: 1}, u: u, collation: en2}, extra || {})]}));
+  return t.uo.findOne({_id: 1});
+}
+assert.commandWorked(t.runCommand({insert: 'uo', documents: [{_id: 1, a: ['a', 'b'], s: 'm', e: [{k: 'A', v: 1}, {k: 'b', v: 2}]}]}));
+assert.eq(['a', 'b', 'C'], upd({$addToSet: {a: {$each: ['A', 'C', 'c']}}}).a);
+assert.eq(['a', 'C'], upd({$pull: {a: 'B'}}).a);
+assert.eq(['a'], upd({$pullAll: {a: ['c']}}).a);
+assert.eq(['a', 'b', 'Z'], upd({$push: {a: {$each: ['Z', 'b'], $sort: 1}}}).a);
+assert.eq('N', upd({$max: {s: 'N'}}).s);
+assert.eq('N', upd({$min: {s: 'n'}}).s);  // equal under the collation: unchanged
+assert.eq([{k: 'A', v: 9}, {k: 'b', v: 2}], upd({$set: {'e.$[x].v': 9}}, {arrayFilters: [{'x.k': 'a'}]}).e);
+assert.eq(true, upd([{$set: {eq: {$eq: ['$s', 'n']}}}]).eq);
+assert.eq([{k: 'A', v: 9}], upd({$pull: {e: {k: 'B'}}}).e);
+// Without a collation: bytewise.
+assert.commandWorked(t.runCommand({update: 'uo', updates: [{q: {_id: 1}, u: {$addToSet: {a: 'A'}}}]}));
+assert.eq(['a', 'b', 'Z', 'A'], t.uo.findOne({_id: 1}).a);
+// $expr in find and delete compares under the query's collation.
+assert.eq([1], ids(assert.commandWorked(t.runCommand({find: 'uo', filter: {$expr: {$eq: ['$s', 'n']}}, collation: en2}))));
+assert.eq([], ids(assert.commandWorked(t.runCommand({find: 'uo', filter: {$expr: {$eq: ['$s', 'n']}}}))));
 
 // --- a collated index: keys follow the collation, used only with the same collation.
 assert.commandWorked(t.runCommand({insert: 'ix', documents: [
@@ -157,7 +175,21 @@ assert.commandWorked(t.runCommand({create: 'v', viewOn: 'dc', pipeline: []}));
 assert.eq(['a', 'e'], ids(assert.commandWorked(t.runCommand({find: 'v', filter: {s: 'x'}, sort: {_id: 1}}))));
 assert.commandFailedWithCode(runCmd(t, {find: 'v', filter: {s: 'x'}, collation: en2}), 167);
 assert.commandFailedWithCode(runCmd(t, {count: 'v', collation: en2}), 167);
-assert.commandFailedWithCode(runCmd(t, {create: 'v2', viewOn: 'dc', pipeline: [], collation: en2}), 2);
+// A view with a collation: its pipeline and every read of it run under it, never the
+// collection's; views reading views must share it (167).
+assert.commandWorked(t.runCommand({create: 'v2', viewOn: 'c', pipeline: [{$match: {s: {$in: ['B', 'abd']}}}], collation: en2}));
+assert.docEq(fullEn2, assert.commandWorked(t.runCommand({listCollections: 1, filter: {name: 'v2'}})).cursor.firstBatch[0]
+                          .options.collation);
+assert.eq([3, 4], ids(assert.commandWorked(t.runCommand({find: 'v2', sort: {_id: 1}}))));
+assert.eq([4], ids(assert.commandWorked(t.runCommand({find: 'v2', filter: {s: 'B'}, sort: {_id: 1}, collation: en2}))));
+assert.eq(1, assert.commandWorked(t.runCommand({count: 'v2', query: {s: 'ABD'}})).n);
+assert.eq(['Abd', 'b'], assert.commandWorked(t.runCommand({distinct: 'v2', key: 's'})).values);
+assert.commandFailedWithCode(runCmd(t, {find: 'v2', collation: {locale: 'simple'}}), 167);
+assert.commandFailedWithCode(runCmd(t, {aggregate: 'v2', pipeline: [], cursor: {}, collation: {locale: 'fr'}}), 167);
+assert.commandFailedWithCode(runCmd(t, {create: 'v3', viewOn: 'v2', pipeline: []}), 167);
+assert.commandWorked(t.runCommand({create: 'v3', viewOn: 'v2', pipeline: [], collation: en2}));
+assert.commandFailedWithCode(runCmd(t, {aggregate: 'c', cursor: {}, pipeline: [{$lookup: {from: 'v2', pipeline: [], as: 'x'}}]}), 167);
+assert.commandFailedWithCode(runCmd(t, {create: 'v4', viewOn: 'c', pipeline: [{$lookup: {from: 'v2', pipeline: [], as: 'x'}}]}), 167);
 
 // --- errors, with MongoDB's codes.
 const bad = [

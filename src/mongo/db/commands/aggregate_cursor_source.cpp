@@ -142,12 +142,13 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
                 inner.nss = view->collection;
                 inner.stages = view->pipeline;
                 inner.allowDiskUse = true;
-                // A view is read under its own (simple) collation, which must be the pipeline's.
+                // A view is read under its own collation, which must be the pipeline's.
                 uassert(ErrorCodes::OptionNotSupportedOnView,
-                        "Cannot override a view's default collation: " + fnss.ns() + " is a view with the simple "
-                        "collation, read by a pipeline with a different one",
-                        !collator);
-                inner.collation.given = true;  // the pipeline's (simple) collation, not the collection's
+                        "Cannot override a view's default collation: the view " + fnss.ns() +
+                            " has a collation different from the pipeline's",
+                        sameCollation(collator, view->collator));
+                inner.collation.given = true;  // the view's collation, not its collection's
+                inner.collation.collator = view->collator;
                 auto src = std::make_shared<AggregateCursorSource>(tmp.get(), inner);
                 return [src, this]() { return src->next(_interruptCtx); };
             }

@@ -223,7 +223,7 @@ public:
             x.update.collation = x.qr.collation;
         }
         if (auto view = resolveViewForRead(opCtx, nss)) {
-            uassertViewCollation(x.qr.collation, nullptr);
+            uassertViewCollation(x.qr.collation, view->collator.get());
             // Reads of a view explain the aggregate they run (views/view_requests.h); writes
             // are refused as the command itself refuses them.
             if (name != "find" && name != "count" && name != "distinct")
