@@ -85,6 +85,11 @@ assert.eq(['a', 'b', 'Z', 'A'], t.uo.findOne({_id: 1}).a);
 // $expr in find and delete compares under the query's collation.
 assert.eq([1], ids(assert.commandWorked(t.runCommand({find: 'uo', filter: {$expr: {$eq: ['$s', 'n']}}, collation: en2}))));
 assert.eq([], ids(assert.commandWorked(t.runCommand({find: 'uo', filter: {$expr: {$eq: ['$s', 'n']}}}))));
+// So do a find projection's expressions.
+assert.eq([{_id: 1, e: true}], assert.commandWorked(t.runCommand(
+    {find: 'uo', projection: {e: {$eq: ['$s', 'n']}}, collation: en2})).cursor.firstBatch);
+assert.eq([{_id: 1, e: false}], assert.commandWorked(t.runCommand(
+    {find: 'uo', projection: {e: {$eq: ['$s', 'n']}}})).cursor.firstBatch);
 
 // --- a collated index: keys follow the collation, used only with the same collation.
 assert.commandWorked(t.runCommand({insert: 'ix', documents: [
