@@ -85,6 +85,13 @@ assert.eq(['a', 'b', 'Z', 'A'], t.uo.findOne({_id: 1}).a);
 // $expr in find and delete compares under the query's collation.
 assert.eq([1], ids(assert.commandWorked(t.runCommand({find: 'uo', filter: {$expr: {$eq: ['$s', 'n']}}, collation: en2}))));
 assert.eq([], ids(assert.commandWorked(t.runCommand({find: 'uo', filter: {$expr: {$eq: ['$s', 'n']}}}))));
+// So do findAndModify's projection expressions, and explain's nWouldModify.
+r = assert.commandWorked(t.runCommand({findAndModify: 'uo', query: {s: 'n'}, update: {$set: {f: 1}}, new: true,
+                                       fields: {e: {$eq: ['$s', 'n']}}, collation: en2}));
+assert.eq({_id: 1, e: true}, r.value);
+r = assert.commandWorked(t.runCommand({explain: {update: 'uo', updates: [{q: {_id: 1}, u: {$addToSet: {a: 'z'}}, collation: en2}]},
+                                       verbosity: 'executionStats'}));
+assert.eq(0, r.executionStats.executionStages.nWouldModify);
 // So do a find projection's expressions.
 assert.eq([{_id: 1, e: true}], assert.commandWorked(t.runCommand(
     {find: 'uo', projection: {e: {$eq: ['$s', 'n']}}, collation: en2})).cursor.firstBatch);

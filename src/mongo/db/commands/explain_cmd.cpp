@@ -280,6 +280,11 @@ public:
             RecordId id;
             BSONObj raw;
             long long stopAt = 0;
+            // The statement's collation, else the collection's default, which the plan resolved.
+            if (!x.update.collation.given) {
+                x.update.collation.given = true;
+                x.update.collation.collator = exec.query().request().collation.collator;
+            }
             if (countLimit > 0 && __builtin_add_overflow(countSkip, countLimit, &stopAt)) stopAt = 0;
             while ((stopAt == 0 || n < stopAt) && exec.getNext(opCtx, &id, &raw)) {
                 n++;
