@@ -176,6 +176,13 @@ assert.eq([{_id: 'a', e: true, i: 0, set: ['x'], c: 0}],
                                                       set: {$setUnion: [['x', 'X']]}, c: {$strcasecmp: ['$s', 'X']}}}]));
 assert.eq([true], agg('c', [{$limit: 1}, {$project: {_id: 0, e: {$eq: ['A', 'a']}}}], {collation: en2}).map((d) => d.e));
 assert.eq([false], agg('c', [{$limit: 1}, {$project: {_id: 0, e: {$eq: ['A', 'a']}}}]).map((d) => d.e));
+// $merge matches its 'on' fields under the pipeline's collation.
+assert.commandWorked(t.runCommand({insert: 'ms', documents: [{_id: 'a', v: 1}]}));
+assert.commandWorked(t.runCommand({insert: 'mt', documents: [{_id: 'A', w: 1}]}));
+agg('ms', [{$merge: {into: 'mt'}}], {collation: en2});
+assert.eq([{_id: 'A', w: 1, v: 1}], t.mt.find().toArray());
+agg('ms', [{$merge: {into: 'mt'}}]);
+assert.eq(2, t.mt.countDocuments({}));
 // $sort follows it: "B" after "a" (simple: before).
 assert.eq(['a', 'B'], agg('c', [{$limit: 1}, {$project: {_id: 0, v: ['B', 'a']}}, {$unwind: '$v'}, {$sort: {v: 1}}],
                           {collation: en2}).map((d) => d.v));

@@ -156,8 +156,8 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
         auto exec = std::make_shared<PlanExecutor>(client, c, fnss, QueryRequest{});
         return [exec, this]() { return exec->getNext(_interruptCtx); };
     };
-    ctx.writeOutput = [this](const BSONObj& stage, const std::vector<BSONObj>& docs) {
-        _pendingOutput = PendingOutput{stage.getOwned(), docs};
+    ctx.writeOutput = [this, collator](const BSONObj& stage, const std::vector<BSONObj>& docs) {
+        _pendingOutput = PendingOutput{stage.getOwned(), docs, collator};
     };
     ctx.checkForInterrupt = [this]() {
         if (_interruptCtx) _interruptCtx->checkForInterrupt();
