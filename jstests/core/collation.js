@@ -64,9 +64,39 @@ assert.eq(1, r.value.f);
 r = assert.commandWorked(t.runCommand({delete: 'c', deletes: [{q: {s: 'AbC'}, limit: 0, collation: en2}]}));
 assert.eq(3, r.n);
 assert.eq(null, t.c.findOne({_id: 1}));
-// Update operators that compare values are refused under a collation (never run bytewise).
-r = t.runCommand({update: 'c', updates: [{q: {_id: 4}, u: {$addToSet: {a: 'x'}}, collation: en2}]});
-assert.eq(2, r.writeErrors[0].code, tojson(r));
+// Update operators that compare values follow the statement's collation.
+function upd(u, extra) {
+  assert.commandWorked(t.runCommand({update: 'uo', updates: [Object.assign({q: {_id: 1}, u: u, collation: en2}, extra || {})]}));
+  return t.uo.findOne({_id: 1});
+}
+assert.commandWorked(t.runCommand({insert: 'uo', documents: [{_id: 1, a: ['a', 'b'], s: 'm', e: [{k: 'A', v: 1}, {k: 'b', v: 2}]}]}));
+assert.eq(['a', 'b', 'C'], upd({$addToSet: {a: {$each: ['A', 'C', 'c']}}}).a);
+assert.eq(['a', 'C'], upd({$pull: {a: 'B'}}).a);
+assert.eq(['a'], upd({$pullAll: {a: ['c']}}).a);
+assert.eq(['a', 'b', 'Z'], upd({$push: {a: {$each: ['Z', 'b'], $sort: 1}}}).a);
+assert.eq('N', upd({$max: {s: 'N'}}).s);
+assert.eq('N', upd({$min: {s: 'n'}}).s);  // equal under the collation: unchanged
+assert.eq([{k: 'A', v: 9}, {k: 'b', v: 2}], upd({$set: {'e.$[x].v': 9}}, {arrayFilters: [{'x.k': 'a'}]}).e);
+assert.eq(true, upd([{$set: {eq: {$eq: ['$s', 'n']}}}]).eq);
+assert.eq([{k: 'A', v: 9}], upd({$pull: {e: {k: 'B'}}}).e);
+// Without a collation: bytewise.
+assert.commandWorked(t.runCommand({update: 'uo', updates: [{q: {_id: 1}, u: {$addToSet: {a: 'A'}}}]}));
+assert.eq(['a', 'b', 'Z', 'A'], t.uo.findOne({_id: 1}).a);
+// $expr in find and delete compares under the query's collation.
+assert.eq([1], ids(assert.commandWorked(t.runCommand({find: 'uo', filter: {$expr: {$eq: ['$s', 'n']}}, collation: en2}))));
+assert.eq([], ids(assert.commandWorked(t.runCommand({find: 'uo', filter: {$expr: {$eq: ['$s', 'n']}}}))));
+// So do findAndModify's projection expressions, and explain's nWouldModify.
+r = assert.commandWorked(t.runCommand({findAndModify: 'uo', query: {s: 'n'}, update: {$set: {f: 1}}, new: true,
+                                       fields: {e: {$eq: ['$s', 'n']}}, collation: en2}));
+assert.eq({_id: 1, e: true}, r.value);
+r = assert.commandWorked(t.runCommand({explain: {update: 'uo', updates: [{q: {_id: 1}, u: {$addToSet: {a: 'z'}}, collation: en2}]},
+                                       verbosity: 'executionStats'}));
+assert.eq(0, r.executionStats.executionStages.nWouldModify);
+// So do a find projection's expressions.
+assert.eq([{_id: 1, e: true}], assert.commandWorked(t.runCommand(
+    {find: 'uo', projection: {e: {$eq: ['$s', 'n']}}, collation: en2})).cursor.firstBatch);
+assert.eq([{_id: 1, e: false}], assert.commandWorked(t.runCommand(
+    {find: 'uo', projection: {e: {$eq: ['$s', 'n']}}})).cursor.firstBatch);
 
 // --- a collated index: keys follow the collation, used only with the same collation.
 assert.commandWorked(t.runCommand({insert: 'ix', documents: [
@@ -127,17 +157,58 @@ assert(JSON.stringify(assert.commandWorked(t.runCommand({explain: {find: 'dc', f
 assert.eq(2, assert.commandWorked(t.runCommand({count: 'dc', query: {s: 'X'}})).n);
 r = assert.commandWorked(t.runCommand({delete: 'dc', deletes: [{q: {s: 'Y'}, limit: 0}]}));
 assert.eq(1, r.n);
-// Aggregation under a non-simple collation is refused here; explicitly simple works.
-assert.commandFailedWithCode(runCmd(t, {aggregate: 'dc', pipeline: [], cursor: {}}), 2);
-assert.commandWorked(t.runCommand({aggregate: 'dc', pipeline: [], cursor: {}, collation: {locale: 'simple'}}));
-assert.commandFailedWithCode(runCmd(t, {aggregate: 'c', pipeline: [], cursor: {}, collation: en2}), 2);
+// Aggregation runs under the collection's default collation unless the command gives one.
+function agg(coll, pipeline, extra) {
+  return assert.commandWorked(t.runCommand(Object.assign({aggregate: coll, pipeline: pipeline, cursor: {}}, extra || {})))
+      .cursor.firstBatch;
+}
+assert.commandWorked(t.runCommand({insert: 'dc', documents: [{_id: 'd', s: 'X'}, {_id: 'e', s: 'x'}]}));
+assert.eq([{_id: 'x', n: 4}], agg('dc', [{$match: {s: 'X'}}, {$group: {_id: {$toLower: '$s'}, n: {$sum: 1}}}]));
+assert.eq([{_id: 'x', n: 2}], agg('dc', [{$match: {s: 'x'}}, {$group: {_id: '$s', n: {$sum: 1}}}],
+                                  {collation: {locale: 'simple'}}));
+assert.eq(4, t.dc.countDocuments({s: 'x'}));
+assert.eq([{n: 4}], agg('dc', [{$match: {s: 'x'}}, {$count: 'n'}]));
+// $group keys, $addToSet and expressions compare under it; $strcasecmp does not use it.
+assert.eq(1, agg('dc', [{$match: {s: 'x'}}, {$group: {_id: '$s'}}]).length);
+assert.eq(2, agg('dc', [{$match: {s: {$in: ['x', 'X']}}}, {$group: {_id: '$s'}}], {collation: {locale: 'simple'}}).length);
+assert.eq([{_id: 'a', e: true, i: 0, set: ['x'], c: 0}],
+          agg('dc', [{$match: {_id: 'a'}}, {$project: {e: {$eq: ['$s', 'X']}, i: {$indexOfArray: [['X'], '$s']},
+                                                      set: {$setUnion: [['x', 'X']]}, c: {$strcasecmp: ['$s', 'X']}}}]));
+assert.eq([true], agg('c', [{$limit: 1}, {$project: {_id: 0, e: {$eq: ['A', 'a']}}}], {collation: en2}).map((d) => d.e));
+assert.eq([false], agg('c', [{$limit: 1}, {$project: {_id: 0, e: {$eq: ['A', 'a']}}}]).map((d) => d.e));
+// $merge matches its 'on' fields under the pipeline's collation.
+assert.commandWorked(t.runCommand({insert: 'ms', documents: [{_id: 'a', v: 1}]}));
+assert.commandWorked(t.runCommand({insert: 'mt', documents: [{_id: 'A', w: 1}]}));
+agg('ms', [{$merge: {into: 'mt'}}], {collation: en2});
+assert.eq([{_id: 'A', w: 1, v: 1}], t.mt.find().toArray());
+agg('ms', [{$merge: {into: 'mt'}}]);
+assert.eq(2, t.mt.countDocuments({}));
+// $sort follows it: "B" after "a" (simple: before).
+assert.eq(['a', 'B'], agg('c', [{$limit: 1}, {$project: {_id: 0, v: ['B', 'a']}}, {$unwind: '$v'}, {$sort: {v: 1}}],
+                          {collation: en2}).map((d) => d.v));
+assert.eq(['B', 'a'], agg('c', [{$limit: 1}, {$project: {_id: 0, v: ['B', 'a']}}, {$unwind: '$v'}, {$sort: {v: 1}}])
+                          .map((d) => d.v));
 
 // --- views: a view has the simple collation; another one cannot override it.
 assert.commandWorked(t.runCommand({create: 'v', viewOn: 'dc', pipeline: []}));
-assert.eq(['a'], ids(assert.commandWorked(t.runCommand({find: 'v', filter: {s: 'x'}}))));
+assert.eq(['a', 'e'], ids(assert.commandWorked(t.runCommand({find: 'v', filter: {s: 'x'}, sort: {_id: 1}}))));
 assert.commandFailedWithCode(runCmd(t, {find: 'v', filter: {s: 'x'}, collation: en2}), 167);
 assert.commandFailedWithCode(runCmd(t, {count: 'v', collation: en2}), 167);
-assert.commandFailedWithCode(runCmd(t, {create: 'v2', viewOn: 'dc', pipeline: [], collation: en2}), 2);
+// A view with a collation: its pipeline and every read of it run under it, never the
+// collection's; views reading views must share it (167).
+assert.commandWorked(t.runCommand({create: 'v2', viewOn: 'c', pipeline: [{$match: {s: {$in: ['B', 'abd']}}}], collation: en2}));
+assert.docEq(fullEn2, assert.commandWorked(t.runCommand({listCollections: 1, filter: {name: 'v2'}})).cursor.firstBatch[0]
+                          .options.collation);
+assert.eq([3, 4], ids(assert.commandWorked(t.runCommand({find: 'v2', sort: {_id: 1}}))));
+assert.eq([4], ids(assert.commandWorked(t.runCommand({find: 'v2', filter: {s: 'B'}, sort: {_id: 1}, collation: en2}))));
+assert.eq(1, assert.commandWorked(t.runCommand({count: 'v2', query: {s: 'ABD'}})).n);
+assert.eq(['Abd', 'b'], assert.commandWorked(t.runCommand({distinct: 'v2', key: 's'})).values);
+assert.commandFailedWithCode(runCmd(t, {find: 'v2', collation: {locale: 'simple'}}), 167);
+assert.commandFailedWithCode(runCmd(t, {aggregate: 'v2', pipeline: [], cursor: {}, collation: {locale: 'fr'}}), 167);
+assert.commandFailedWithCode(runCmd(t, {create: 'v3', viewOn: 'v2', pipeline: []}), 167);
+assert.commandWorked(t.runCommand({create: 'v3', viewOn: 'v2', pipeline: [], collation: en2}));
+assert.commandFailedWithCode(runCmd(t, {aggregate: 'c', cursor: {}, pipeline: [{$lookup: {from: 'v2', pipeline: [], as: 'x'}}]}), 167);
+assert.commandFailedWithCode(runCmd(t, {create: 'v4', viewOn: 'c', pipeline: [{$lookup: {from: 'v2', pipeline: [], as: 'x'}}]}), 167);
 
 // --- errors, with MongoDB's codes.
 const bad = [

@@ -97,7 +97,7 @@ def test_collated_indexes_never_change_answers(db, seed):
         for k, c in enumerate(INDEXED):
             # A hinted index answers the same whatever its collation (scanned whole if another).
             assert set(ids(coll.find(filt, hint=names[k], **kw))) == reference, where + " hint=" + names[k]
-        # The count command (count_documents is an aggregate, refused under a collation here).
+        # The count command.
         assert db.command("count", coll.name, query=filt, **kw)["n"] == len(reference), where
         # A sort under the collation (ties broken by _id): the same order as over a scan.
         direction = rng.choice([1, -1])
@@ -125,3 +125,70 @@ def test_collated_indexes_never_change_answers(db, seed):
         assert res.matched_count == len(expected), "seed=%d filter=%r collation=%r" % (seed, filt, collation)
         res = coll.delete_many(filt, collation=collation)
         assert res.deleted_count == len(expected), "seed=%d filter=%r collation=%r" % (seed, filt, collation)
+
+
+def strings_only():
+    """Documents whose s is a string (not an array holding one)."""
+    return {"$and": [{"s": {"$type": "string"}}, {"s": {"$not": {"$type": "array"}}}]}
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_aggregation_follows_the_collation(db, seed):
+    """Aggregation under a collation (the command's or the collection's default) against
+    independent answers: the query path (find/count/distinct hinted to a collection scan, whose
+    matcher and sort compare BSON) and the same pipeline over an unindexed copy."""
+    rng = random.Random(seed)
+    coll, plain = db["aggdiff"], db["aggdiff_plain"]
+    docs = [{"_id": i, "s": rand_value(rng)} for i in range(100)]
+    coll.insert_many(docs)
+    plain.insert_many(docs)
+    for k, c in enumerate(INDEXED):
+        coll.create_index([("s", ASCENDING)], name="s_c%d" % k, collation=c)
+    strings = strings_only()
+    for q in range(25):
+        filt = rand_filter(rng)
+        collation = rng.choice(COLLATIONS)
+        kw = {"collation": collation} if collation else {}
+        where = "seed=%d query=%d filter=%r collation=%r" % (seed, q, filt, collation)
+        scan = lambda f, **extra: ids(coll.find(f, hint=[("$natural", 1)], **kw, **extra))
+        # $match (through the planner and its collated indexes) and $sort.
+        direction = rng.choice([1, -1])
+        pipeline = [{"$match": filt}, {"$sort": {"s": direction, "_id": 1}}, {"$project": {"_id": 1}}]
+        ref = scan(filt, sort=[("s", direction), ("_id", 1)])
+        assert ids(coll.aggregate(pipeline, **kw)) == ref, where
+        assert ids(plain.aggregate(pipeline, **kw)) == ref, where
+        assert coll.count_documents(filt, **kw) == len(ref), where
+        # $group on strings: one group per value distinct under the collation, each counting
+        # the documents equal to its key.
+        group = [{"$match": {"$and": [filt, strings]}}, {"$group": {"_id": "$s", "n": {"$sum": 1}}}]
+        groups = list(coll.aggregate(group, **kw))
+        assert len(groups) == len(plain.distinct("s", {"$and": [filt, strings]}, **kw)), where
+        for g in groups:
+            n = db.command("count", coll.name, query={"$and": [filt, strings, {"s": g["_id"]}]}, hint={"$natural": 1}, **kw)["n"]
+            assert g["n"] == n, where + " group=%r" % g
+        assert sorted(map(repr, groups)) == sorted(map(repr, plain.aggregate(group, **kw))), where
+        # $min/$max accumulators: equal, under the collation, to the first and last strings of
+        # the sorted scan.
+        ordered = list(coll.find({"$and": [filt, strings]}, sort=[("s", 1), ("_id", 1)], hint=[("$natural", 1)], **kw))
+        mm = list(coll.aggregate([{"$match": {"$and": [filt, strings]}},
+                                  {"$group": {"_id": None, "mn": {"$min": "$s"}, "mx": {"$max": "$s"},
+                                              "set": {"$addToSet": "$s"}}}], **kw))
+        if ordered:
+            assert coll.count_documents({"_id": ordered[0]["_id"], "s": mm[0]["mn"]}, **kw) == 1, where
+            assert coll.count_documents({"_id": ordered[-1]["_id"], "s": mm[0]["mx"]}, **kw) == 1, where
+            assert len(mm[0]["set"]) == len(groups), where
+        # $expr comparisons on strings agree with the query operators.
+        w = rng.choice(WORDS)
+        for op in ["$eq", "$lt", "$gte"]:
+            query_ids = set(scan({"$and": [filt, strings, {"s": {op: w}}]}))
+            expr = {"$and": [filt, strings, {"$expr": {op: ["$s", w]}}]}
+            assert set(ids(coll.find(expr, **kw))) == query_ids, where + " " + op
+            assert set(ids(coll.aggregate([{"$match": expr}], **kw))) == query_ids, where + " " + op
+    # A collection default collation applies when the command gives none.
+    for c in COLLATIONS[1:4]:
+        db.drop_collection("aggdefault")
+        dc = db.create_collection("aggdefault", collation=c)
+        dc.insert_many(docs)
+        pipeline = [{"$sort": {"s": 1, "_id": 1}}, {"$project": {"_id": 1}}]
+        assert ids(dc.aggregate(pipeline)) == ids(coll.aggregate(pipeline, collation=c)), "seed=%d default=%r" % (seed, c)
+        assert ids(dc.aggregate(pipeline, collation={"locale": "simple"})) == ids(coll.aggregate(pipeline)), c

@@ -51,7 +51,7 @@ private:
             }
             out = source.takePendingOutput();
         }
-        if (out) writeAggregationOutput(opCtx, ar.nss.db(), out->stage, out->docs);
+        if (out) writeAggregationOutput(opCtx, ar.nss.db(), out->stage, out->docs, out->collator);
         appendCursorReply(result, "firstBatch", BSONArray(), 0, replyNss.ns());
     }
 };

@@ -51,8 +51,6 @@ AggregateRequest parseAggregateRequest(const OpMsgRequest& req) {
     }
     ar.hint = parseHint(req.body["hint"]);
     ar.collation = parseCollationOption(req.body["collation"], "aggregate.collation");
-    uassert(ErrorCodes::BadValue, "aggregate with a non-simple collation is not supported by this server",
-            !ar.collation.collator);
     ar.let = CommandLetVariables::parse(parseObjectArg(req.body["let"], "aggregate"));
     // Absent: allowDiskUseByDefault (true since MongoDB 6.0).
     ar.allowDiskUse = req.body["allowDiskUse"].eoo() ? allowDiskUseByDefault() : req.body["allowDiskUse"].trueValue();
@@ -124,9 +122,15 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
     ctx.db = ar.nss.db();
     ctx.allowDiskUse = ar.allowDiskUse;
     ctx.letVars = ar.let.asExpressions();
+    // The pipeline's collation: the command's, else the collection's default. Every stage
+    // follows it, including reads of other collections ($lookup, $unionWith ...).
+    const Collection* sourceColl =
+        ar.collectionless ? nullptr : CollectionCatalog::get()->lookupCollection(opCtx, ar.nss);
+    CollatorPtr collator = ar.collectionless ? ar.collation.collator : resolveCollation(ar.collation, sourceColl);
+    ctx.collator = collator;
     Client* client = _client;
     std::string db = ar.nss.db();
-    ctx.openCollection = [client, db, this](const std::string& coll) -> std::function<std::optional<BSONObj>()> {
+    ctx.openCollection = [client, db, collator, this](const std::string& coll) -> std::function<std::optional<BSONObj>()> {
         NamespaceString fnss(db, coll);
         auto tmp = makeOperationContext(client);
         const Collection* c = CollectionCatalog::get()->lookupCollection(tmp.get(), fnss);
@@ -138,7 +142,13 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
                 inner.nss = view->collection;
                 inner.stages = view->pipeline;
                 inner.allowDiskUse = true;
-                inner.collation.given = true;  // the pipeline's (simple) collation, not the collection's
+                // A view is read under its own collation, which must be the pipeline's.
+                uassert(ErrorCodes::OptionNotSupportedOnView,
+                        "Cannot override a view's default collation: the view " + fnss.ns() +
+                            " has a collation different from the pipeline's",
+                        sameCollation(collator, view->collator));
+                inner.collation.given = true;  // the view's collation, not its collection's
+                inner.collation.collator = view->collator;
                 auto src = std::make_shared<AggregateCursorSource>(tmp.get(), inner);
                 return [src, this]() { return src->next(_interruptCtx); };
             }
@@ -146,8 +156,8 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
         auto exec = std::make_shared<PlanExecutor>(client, c, fnss, QueryRequest{});
         return [exec, this]() { return exec->getNext(_interruptCtx); };
     };
-    ctx.writeOutput = [this](const BSONObj& stage, const std::vector<BSONObj>& docs) {
-        _pendingOutput = PendingOutput{stage.getOwned(), docs};
+    ctx.writeOutput = [this, collator](const BSONObj& stage, const std::vector<BSONObj>& docs) {
+        _pendingOutput = PendingOutput{stage.getOwned(), docs, collator};
     };
     ctx.checkForInterrupt = [this]() {
         if (_interruptCtx) _interruptCtx->checkForInterrupt();
@@ -189,12 +199,8 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
         qr.filter = ar.let.bindInFilter(countFilter ? *countFilter : _pipeline->leadingMatchFilter()).getOwned();
         qr.hint = ar.hint;
         qr.allowDiskUse = ar.allowDiskUse;
-        const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, ar.nss);
-        uassert(ErrorCodes::BadValue,
-                "aggregate over a collection with a non-simple default collation is not supported by this server "
-                "(pass collation: {locale: \"simple\"} to run it under the simple collation)",
-                !resolveCollation(ar.collation, coll));
-        qr.collation = ar.collation;
+        const Collection* coll = sourceColl;
+        qr.collation = ar.collation;  // the plan matches and sorts under the pipeline's collation
         _exec = std::make_unique<PlanExecutor>(_client, coll, ar.nss, qr,
                                                countFilter ? PlanPurpose::kCount : PlanPurpose::kFind, "", opCtx);
         _matchPushedDown = true;

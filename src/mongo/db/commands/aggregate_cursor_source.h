@@ -48,6 +48,7 @@ public:
     struct PendingOutput {
         BSONObj stage;
         std::vector<BSONObj> docs;
+        CollatorPtr collator;  // the pipeline's collation ($merge matches under it)
     };
     std::optional<PendingOutput> takePendingOutput() { return std::move(_pendingOutput); }
 

@@ -229,7 +229,8 @@ void modifyView(OperationContext* opCtx, const OpMsgRequest& req, const ViewDefi
     BSONElement viewOn = req.body["viewOn"].eoo() ? current["viewOn"] : req.body["viewOn"];
     BSONElement pipeline = req.body["pipeline"].eoo() ? current["pipeline"] : req.body["pipeline"];
     LOGV2(5324201, Command, "CMD: collMod", logv2::attrs("cmdObj", req.body));
-    ViewCatalog::modify(opCtx, ViewCatalog::validate(opCtx, view.name, viewOn, pipeline, "collMod"));
+    // The view keeps its collation (collMod cannot change it).
+    ViewCatalog::modify(opCtx, ViewCatalog::validate(opCtx, view.name, viewOn, pipeline, "collMod", view.collator));
 }
 
 class CollModCmd : public Command {

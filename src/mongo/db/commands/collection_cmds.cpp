@@ -66,7 +66,7 @@ void checkSupportedCreateOptions(const BSONObj& cmd) {
 }
 
 // create with viewOn/pipeline: a view (db/views/view_catalog.h). Its only other option is a
-// collation; views with a non-simple default collation are not supported (refused).
+// collation, the view's default (absent: simple, never the collection's).
 void createView(OperationContext* opCtx, const NamespaceString& nss, const OpMsgRequest& req) {
     if (req.body["viewOn"].eoo())
         uasserted(ErrorCodes::BadValue, "'pipeline' requires 'viewOn' to also be specified");
@@ -82,8 +82,7 @@ void createView(OperationContext* opCtx, const NamespaceString& nss, const OpMsg
         first = false;
         if (!skip) uasserted(ErrorCodes::InvalidOptions, "option not supported on a view: " + std::string(n));
     }
-    if (parseCollationOption(req.body["collation"], "create.collation").collator)
-        uasserted(ErrorCodes::BadValue, "views with a non-simple default collation are not supported by this server");
+    CollatorPtr collator = parseCollationOption(req.body["collation"], "create.collation").collator;
     CatalogDDLLock lock;
     // An existing name is reported before the definition is checked, as MongoDB does.
     if (CollectionCatalog::get()->lookupCollection(opCtx, nss))
@@ -92,12 +91,14 @@ void createView(OperationContext* opCtx, const NamespaceString& nss, const OpMsg
         // As for collections, create is idempotent when the definition is identical.
         BSONElement on = req.body["viewOn"], p = req.body["pipeline"];
         bool same = on.type() == String && on.str() == existing->viewOn &&
+                    sameCollation(collator, existing->collator) &&
                     (p.eoo() ? existing->pipeline.empty()
                              : p.type() == Array && existing->pipelineArray().woCompare(p.Obj()) == 0);
         if (same) return;
         uasserted(ErrorCodes::NamespaceExists, "A view already exists. NS: " + nss.ns());
     }
-    ViewCatalog::create(opCtx, ViewCatalog::validate(opCtx, nss, req.body["viewOn"], req.body["pipeline"], "create"));
+    ViewCatalog::create(opCtx, ViewCatalog::validate(opCtx, nss, req.body["viewOn"], req.body["pipeline"], "create",
+                                                     collator));
 }
 
 class CreateCmd : public Command {
@@ -241,6 +242,7 @@ public:
                 BSONObjBuilder o;
                 o.append("viewOn", v.viewOn);
                 o.appendArray("pipeline", v.pipelineArray());
+                if (v.collator) o.append("collation", v.collator->spec());
                 d.append("options", o.obj());
                 BSONObjBuilder info;
                 info.append("readOnly", true);

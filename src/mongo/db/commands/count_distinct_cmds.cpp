@@ -39,7 +39,7 @@ public:
         qr.hint = parseHint(req.body["hint"]);
         qr.collation = parseCollationOption(req.body["collation"], "count.collation");
         if (auto view = resolveViewForRead(opCtx, nss)) {
-            uassertViewCollation(qr.collation, nullptr);
+            uassertViewCollation(qr.collation, view->collator.get());
             long long n = 0;
             forEachAggregateResult(opCtx, countAsAggregate(*view, qr), [&](const BSONObj& d) { n = d["count"].numberLong(); });
             result.append("n", n);
@@ -96,7 +96,9 @@ public:
         std::string path = key.str();
         std::set<BSONObj, BSONObjCmp> values;
         if (auto view = resolveViewForRead(opCtx, nss)) {
-            uassertViewCollation(qr.collation, nullptr);
+            uassertViewCollation(qr.collation, view->collator.get());
+            // Values equal under the view's collation are one value.
+            values = std::set<BSONObj, BSONObjCmp>(BSONObjCmp{view->collator.get()});
             forEachAggregateResult(opCtx, distinctAsAggregate(*view, qr),
                                    [&](const BSONObj& d) { collectValues(d, path, values); });
         } else {

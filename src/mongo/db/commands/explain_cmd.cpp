@@ -223,7 +223,7 @@ public:
             x.update.collation = x.qr.collation;
         }
         if (auto view = resolveViewForRead(opCtx, nss)) {
-            uassertViewCollation(x.qr.collation, nullptr);
+            uassertViewCollation(x.qr.collation, view->collator.get());
             // Reads of a view explain the aggregate they run (views/view_requests.h); writes
             // are refused as the command itself refuses them.
             if (name != "find" && name != "count" && name != "distinct")
@@ -280,6 +280,11 @@ public:
             RecordId id;
             BSONObj raw;
             long long stopAt = 0;
+            // The statement's collation, else the collection's default, which the plan resolved.
+            if (!x.update.collation.given) {
+                x.update.collation.given = true;
+                x.update.collation.collator = exec.query().request().collation.collator;
+            }
             if (countLimit > 0 && __builtin_add_overflow(countSkip, countLimit, &stopAt)) stopAt = 0;
             while ((stopAt == 0 || n < stopAt) && exec.getNext(opCtx, &id, &raw)) {
                 n++;

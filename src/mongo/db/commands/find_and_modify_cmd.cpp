@@ -1,10 +1,13 @@
 // findAndModify: atomically update or remove one document and return it.
 #include "mongo/db/auth/command_privileges.h"
+#include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/catalog/collection.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/ops/write_ops.h"
 #include "mongo/db/pipeline/command_let.h"
+#include "mongo/db/pipeline/value.h"
 #include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/query/projection.h"
@@ -109,7 +112,18 @@ public:
                              parseBoolArg(cmd["bypassEmptyTsReplacement"], "findAndModify");
         std::unique_ptr<Projection> proj;
         if (!fields.isEmpty()) proj = std::make_unique<Projection>(fields);
-        auto project = [&](const BSONObj& d) { return proj ? proj->apply(d) : d; };
+        // The projection's expressions compare under the command's collation, else the
+        // collection's default (looked up when the result is projected).
+        auto project = [&](const BSONObj& d) {
+            if (!proj) return d;
+            CollatorPtr c = collation.collator;
+            if (!collation.given) {
+                CatalogReadLock lock;
+                c = resolveCollation(collation, CollectionCatalog::get()->lookupCollection(opCtx, nss));
+            }
+            ValueComparisonScope scope(c.get());
+            return proj->apply(d);
+        };
 
         if (repl::RetryableWrite* rw = repl::RetryableWrite::get(opCtx)) {
             const int stmtId = rw->stmtIdAt(0);

@@ -72,7 +72,8 @@ void runOut(OperationContext* opCtx, const std::string& db, const BSONElement& s
     }
 }
 
-void runMerge(OperationContext* opCtx, const std::string& db, const BSONElement& spec, const std::vector<BSONObj>& docs) {
+void runMerge(OperationContext* opCtx, const std::string& db, const BSONElement& spec, const std::vector<BSONObj>& docs,
+              const CollatorPtr& collator) {
     BSONObj opts;
     NamespaceString target;
     if (spec.type() == String) {
@@ -124,6 +125,8 @@ void runMerge(OperationContext* opCtx, const std::string& db, const BSONElement&
         UpdateStatement stmt;
         stmt.q = q.obj();
         stmt.upsert = notMatched == "insert";
+        stmt.collation.given = true;  // the pipeline's, not the target collection's default
+        stmt.collation.collator = collator;
         if (matched == "replace") {
             uObj = doc;
         } else if (matched == "merge") {
@@ -160,10 +163,10 @@ void runMerge(OperationContext* opCtx, const std::string& db, const BSONElement&
 }  // namespace
 
 void writeAggregationOutput(OperationContext* opCtx, const std::string& db, const BSONObj& stage,
-                            const std::vector<BSONObj>& docs) {
+                            const std::vector<BSONObj>& docs, const CollatorPtr& collator) {
     BSONElement e = stage.firstElement();
     if (e.fieldNameStringData() == "$out") runOut(opCtx, db, e, docs);
-    else runMerge(opCtx, db, e, docs);
+    else runMerge(opCtx, db, e, docs, collator);
 }
 
 }  // namespace mongo

@@ -232,7 +232,9 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
 namespace {
 
 // Applies a pipeline-style update ([{$set: ...}, ...]) to one document.
-BSONObj applyPipelineUpdate(const BSONObj& doc, const BSONObj& stagesArr, const BSONObj& letVars) {
+// collator: the update's collation, under which the pipeline's expressions compare.
+BSONObj applyPipelineUpdate(const BSONObj& doc, const BSONObj& stagesArr, const BSONObj& letVars,
+                            const CollatorPtr& collator) {
     std::vector<BSONObj> stages;
     for (BSONElement s : stagesArr) {
         if (s.type() != Object) uasserted(ErrorCodes::TypeMismatch, "Each element of the 'pipeline' array must be an object");
@@ -244,6 +246,7 @@ BSONObj applyPipelineUpdate(const BSONObj& doc, const BSONObj& stagesArr, const 
     }
     PipelineContext ctx;
     ctx.letVars = letVars;
+    ctx.collator = collator;
     Pipeline p(stages, std::move(ctx));
     bool given = false;
     p.setSource([&]() -> std::optional<BSONObj> {
@@ -286,27 +289,6 @@ std::vector<RecordId> findMatching(OperationContext* opCtx, const Collection* co
 
 }  // namespace
 
-namespace {
-// See UpdateStatement::collation: operators that compare values are refused under a
-// non-simple collation rather than run with bytewise comparisons.
-void checkUpdateUnderCollation(const UpdateStatement& stmt) {
-    auto refuse = [](const std::string& what) {
-        uasserted(ErrorCodes::BadValue,
-                  what + " with a non-simple collation is not supported by this server");
-    };
-    if (!stmt.arrayFilters.empty()) refuse("arrayFilters");
-    if (stmt.u.type() == Array) refuse("a pipeline update");
-    if (stmt.u.type() != Object) return;
-    for (BSONElement op : stmt.u.Obj()) {
-        std::string_view n = op.fieldNameStringData();
-        if (n == "$addToSet" || n == "$pull" || n == "$pullAll" || n == "$min" || n == "$max")
-            refuse(std::string(n));
-        if (n == "$push" && op.type() == Object)
-            for (BSONElement f : op.Obj())
-                if (f.type() == Object && f.Obj().hasField("$sort")) refuse("$push with $sort");
-    }
-}
-}  // namespace
 
 UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, const UpdateStatement& stmt,
                            bool wantImages) {
@@ -332,10 +314,10 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
     UpdateResult res;
     DocumentValidator validator(coll, opCtx->bypassDocumentValidation);
     CollatorPtr collator = resolveCollation(stmt.collation, coll);
-    if (collator) {
-        checkUpdateUnderCollation(stmt);
-        if (!stmt.collation.given) matcher = Matcher(stmt.q, collator);
-    }
+    if (collator && !stmt.collation.given) matcher = Matcher(stmt.q, collator);
+    // The operators that compare values ($addToSet, $pull, $min ...) and arrayFilters follow
+    // the collation too.
+    if (collator && driver) driver.emplace(stmt.u.Obj(), stmt.arrayFilters, stmt.bypassEmptyTsReplacement, collator);
     if (coll) {
         auto ids = findMatching(opCtx, coll, nss, stmt.q, stmt.hint, stmt.sort, stmt.multi ? 0 : 1, stmt.collation);
         for (RecordId id : ids) {
@@ -349,7 +331,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
             bool changed = true;
             BSONObj newDoc;
             if (isPipeline) {
-                newDoc = applyPipelineUpdate(*doc, stmt.u.Obj(), stmt.letVars);
+                newDoc = applyPipelineUpdate(*doc, stmt.u.Obj(), stmt.letVars, collator);
                 changed = !newDoc.binaryEqual(*doc);
             } else {
                 newDoc = driver->apply(*doc, md.hasElemMatchKey ? md.elemMatchKey : std::string(), false, &changed);
@@ -374,7 +356,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
     if (res.nMatched == 0 && stmt.upsert) {
         BSONObj newDoc;
         if (isPipeline) {
-            newDoc = applyPipelineUpdate(UpdateDriver::seedUpsertDocument(stmt.q), stmt.u.Obj(), stmt.letVars);
+            newDoc = applyPipelineUpdate(UpdateDriver::seedUpsertDocument(stmt.q), stmt.u.Obj(), stmt.letVars, collator);
         } else {
             BSONObj seed = UpdateDriver::seedUpsertDocument(stmt.q);
             bool changed;
@@ -451,8 +433,9 @@ bool updateWouldModify(const UpdateStatement& stmt, const BSONObj& doc) {
     MatchDetails md;
     md.requestElemMatchKey = true;
     Matcher(stmt.q, stmt.collation.collator).matches(doc, &md);
-    if (stmt.u.type() == Array) return !applyPipelineUpdate(doc, stmt.u.Obj(), stmt.letVars).binaryEqual(doc);
-    UpdateDriver driver(stmt.u.Obj(), stmt.arrayFilters, stmt.bypassEmptyTsReplacement);
+    if (stmt.u.type() == Array)
+        return !applyPipelineUpdate(doc, stmt.u.Obj(), stmt.letVars, stmt.collation.collator).binaryEqual(doc);
+    UpdateDriver driver(stmt.u.Obj(), stmt.arrayFilters, stmt.bypassEmptyTsReplacement, stmt.collation.collator);
     bool changed = false;
     driver.apply(doc, md.hasElemMatchKey ? md.elemMatchKey : std::string(), false, &changed);
     return changed;

@@ -30,10 +30,9 @@ struct UpdateStatement {
     // statement's constants 'c'; see pipeline/command_let.h). q must already see them.
     BSONObj letVars;
     bool bypassEmptyTsReplacement = false;  // keep Timestamp(0, 0) in a replacement
-    // The statement's collation (absent: the collection's default): the query matches under
-    // it. Update operators that compare values ($addToSet, $pull, $pullAll, $push's $sort,
-    // $min, $max) and arrayFilters do not compare under a collation here yet: an update using
-    // them under a non-simple collation is refused (BadValue), never run bytewise.
+    // The statement's collation (absent: the collection's default): the query, arrayFilters,
+    // the operators that compare values ($addToSet, $pull, $pullAll, $push's $sort, $min,
+    // $max) and a pipeline update's expressions compare strings under it.
     CollationOption collation;
 };
 

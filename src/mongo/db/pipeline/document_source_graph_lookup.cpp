@@ -3,6 +3,7 @@
 #include <set>
 
 #include "mongo/db/pipeline/document_source.h"
+#include "mongo/db/pipeline/expression_context.h"
 #include "mongo/db/query/matcher.h"
 
 namespace mongo {
@@ -34,7 +35,7 @@ public:
         : DocumentSource(expCtx), _spec(std::move(spec)), _from(std::move(from)), _startWith(std::move(startWith)),
           _connectFrom(std::move(connectFrom)), _connectTo(std::move(connectTo)), _as(std::move(as)),
           _maxDepth(maxDepth), _depthField(std::move(depthField)) {
-        if (!restrict.isEmpty()) _restrict.emplace(restrict.getOwned());
+        if (!restrict.isEmpty()) _restrict.emplace(restrict.getOwned(), expCtx->ctx.collator);
     }
     const char* name() const override { return "$graphLookup"; }
     BSONObj serialize() const override { return _spec; }

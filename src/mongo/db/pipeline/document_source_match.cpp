@@ -2,6 +2,8 @@
 // pipeline's variables, e.g. $lookup's 'let') evaluated here: the filter is split into plain
 // query parts for the Matcher and $expr parts, joined under the same $and/$or/$nor structure.
 #include "mongo/db/pipeline/document_source.h"
+#include "mongo/db/pipeline/expression_context.h"
+#include "mongo/db/query/collator.h"
 #include "mongo/db/query/matcher.h"
 
 namespace mongo {
@@ -26,7 +28,7 @@ public:
 
 class QueryNode : public MatchNode {
 public:
-    explicit QueryNode(const BSONObj& filter) : _m(filter.getOwned()) {}
+    QueryNode(const BSONObj& filter, const CollatorPtr& collator) : _m(filter.getOwned(), collator) {}
     bool matches(const Document&, const BSONObj& bson, Variables*) const override { return _m.matches(bson); }
 
 private:
@@ -65,7 +67,8 @@ private:
 };
 
 std::unique_ptr<MatchNode> buildMatch(const BSONObj& filter, const VariablesParseState& vps) {
-    if (!containsExpr(filter)) return std::make_unique<QueryNode>(filter);
+    const CollatorPtr& collator = vps.expCtx()->ctx.collator;
+    if (!containsExpr(filter)) return std::make_unique<QueryNode>(filter, collator);
     auto root = std::make_unique<LogicalNode>(LogicalNode::kAnd);
     BSONObjBuilder plain;
     for (BSONElement e : filter) {
@@ -87,7 +90,7 @@ std::unique_ptr<MatchNode> buildMatch(const BSONObj& filter, const VariablesPars
         }
     }
     BSONObj rest = plain.obj();
-    if (!rest.isEmpty()) root->add(std::make_unique<QueryNode>(rest));
+    if (!rest.isEmpty()) root->add(std::make_unique<QueryNode>(rest, collator));
     return root;
 }
 

@@ -7,6 +7,7 @@
 
 #include "mongo/db/pipeline/accumulator.h"
 #include "mongo/db/pipeline/document_source.h"
+#include "mongo/db/pipeline/expression_context.h"
 #include "mongo/db/query/sort_pattern.h"
 
 namespace mongo {
@@ -333,7 +334,7 @@ std::vector<StagePtr> parseSetWindowFields(const BSONElement& e, const StagePars
             uassert(ErrorCodes::TypeMismatch, "BSON field '$setWindowFields.sortBy' is the wrong type '" +
                                                   typeName(f.type()) + "', expected type 'object'",
                     f.type() == Object);
-            sortBy.emplace(f.Obj().getOwned());
+            sortBy.emplace(f.Obj().getOwned(), ctx.expCtx->ctx.collator);
         } else if (n == "output") {
             uassert(ErrorCodes::TypeMismatch, "BSON field '$setWindowFields.output' is the wrong type '" +
                                                   typeName(f.type()) + "', expected type 'object'",

@@ -99,7 +99,8 @@ private:
 std::vector<StagePtr> parseSort(const BSONElement& e, const StageParseContext& ctx) {
     uassert(15973, "the $sort key specification must be an object", e.type() == Object);
     uassert(15976, "$sort stage must have at least one sort key", !e.Obj().isEmpty());
-    return singleStage(std::make_unique<DocumentSourceSort>(ctx.expCtx, stageSpec("$sort", e), SortPattern(e.Obj().getOwned())));
+    return singleStage(std::make_unique<DocumentSourceSort>(ctx.expCtx, stageSpec("$sort", e),
+                                                            SortPattern(e.Obj().getOwned(), ctx.expCtx->ctx.collator)));
 }
 
 long long integralArg(const BSONElement& e, const char* stage) {

@@ -4,10 +4,12 @@
 
 #include "mongo/db/pipeline/document_source.h"
 #include "mongo/db/pipeline/expression_context.h"
+#include "mongo/db/query/collator.h"
 
 namespace mongo {
 
 Pipeline::Pipeline(const std::vector<BSONObj>& stages, PipelineContext ctx) : _ctx(ctx) {
+    ValueComparisonScope collation(_ctx.collator.get());  // 'let' and constants compare under it too
     _expCtx = std::make_unique<ExpressionContext>(std::move(ctx));
     VariablesParseState vps(_expCtx.get());
     // Top-level 'let' variables: evaluated once, visible everywhere (sub-pipelines included).
@@ -38,6 +40,7 @@ void Pipeline::setSource(std::function<std::optional<BSONObj>()> source) {
 std::optional<BSONObj> Pipeline::getNext() {
     DocumentSource* last = _stages.empty() ? _input.get() : _stages.back().get();
     if (!last) return std::nullopt;
+    ValueComparisonScope collation(_ctx.collator.get());
     auto d = last->getNext();
     if (!d) return std::nullopt;
     BSONObj out = d->toBson();

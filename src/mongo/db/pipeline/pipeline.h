@@ -15,6 +15,8 @@
 
 namespace mongo {
 
+class Collator;  // db/query/collator.h
+
 // What the pipeline needs from the server. Supplied by the aggregate command.
 struct PipelineContext {
     std::string db;
@@ -40,6 +42,9 @@ struct PipelineContext {
     // stage's output. Throw DBException for bad specs. When unset these stages fail
     // (NotImplemented; $changeStream: 40573 as on a standalone server).
     std::function<std::function<std::optional<BSONObj>()>(const BSONObj& stage)> serverSourceStage;
+    // The pipeline's collation (null: simple): every comparison of strings in every stage,
+    // sub-pipeline ($lookup, $graphLookup, $unionWith, $facet) and expression follows it.
+    std::shared_ptr<const Collator> collator;
 };
 
 class DocumentSource;  // one stage (pipeline.cpp and stage files)

@@ -483,6 +483,16 @@ int compareNumbers(const Value& a, const Value& b) {
 }
 }  // namespace
 
+namespace {
+thread_local const StringComparator* tlsValueComparator = nullptr;
+}  // namespace
+
+ValueComparisonScope::ValueComparisonScope(const StringComparator* strings) : _previous(tlsValueComparator) {
+    tlsValueComparator = strings;
+}
+ValueComparisonScope::~ValueComparisonScope() { tlsValueComparator = _previous; }
+const StringComparator* ValueComparisonScope::current() { return tlsValueComparator; }
+
 int Value::compare(const Value& a, const Value& b) {
     int ra = canonicalizeBSONType(a._type), rb = canonicalizeBSONType(b._type);
     if (ra != rb) return ra < rb ? -1 : 1;
@@ -498,6 +508,11 @@ int Value::compare(const Value& a, const Value& b) {
         case NumberDecimal: return compareNumbers(a, b);
         case String:
         case Symbol:
+            if (const StringComparator* strings = tlsValueComparator) {
+                int c = strings->compare(a.getStringData(), b.getStringData());
+                return c < 0 ? -1 : (c > 0 ? 1 : 0);
+            }
+            [[fallthrough]];
         case Code: {
             int c = a.getStringData().compare(b.getStringData());
             return c < 0 ? -1 : (c > 0 ? 1 : 0);
@@ -520,7 +535,7 @@ int Value::compare(const Value& a, const Value& b) {
         case Bool: return cmp3(a._u.b, b._u.b);
         case Date: return cmp3(a._u.l, b._u.l);
         case bsonTimestamp: return cmp3(a._u.ts, b._u.ts);
-        default: return a.rawElement().woCompare(b.rawElement());
+        default: return a.rawElement().woCompare(b.rawElement(), false, tlsValueComparator);
     }
 }
 

@@ -185,6 +185,27 @@ private:
     BSONObj _raw;                                      // exotic types: {"": value}
 };
 
+// The collation under which Value::compare (and so ==, <, ValueLess, Document::compare and
+// every stage, accumulator and expression built on them) compares String and Symbol values.
+// Values are compared through operators and ordered containers all over the pipeline, so the
+// pipeline's collation is in force for the thread while it parses or runs rather than passed
+// to each comparison: Pipeline sets it around its constructor and getNext(), $expr around its
+// evaluation. Null (the default) is the simple collation. Field names and Code values always
+// compare bytewise.
+// Thread safety: the setting is per thread; scopes nest (the previous setting is restored).
+class ValueComparisonScope {
+public:
+    explicit ValueComparisonScope(const StringComparator* strings);
+    ~ValueComparisonScope();
+    ValueComparisonScope(const ValueComparisonScope&) = delete;
+    ValueComparisonScope& operator=(const ValueComparisonScope&) = delete;
+    // The comparator in force on this thread (null: simple).
+    static const StringComparator* current();
+
+private:
+    const StringComparator* _previous;
+};
+
 struct ValueLess {
     bool operator()(const Value& a, const Value& b) const { return Value::compare(a, b) < 0; }
 };

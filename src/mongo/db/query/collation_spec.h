@@ -33,7 +33,7 @@ CollatorPtr resolveCollation(const CollationOption& option, const Collection* co
 
 // A read through a view runs under the view's collation; asking for another one fails with
 // OptionNotSupportedOnView (167), "Cannot override a view's default collation", as in
-// MongoDB. viewCollator: the view's (null: simple, the only kind this server creates).
+// MongoDB. viewCollator: the view's (null: simple).
 void uassertViewCollation(const CollationOption& option, const Collator* viewCollator);
 
 }  // namespace mongo

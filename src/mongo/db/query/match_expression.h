@@ -316,7 +316,10 @@ private:
 // {$expr: <aggregation expression>}: the expression's truthiness on the whole document.
 class ExprMatchExpression : public MatchExpression {
 public:
-    explicit ExprMatchExpression(const BSONElement& e);  // throws parse errors of the expression
+    // Throws parse errors of the expression. collator: the query's collation, under which the
+    // expression's comparisons ($eq, $lt, $in, $cmp, set operators ...) run (null: simple);
+    // must outlive the node (the Matcher holds it).
+    explicit ExprMatchExpression(const BSONElement& e, const Collator* collator = nullptr);
     ~ExprMatchExpression() override;
     bool matches(const BSONObj& doc, MatchDetails* details) const override;
     bool matchesSingleElement(const BSONElement&, MatchDetails*) const override { return false; }
@@ -327,6 +330,7 @@ private:
     BSONObj _spec;  // {$expr: ...} as given, for explain
     std::unique_ptr<ExpressionContext> _expCtx;  // declared first: the expression refers to it
     std::unique_ptr<Expression> _expr;
+    const Collator* _collator;
 };
 
 // Parses a filter document into a tree (matcher_parser.cpp). Throws DBException.

@@ -5,8 +5,9 @@
 
 namespace mongo {
 
-ExprMatchExpression::ExprMatchExpression(const BSONElement& e)
-    : _spec(e.wrap().getOwned()), _expCtx(std::make_unique<ExpressionContext>(PipelineContext{})) {
+ExprMatchExpression::ExprMatchExpression(const BSONElement& e, const Collator* collator)
+    : _spec(e.wrap().getOwned()), _expCtx(std::make_unique<ExpressionContext>(PipelineContext{})), _collator(collator) {
+    ValueComparisonScope collation(_collator);  // constant folding, if any, compares under it
     VariablesParseState vps(_expCtx.get());
     _expr = Expression::parseOperand(e, vps);
 }
@@ -17,6 +18,7 @@ bool ExprMatchExpression::matches(const BSONObj& doc, MatchDetails*) const {
     // Evaluation may bind variables ($let, $map): work on a copy so that matching stays
     // thread safe.
     Variables vars = _expCtx->vars;
+    ValueComparisonScope collation(_collator);
     return _expr->evaluate(Document::fromBson(doc), &vars).coerceToBool();
 }
 

@@ -161,13 +161,7 @@ std::unique_ptr<MatchExpression> Parser::parsePathless(const BSONElement& e, Lev
         uassert(ErrorCodes::BadValue, std::string(name) + " can only be applied to the top-level document",
                 level == Level::kTop);
         if (op == "text") uasserted(ErrorCodes::IndexNotFound, "text index required for $text query");
-        if (op == "expr") {
-            // Aggregation expressions do not compare under a collation here yet: refused
-            // rather than answered with bytewise string comparisons.
-            uassert(ErrorCodes::BadValue, "$expr with a non-simple collation is not supported by this server",
-                    !_collator);
-            return std::make_unique<ExprMatchExpression>(e);
-        }
+        if (op == "expr") return std::make_unique<ExprMatchExpression>(e, _collator);
         uasserted(ErrorCodes::BadValue, std::string(name) + " is not supported by this server");
     }
     if (op == "jsonSchema") return std::make_unique<JsonSchemaMatchExpression>(e);

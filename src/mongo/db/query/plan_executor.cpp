@@ -1,6 +1,7 @@
 #include "mongo/db/query/plan_executor.h"
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/pipeline/value.h"
 #include "mongo/db/query/index_scan_stage.h"
 #include "mongo/db/service_context.h"
 
@@ -87,6 +88,9 @@ std::optional<BSONObj> PlanExecutor::getNext(const OperationContext* interruptCt
     if (_eof) return std::nullopt;
     if (interruptCtx) interruptCtx->checkForInterrupt();
     _ctx.interrupt = interruptCtx;
+    // Aggregation expressions the plan evaluates (a projection's {$eq: ...}) compare under the
+    // query's collation, as its matcher and sort do.
+    ValueComparisonScope collation(_cq->collator());
     auto m = _root->next();
     _ctx.interrupt = nullptr;
     if (!m) {

@@ -88,11 +88,12 @@ private:
 
 class CompareNode final : public ModifierNode {
 public:
-    CompareNode(const BSONElement& value, bool isMax) : _value(value), _isMax(isMax) {}
+    CompareNode(const BSONElement& value, bool isMax, CollatorPtr collator)
+        : _value(value), _isMax(isMax), _collator(std::move(collator)) {}
 
 protected:
     bool updateExisting(ApplyContext*, MutableElement* target) const override {
-        int c = _value.woCompare(target->value());
+        int c = _value.woCompare(target->value(), false, _collator.get());
         if (_isMax ? c <= 0 : c >= 0) return false;
         target->setValue(_value);
         return true;
@@ -102,6 +103,7 @@ protected:
 private:
     BSONElement _value;
     bool _isMax;
+    CollatorPtr _collator;
 };
 
 class BitNode final : public ModifierNode {
@@ -156,8 +158,8 @@ std::shared_ptr<UpdateNode> makeArithmeticNode(const BSONElement& modExpr, bool 
     return std::make_shared<ArithmeticNode>(modExpr, multiply);
 }
 
-std::shared_ptr<UpdateNode> makeCompareNode(const BSONElement& modExpr, bool isMax) {
-    return std::make_shared<CompareNode>(modExpr, isMax);
+std::shared_ptr<UpdateNode> makeCompareNode(const BSONElement& modExpr, bool isMax, CollatorPtr collator) {
+    return std::make_shared<CompareNode>(modExpr, isMax, std::move(collator));
 }
 
 std::shared_ptr<UpdateNode> makeBitNode(const BSONElement& modExpr) {

@@ -74,15 +74,15 @@ constexpr std::string_view kWrappedName = "x";
 
 class PullNode final : public ArrayCullingNode {
 public:
-    explicit PullNode(const BSONElement& modExpr) : _value(modExpr) {
+    PullNode(const BSONElement& modExpr, CollatorPtr collator) : _value(modExpr), _collator(std::move(collator)) {
         if (modExpr.type() == Object && !isPathAcceptingOperator(modExpr.Obj().firstElementFieldName())) {
             // {$pull: {a: {b: 1}}}: removes the documents in 'a' that match the filter {b: 1}.
             _mode = Mode::kDocumentFilter;
-            _matcher = std::make_unique<Matcher>(modExpr.Obj().getOwned());
+            _matcher = std::make_unique<Matcher>(modExpr.Obj().getOwned(), _collator);
         } else if (modExpr.type() == Object || modExpr.type() == RegEx) {
             // {$pull: {a: {$gte: 6}}} or {$pull: {a: /x/}}: a condition on each element.
             _mode = Mode::kValueCondition;
-            _matcher = std::make_unique<Matcher>(modExpr.wrap(kWrappedName));
+            _matcher = std::make_unique<Matcher>(modExpr.wrap(kWrappedName), _collator);
         } else {
             _mode = Mode::kEquality;
         }
@@ -93,7 +93,7 @@ protected:
         switch (_mode) {
             case Mode::kDocumentFilter: return e.type() == Object && _matcher->matches(e.Obj());
             case Mode::kValueCondition: return _matcher->matches(e.wrap(kWrappedName));
-            case Mode::kEquality: return e.woCompare(_value) == 0;
+            case Mode::kEquality: return e.woCompare(_value, false, _collator.get()) == 0;
         }
         return false;
     }
@@ -102,22 +102,25 @@ private:
     enum class Mode { kEquality, kDocumentFilter, kValueCondition };
     Mode _mode = Mode::kEquality;
     BSONElement _value;
+    CollatorPtr _collator;
     std::unique_ptr<Matcher> _matcher;
 };
 
 class PullAllNode final : public ArrayCullingNode {
 public:
-    explicit PullAllNode(const BSONElement& modExpr) : _values(modExpr.arrayElements()) {}
+    PullAllNode(const BSONElement& modExpr, CollatorPtr collator)
+        : _values(modExpr.arrayElements()), _collator(std::move(collator)) {}
 
 protected:
     bool shouldRemove(const BSONElement& e) const override {
         for (const BSONElement& v : _values)
-            if (e.woCompare(v) == 0) return true;
+            if (e.woCompare(v, false, _collator.get()) == 0) return true;
         return false;
     }
 
 private:
     std::vector<BSONElement> _values;
+    CollatorPtr _collator;
 };
 
 }  // namespace
@@ -128,13 +131,15 @@ std::shared_ptr<UpdateNode> makePopNode(const BSONElement& modExpr) {
     return std::make_shared<PopNode>(v == -1);
 }
 
-std::shared_ptr<UpdateNode> makePullNode(const BSONElement& modExpr) { return std::make_shared<PullNode>(modExpr); }
+std::shared_ptr<UpdateNode> makePullNode(const BSONElement& modExpr, CollatorPtr collator) {
+    return std::make_shared<PullNode>(modExpr, std::move(collator));
+}
 
-std::shared_ptr<UpdateNode> makePullAllNode(const BSONElement& modExpr) {
+std::shared_ptr<UpdateNode> makePullAllNode(const BSONElement& modExpr, CollatorPtr collator) {
     if (modExpr.type() != Array)
         uasserted(ErrorCodes::BadValue,
                   "$pullAll requires an array argument but was given a " + typeName(modExpr.type()));
-    return std::make_shared<PullAllNode>(modExpr);
+    return std::make_shared<PullAllNode>(modExpr, std::move(collator));
 }
 
 }  // namespace mongo

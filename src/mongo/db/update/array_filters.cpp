@@ -35,7 +35,7 @@ void collectTopLevelNames(const BSONObj& filter, std::set<std::string>* names, s
 
 }  // namespace
 
-ArrayFilters::ArrayFilters(const std::vector<BSONObj>& filters) {
+ArrayFilters::ArrayFilters(const std::vector<BSONObj>& filters, CollatorPtr collator) : _collator(std::move(collator)) {
     for (const BSONObj& raw : filters) {
         BSONObj filter = raw.getOwned();
         std::set<std::string> names;
@@ -59,7 +59,7 @@ ArrayFilters::ArrayFilters(const std::vector<BSONObj>& filters) {
                       "Found multiple array filters with the same top-level field name " + id);
         std::unique_ptr<Matcher> matcher;
         try {
-            matcher = std::make_unique<Matcher>(filter);
+            matcher = std::make_unique<Matcher>(filter, _collator);
         } catch (const DBException& ex) {
             uasserted(ex.code(), "Error parsing array filter :: caused by :: " + ex.reason());
         }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/query/collator.h"
 
 namespace mongo {
 
@@ -17,8 +18,9 @@ class Matcher;
 class ArrayFilters {
 public:
     // Throws FailedToParse / BadValue as mongod does for malformed filters, and the matcher's
-    // errors for bad expressions.
-    explicit ArrayFilters(const std::vector<BSONObj>& filters);
+    // errors for bad expressions. collator: the update's collation (null: simple), under which
+    // the filters and the update's operators compare strings.
+    explicit ArrayFilters(const std::vector<BSONObj>& filters, CollatorPtr collator = nullptr);
     ~ArrayFilters();
 
     bool empty() const { return _matchers.empty(); }
@@ -26,8 +28,10 @@ public:
     std::vector<std::string> identifiers() const;
     // REQUIRES: has(identifier).
     bool matches(const std::string& identifier, const BSONElement& value) const;
+    const CollatorPtr& collator() const { return _collator; }
 
 private:
+    CollatorPtr _collator;
     std::vector<BSONObj> _owned;
     std::map<std::string, std::unique_ptr<Matcher>> _matchers;
 };

@@ -16,10 +16,11 @@ struct PushSort {
     bool wholeValue = true;
     int direction = 1;
     BSONObj pattern;  // owned
+    CollatorPtr collator;  // the update's collation (null: simple)
 
     bool less(const BSONElement& l, const BSONElement& r) const {
-        if (wholeValue) return l.woCompare(r) * direction < 0;
-        return keyOf(l).woCompare(keyOf(r), pattern, false) < 0;
+        if (wholeValue) return l.woCompare(r, false, collator.get()) * direction < 0;
+        return keyOf(l).woCompare(keyOf(r), pattern, false, collator.get()) < 0;
     }
     // The pattern's fields of an element (null where missing; non-documents have none).
     BSONObj keyOf(const BSONElement& e) const {
@@ -58,7 +59,7 @@ void checkSortPattern(const BSONObj& pattern) {
 
 class PushNode final : public ModifierNode {
 public:
-    explicit PushNode(const BSONElement& modExpr) {
+    PushNode(const BSONElement& modExpr, CollatorPtr collator) {
         if (modExpr.type() != Object || !modExpr.Obj().hasField("$each")) {
             _values.push_back(modExpr);
             return;
@@ -91,6 +92,7 @@ public:
                 _position = n.getValue();
             } else {  // $sort
                 PushSort sort;
+                sort.collator = collator;
                 if (clause.type() == Object) {
                     checkSortPattern(clause.Obj());
                     sort.wholeValue = false;
@@ -173,7 +175,7 @@ private:
 
 class AddToSetNode final : public ModifierNode {
 public:
-    explicit AddToSetNode(const BSONElement& modExpr) {
+    AddToSetNode(const BSONElement& modExpr, CollatorPtr collator) : _collator(std::move(collator)) {
         std::vector<BSONElement> candidates;
         bool each = false;
         if (modExpr.type() == Object) {
@@ -214,19 +216,22 @@ protected:
     BSONElement valueForNewElement(ApplyContext* ctx) const override { return keepValue(ctx, wrapArray(_values)); }
 
 private:
-    static bool contains(const std::vector<BSONElement>& arr, const BSONElement& v) {
+    bool contains(const std::vector<BSONElement>& arr, const BSONElement& v) const {
         for (const BSONElement& e : arr)
-            if (e.woCompare(v) == 0) return true;
+            if (e.woCompare(v, false, _collator.get()) == 0) return true;
         return false;
     }
-    std::vector<BSONElement> _values;  // deduplicated, in order of first appearance
+    CollatorPtr _collator;  // the update's collation: "A" is already in ["a"] under strength 2
+    std::vector<BSONElement> _values;  // deduplicated under it, in order of first appearance
 };
 
 }  // namespace
 
-std::shared_ptr<UpdateNode> makePushNode(const BSONElement& modExpr) { return std::make_shared<PushNode>(modExpr); }
-std::shared_ptr<UpdateNode> makeAddToSetNode(const BSONElement& modExpr) {
-    return std::make_shared<AddToSetNode>(modExpr);
+std::shared_ptr<UpdateNode> makePushNode(const BSONElement& modExpr, CollatorPtr collator) {
+    return std::make_shared<PushNode>(modExpr, std::move(collator));
+}
+std::shared_ptr<UpdateNode> makeAddToSetNode(const BSONElement& modExpr, CollatorPtr collator) {
+    return std::make_shared<AddToSetNode>(modExpr, std::move(collator));
 }
 
 }  // namespace mongo

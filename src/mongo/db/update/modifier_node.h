@@ -8,6 +8,7 @@
 #include <string>
 
 #include "mongo/base/status.h"
+#include "mongo/db/query/collator.h"
 #include "mongo/db/query/matcher_parse_util.h"  // parseIntegerElementToLong
 #include "mongo/db/update/update_node.h"
 
@@ -50,13 +51,14 @@ std::shared_ptr<UpdateNode> makeSetNode(const BSONElement& modExpr, bool onlyOnI
 std::shared_ptr<UpdateNode> makeUnsetNode(const BSONElement& modExpr);
 std::shared_ptr<UpdateNode> makeCurrentDateNode(const BSONElement& modExpr);
 std::shared_ptr<UpdateNode> makeArithmeticNode(const BSONElement& modExpr, bool multiply);
-std::shared_ptr<UpdateNode> makeCompareNode(const BSONElement& modExpr, bool isMax);
+// collator (here and below): the update's collation for comparing strings (null: simple).
+std::shared_ptr<UpdateNode> makeCompareNode(const BSONElement& modExpr, bool isMax, CollatorPtr collator);
 std::shared_ptr<UpdateNode> makeBitNode(const BSONElement& modExpr);
-std::shared_ptr<UpdateNode> makePushNode(const BSONElement& modExpr);
-std::shared_ptr<UpdateNode> makeAddToSetNode(const BSONElement& modExpr);
+std::shared_ptr<UpdateNode> makePushNode(const BSONElement& modExpr, CollatorPtr collator);
+std::shared_ptr<UpdateNode> makeAddToSetNode(const BSONElement& modExpr, CollatorPtr collator);
 std::shared_ptr<UpdateNode> makePopNode(const BSONElement& modExpr);
-std::shared_ptr<UpdateNode> makePullNode(const BSONElement& modExpr);
-std::shared_ptr<UpdateNode> makePullAllNode(const BSONElement& modExpr);
+std::shared_ptr<UpdateNode> makePullNode(const BSONElement& modExpr, CollatorPtr collator);
+std::shared_ptr<UpdateNode> makePullAllNode(const BSONElement& modExpr, CollatorPtr collator);
 // $rename: the node placed at the destination; modExpr is {<from>: "<to>"}.
 std::shared_ptr<UpdateNode> makeRenameNode(const BSONElement& modExpr);
 // Occupies $rename's source path in the tree so that other operators conflict with it.

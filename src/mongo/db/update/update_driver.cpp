@@ -42,7 +42,8 @@ struct UpdateDriver::Impl {
     BSONObj applyOperators(const BSONObj& doc, const std::string& positionalIndex, bool isInsert) const;
 };
 
-UpdateDriver::UpdateDriver(const BSONObj& u, const std::vector<BSONObj>& arrayFilters, bool bypassEmptyTsReplacement)
+UpdateDriver::UpdateDriver(const BSONObj& u, const std::vector<BSONObj>& arrayFilters, bool bypassEmptyTsReplacement,
+                           CollatorPtr collator)
     : _impl(new Impl) {
     _impl->update = u.getOwned();
     _impl->bypassEmptyTsReplacement = bypassEmptyTsReplacement;
@@ -56,7 +57,7 @@ UpdateDriver::UpdateDriver(const BSONObj& u, const std::vector<BSONObj>& arrayFi
         return;
     }
 
-    _impl->arrayFilters = std::make_unique<ArrayFilters>(arrayFilters);
+    _impl->arrayFilters = std::make_unique<ArrayFilters>(arrayFilters, std::move(collator));
     _impl->root = std::make_shared<ObjectUpdateNode>();
     std::vector<std::string> usedIdentifiers;
     for (BSONElement mod : update) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/query/collator.h"
 
 namespace mongo {
 
@@ -19,8 +20,10 @@ public:
     // documents, BadValue, ConflictingUpdateOperators (40) for paths that conflict, ...
     // bypassEmptyTsReplacement: keep top-level Timestamp(0, 0) values of a replacement document
     // as they are (the write commands' option); by default they become the write's timestamp.
+    // collator: the update's collation (null: simple): arrayFilters, $pull/$pullAll,
+    // $addToSet, $push's $sort, $min and $max compare strings under it.
     explicit UpdateDriver(const BSONObj& u, const std::vector<BSONObj>& arrayFilters = {},
-                          bool bypassEmptyTsReplacement = false);
+                          bool bypassEmptyTsReplacement = false, CollatorPtr collator = nullptr);
     ~UpdateDriver();
     UpdateDriver(UpdateDriver&&) noexcept;
 

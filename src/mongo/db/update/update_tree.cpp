@@ -19,21 +19,21 @@ void applyChild(ApplyContext* ctx, PathCursor* cursor, const UpdateNode& child, 
     ctx->path.pop_back();
 }
 
-std::shared_ptr<UpdateNode> makeLeaf(const std::string& op, const BSONElement& modExpr) {
+std::shared_ptr<UpdateNode> makeLeaf(const std::string& op, const BSONElement& modExpr, const CollatorPtr& collator) {
     if (op == "$set") return makeSetNode(modExpr, false);
     if (op == "$setOnInsert") return makeSetNode(modExpr, true);
     if (op == "$unset") return makeUnsetNode(modExpr);
     if (op == "$inc") return makeArithmeticNode(modExpr, false);
     if (op == "$mul") return makeArithmeticNode(modExpr, true);
-    if (op == "$min") return makeCompareNode(modExpr, false);
-    if (op == "$max") return makeCompareNode(modExpr, true);
+    if (op == "$min") return makeCompareNode(modExpr, false, collator);
+    if (op == "$max") return makeCompareNode(modExpr, true, collator);
     if (op == "$currentDate") return makeCurrentDateNode(modExpr);
     if (op == "$bit") return makeBitNode(modExpr);
-    if (op == "$push") return makePushNode(modExpr);
-    if (op == "$addToSet") return makeAddToSetNode(modExpr);
+    if (op == "$push") return makePushNode(modExpr, collator);
+    if (op == "$addToSet") return makeAddToSetNode(modExpr, collator);
     if (op == "$pop") return makePopNode(modExpr);
-    if (op == "$pull") return makePullNode(modExpr);
-    if (op == "$pullAll") return makePullAllNode(modExpr);
+    if (op == "$pull") return makePullNode(modExpr, collator);
+    if (op == "$pullAll") return makePullAllNode(modExpr, collator);
     if (op == "$rename") return makeRenameNode(modExpr);
     invariant(false);
     return nullptr;
@@ -153,7 +153,7 @@ bool parseAndMergeModifier(ObjectUpdateNode* root,
                            std::vector<std::string>* usedIdentifiers) {
     std::string path(modExpr.fieldNameStringData());
     if (op != "$rename")
-        return insertLeaf(root, path, [&] { return makeLeaf(op, modExpr); }, arrayFilters, usedIdentifiers);
+        return insertLeaf(root, path, [&] { return makeLeaf(op, modExpr, arrayFilters.collator()); }, arrayFilters, usedIdentifiers);
 
     // $rename occupies both paths: a placeholder at the source, the renaming node at the
     // destination.

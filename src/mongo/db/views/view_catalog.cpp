@@ -1,5 +1,6 @@
 #include "mongo/db/views/view_catalog.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -37,6 +38,14 @@ ViewDefinition parseStored(const std::string& db, const BSONObj& doc) {
         if (s.type() != Object) invalidDefinition(doc, "pipeline stages must be objects");
         def.pipeline.push_back(s.Obj().getOwned());
     }
+    if (BSONElement c = doc["collation"]; !c.eoo()) {
+        if (c.type() != Object) invalidDefinition(doc, "collation must be a document");
+        try {
+            def.collator = Collator::make(c.Obj());
+        } catch (const DBException& ex) {
+            invalidDefinition(doc, "bad collation: " + ex.reason());
+        }
+    }
     return def;
 }
 
@@ -45,6 +54,7 @@ BSONObj storedForm(const ViewDefinition& def) {
     b.append("_id", def.name.ns());
     b.append("viewOn", def.viewOn);
     b.appendArray("pipeline", def.pipelineArray());
+    if (def.collator) b.append("collation", def.collator->spec());
     return b.obj();
 }
 
@@ -196,6 +206,7 @@ std::optional<ResolvedView> ViewCatalog::resolve(OperationContext* opCtx, const 
     auto def = lookup(opCtx, nss);
     if (!def) return std::nullopt;
     ResolvedView r;
+    r.collator = def->collator;
     int depth = 0;
     while (def) {
         if (++depth > kMaxViewDepth)
@@ -217,7 +228,7 @@ void ViewCatalog::uassertNotView(OperationContext* opCtx, const NamespaceString&
 }
 
 ViewDefinition ViewCatalog::validate(OperationContext* opCtx, const NamespaceString& view, const BSONElement& viewOn,
-                                     const BSONElement& pipeline, const char* cmdName) {
+                                     const BSONElement& pipeline, const char* cmdName, CollatorPtr collator) {
     std::string cmd(cmdName);
     if (viewOn.type() != String)
         uasserted(ErrorCodes::TypeMismatch, "BSON field '" + cmd + ".viewOn' is the wrong type '" +
@@ -228,6 +239,7 @@ ViewDefinition ViewCatalog::validate(OperationContext* opCtx, const NamespaceStr
     ViewDefinition def;
     def.name = view;
     def.viewOn = viewOn.str();
+    def.collator = std::move(collator);
     if (def.viewOn.empty()) uasserted(ErrorCodes::BadValue, "'viewOn' cannot be empty");
     uassertStatusOK(NamespaceString::validateCollectionName(def.viewOn));
     if (!pipeline.eoo()) {
@@ -254,8 +266,28 @@ ViewDefinition ViewCatalog::validate(OperationContext* opCtx, const NamespaceStr
     PipelineContext ctx;
     ctx.db = view.db();
     ctx.serverSourceStage = [](const BSONObj&) { return std::function<std::optional<BSONObj>()>(); };
+    ctx.collator = def.collator;
     Pipeline parsed(def.pipeline, std::move(ctx));
     ViewGraph(opCtx, def).check();
+    // Every view this one reads (viewOn, $lookup, $graphLookup, $unionWith, $facet) must have
+    // its collation, so that no read can run a view's pipeline under another one.
+    std::vector<std::string> reads{def.viewOn};
+    collectForeign(def.pipeline, reads);
+    for (const std::string& other : reads) {
+        auto od = lookup(opCtx, NamespaceString(view.db(), other));
+        if (od && !sameCollation(od->collator, def.collator))
+            uasserted(ErrorCodes::OptionNotSupportedOnView,
+                      "View " + view.ns() + " has conflicting collation with view " + od->name.ns());
+    }
+    // ... and so must every view that reads it (one may have been defined before it).
+    for (const ViewDefinition& d : list(opCtx, view.db())) {
+        if (d.name == view || sameCollation(d.collator, def.collator)) continue;
+        std::vector<std::string> dr{d.viewOn};
+        collectForeign(d.pipeline, dr);
+        if (std::find(dr.begin(), dr.end(), view.coll()) != dr.end())
+            uasserted(ErrorCodes::OptionNotSupportedOnView,
+                      "View " + d.name.ns() + " has conflicting collation with view " + view.ns());
+    }
     return def;
 }
 

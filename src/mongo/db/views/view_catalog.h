@@ -21,6 +21,7 @@
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/namespace_string.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/query/collator.h"
 
 namespace mongo {
 
@@ -28,6 +29,9 @@ struct ViewDefinition {
     NamespaceString name;        // the view
     std::string viewOn;          // a collection or view of name.db()
     std::vector<BSONObj> pipeline;
+    // The view's default collation (null: simple; stored as `collation`, its full form). Its
+    // pipeline and every read of it run under it; views it reads must have the same one.
+    CollatorPtr collator;
     NamespaceString viewOnNss() const { return NamespaceString(name.db(), viewOn); }
     BSONObj pipelineArray() const;  // [stage, ...] as stored
 };
@@ -37,6 +41,7 @@ struct ViewDefinition {
 struct ResolvedView {
     NamespaceString collection;
     std::vector<BSONObj> pipeline;
+    CollatorPtr collator;  // the view's collation (every view on the way has the same one)
 };
 
 class ViewCatalog {
@@ -61,10 +66,11 @@ public:
 
     // Checks a definition (viewOn a string, pipeline an array of valid stages without
     // $out/$merge, no cycle through viewOn/$lookup/$graphLookup/$unionWith/$facet, at most
-    // kMaxViewDepth views deep) with MongoDB's codes; cmdName names the command in messages.
-    // Returns the definition.
+    // kMaxViewDepth views deep, every view it reads with the same collation, else
+    // OptionNotSupportedOnView (167)) with MongoDB's codes; cmdName names the command in
+    // messages. collator: the view's collation (null: simple). Returns the definition.
     static ViewDefinition validate(OperationContext* opCtx, const NamespaceString& view, const BSONElement& viewOn,
-                                   const BSONElement& pipeline, const char* cmdName);
+                                   const BSONElement& pipeline, const char* cmdName, CollatorPtr collator = nullptr);
     // REQUIRES: the exclusive catalog lock. create: NamespaceExists if a collection or a view
     // of that name exists. modify: replaces an existing view's definition.
     static void create(OperationContext* opCtx, const ViewDefinition& def);

@@ -31,7 +31,8 @@ AggregateRequest baseRequest(const ResolvedView& rv) {
     ar.nss = rv.collection;
     ar.stages = rv.pipeline;
     ar.allowDiskUse = allowDiskUseByDefault();
-    ar.collation.given = true;  // a view reads under its own (simple) collation
+    ar.collation.given = true;  // a view reads under its own collation, never its collection's
+    ar.collation.collator = rv.collator;
     return ar;
 }
 
@@ -53,8 +54,9 @@ std::optional<NamespaceString> resolveAggregate(OperationContext* opCtx, Aggrega
     auto rv = resolveViewForRead(opCtx, ar.nss);
     if (!rv) return std::nullopt;
     NamespaceString view = ar.nss;
-    uassertViewCollation(ar.collation, nullptr);
-    ar.collation.given = true;  // the view's (simple) collation, not its collection's
+    uassertViewCollation(ar.collation, rv->collator.get());
+    ar.collation.given = true;  // the view's collation, not its collection's
+    ar.collation.collator = rv->collator;
     std::vector<BSONObj> stages = rv->pipeline;
     stages.insert(stages.end(), ar.stages.begin(), ar.stages.end());
     ar.stages = std::move(stages);
@@ -75,7 +77,7 @@ AggregateRequest findAsAggregate(const ResolvedView& rv, const OpMsgRequest& req
     if (!qr.sort["$natural"].eoo()) uasserted(ErrorCodes::InvalidPipelineOperator, "Sort option $natural not supported in aggregation.");
     // singleBatch only with limit 1 (findOne), the one case where the result fits one batch.
     if (fr.singleBatch && qr.limit != 1) notInAggregation("singleBatch");
-    uassertViewCollation(qr.collation, nullptr);
+    uassertViewCollation(qr.collation, rv.collator.get());
     AggregateRequest ar = baseRequest(rv);
     if (!qr.filter.isEmpty()) ar.stages.push_back(stage("$match", qr.filter));
     if (!qr.sort.isEmpty()) ar.stages.push_back(stage("$sort", qr.sort));
