@@ -160,19 +160,33 @@ class ReplSet:
             time.sleep(0.2)
         return False
 
-    def reseed(self, m):
-        """Gives member m a copy of a healthy secondary's data files (MongoDB's documented "sync by
-        copying data files"), for a former primary that cannot rejoin because it would need a
-        rollback (not built yet). The source secondary is stopped cleanly for the copy and
-        restarted; the set may hold an election meanwhile."""
-        m.stop()
+    def unhealthy(self):
+        """Running members that are neither PRIMARY nor SECONDARY (e.g. RECOVERING after a
+        divergence they cannot roll back)."""
+        out = []
+        for m in self.members:
+            h = self.hello(m)
+            if not (h and (h.get("isWritablePrimary") or h.get("secondary"))):
+                out.append(m)
+        return out
+
+    def reseed(self, bad):
+        """Gives each member of `bad` a copy of a healthy member's data files (MongoDB's documented
+        "sync by copying data files"), for members that cannot rejoin because they would need a
+        rollback (not built yet). The source (a secondary if there is one, else the primary) is
+        stopped cleanly for the copy and restarted; the set holds an election meanwhile."""
+        healthy = [m for m in self.members if m not in bad and m.running()]
         primary = self.primary()
-        src = next(x for x in self.members if x is not m and x is not primary and x.running())
+        src = next((m for m in healthy if m is not primary), None) or healthy[0]
+        for m in bad:
+            m.stop()
         src.stop()
-        shutil.rmtree(m.dbpath, ignore_errors=True)
-        shutil.copytree(src.dbpath, m.dbpath)
+        for m in bad:
+            shutil.rmtree(m.dbpath, ignore_errors=True)
+            shutil.copytree(src.dbpath, m.dbpath)
         src.start()
-        m.start()
+        for m in bad:
+            m.start()
 
     def summary(self):
         out = []

@@ -84,12 +84,15 @@ class LightLoad(threading.Thread):
         (Read with readConcern local on each member directly: this server does not serve
         majority reads on a set yet, and after catch-up every member must hold every write.)"""
         lost = set()
+        self.checked = []
         for m in rs.members:
-            if not m.running():
-                continue
+            h = rs.hello(m)
+            if not h or not (h.get("isWritablePrimary") or h.get("secondary")):
+                continue  # down, or not readable (e.g. RECOVERING): not checked
             with m.client(timeout_ms=30000) as c:
                 present = set(d["_id"] for d in c[DB].light.find({}, {"_id": 1}))
             lost.update(i for i in self.acked if i not in present)
+            self.checked.append(m.i)
         return sorted(lost)
 
 
@@ -122,9 +125,13 @@ def failover_trials(rs, kind, trials, log):
             old.start()
         elif kind == "sigstop":
             old.resume()
-        if kind != "stepdown" and not rs.wait_member_secondary(old, 30):
-            log("  member %d did not rejoin as SECONDARY within 30 s (needs rollback?): reseeding it" % old.i)
-            rs.reseed(old)
+        time.sleep(2)  # a diverged member finds out once it fetches from the new primary
+        rs.wait_member_secondary(old, 30)
+        bad = rs.unhealthy()
+        if bad:
+            log("  members %s are not PRIMARY/SECONDARY (diverged, would need a rollback): %s; reseeding them"
+                % ([m.i for m in bad], rs.summary()))
+            rs.reseed(bad)
             reseeded += 1
         else:
             try:
@@ -339,7 +346,8 @@ def main():
                 log("set not whole before the lost-write check: %s" % rs.summary())
             lost = load.lost(rs)
             results["failover"]["majority_writes"] = {"acknowledged": len(load.acked), "lost": len(lost),
-                                                      "lost_ids": lost[:50], "errors_seen": load.errors}
+                                                      "lost_ids": lost[:50], "errors_seen": load.errors,
+                                                      "members_checked": load.checked}
             log("majority writes: %d acknowledged, %d lost" % (len(load.acked), len(lost)))
         if "initial_sync" in only:
             results["initial_sync"] = measure_initial_sync(rs, args)

@@ -129,8 +129,9 @@ def write(results, out):
             _fmt(sd), _fmt(fo["stepdown"]["median_s"]), _ok(sd is not None and sd <= TARGETS["stepdown_s"])))
     if fo.get("majority_writes"):
         mw = fo.get("majority_writes", {})
-        L.append("| 0 acknowledged w:majority writes lost | %s lost of %s | %s |" % (
-            mw.get("lost"), mw.get("acknowledged"), _ok(mw.get("lost") == 0)))
+        L.append("| 0 acknowledged w:majority writes lost | %s lost of %s (members checked: %s) | %s |" % (
+            mw.get("lost"), mw.get("acknowledged"), ", ".join(str(i) for i in mw.get("members_checked", [])),
+            _ok(mw.get("lost") == 0)))
     if tp.get("majority_over_w1") is not None:
         L.append("| w:majority throughput >= 0.7 of w:1 | %.2f | %s |" % (
             tp["majority_over_w1"], _ok(tp["majority_over_w1"] >= TARGETS["majority_over_w1"])))
@@ -148,7 +149,7 @@ def write(results, out):
             if k in fo:
                 extra = ""
                 if fo[k].get("reseeded_after"):
-                    extra = " (%d old primaries could not rejoin without a rollback and were reseeded)" % fo[k]["reseeded_after"]
+                    extra = " (after %d trials, members had diverged and could not rejoin without a rollback: reseeded from a healthy member's files)" % fo[k]["reseeded_after"]
                 if fo[k].get("error"):
                     extra = " (stopped: %s)" % fo[k]["error"]
                 L.append("| %s | %s | %s | %s%s |" % (name, _fmt(fo[k]["median_s"]), _fmt(fo[k]["max_s"]),
