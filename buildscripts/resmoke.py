@@ -13,9 +13,13 @@ Suites (run in this order by default):
   <name>        any other jstests/<name>/ holding *.js files; jstests/noPassthrough runs with
                 --nodb (tests start their own servers, see MONGOD_BIN / TEST_PORT_BASE).  A
                 directory may hold `suite.json`: {"nodb": bool, "mongodArgs": [..], "timeout": s,
-                "include": ["../core/*.js"], "exclude": [..]} (include runs other suites' tests under
-                these options); with "--auth" among mongodArgs the suite's server gets a root user
-                (made through the localhost exception) and MONGODB_URI carries its credentials
+                "include": ["../core/*.js"], "exclude": [..], "replSet": N, "checkEvery": N}
+                (include runs other suites' tests under these options; "replSet": N runs them
+                against one N-member replica set started for the suite, w: "majority" as the
+                default write concern, with dbHash/oplog/validate checks on every member after
+                every "checkEvery" tests and at the end); with "--auth" among mongodArgs the
+                suite's server gets a root user (made through the localhost exception) and
+                MONGODB_URI carries its credentials
   pymongo       pytest tests/pymongo, MONGODB_URI pointing at the suite's server
   c_client      build/install/bin/c_client_crud <uri>, once plain and once with zstd
 
@@ -313,6 +317,87 @@ class MongodFixture:
         return problem
 
 
+class ReplSetFixture:
+    """A replica set of `members` mongods on consecutive free ports, started once for a whole suite
+    (suite.json "replSet": N), as MongoDB's replica_sets_jscore_passthrough runs jstests/core.
+
+    start() starts the members with --replSet, then jstests/lib/rs_passthrough_hooks.js (mongosh)
+    initiates the set (member 0 primary, the others priority 0 so the primary stays put), waits
+    for the secondaries and checks that the set's default write concern is w: "majority". Tests get
+    the set's connection string (replicaSet=...&w=majority: mongosh talks to the primary).
+    check() runs the end checks through the same hook file (dbHash equal, oplogs agree, validate);
+    stop() stops every member with SIGTERM and reports the first unclean exit."""
+
+    SET_NAME = "rs0"
+
+    def __init__(self, ctx, suite, members, extra_args, log_dir):
+        self.ctx = ctx
+        self.log_dir = log_dir
+        base = list(extra_args) + ["--replSet", self.SET_NAME]
+        if "--oplogSize" not in base:
+            base += ["--oplogSize", "256"]
+        self.members = [MongodFixture(ctx.mongod, suite, base, log_dir) for _ in range(members)]
+        for i, m in enumerate(self.members):
+            m.log_path = os.path.join(log_dir, "mongod-%d.log" % i)
+        self.auth = False
+        self.log_path = self.members[0].log_path
+
+    @property
+    def port(self):
+        return self.members[0].port
+
+    @property
+    def hosts(self):
+        return ["127.0.0.1:%d" % m.port for m in self.members]
+
+    @property
+    def uri(self):
+        return "mongodb://%s/?replicaSet=%s&w=majority" % (",".join(self.hosts), self.SET_NAME)
+
+    def _hook(self, hook, timeout):
+        env = self.ctx.base_env()
+        env["RS_HOOK"], env["RS_NAME"], env["RS_HOSTS"] = hook, self.SET_NAME, ",".join(self.hosts)
+        args = [self.ctx.mongosh, "--quiet", "--norc", "--nodb", os.path.join("jstests", "lib", "rs_passthrough_hooks.js")]
+        code, output, secs = run_process(args, env, timeout, os.path.join(self.log_dir, "hook-%s.log" % hook))
+        if code != 0:
+            return "%s hook %s after %.0fs\n%s" % (hook, "timed out" if code is None else "exited with %s" % code,
+                                                  secs, tail_text(output))
+        return None
+
+    def start(self):
+        for m in self.members:
+            m.start()
+        problem = self._hook("initiate", 180)
+        if problem:
+            for m in self.members:
+                m.kill()
+            raise RuntimeError(problem + "\n" + self.log_tails())
+
+    def check(self):
+        """None when the end checks pass, else what failed."""
+        return self._hook("check", 300)
+
+    def alive(self):
+        return all(m.alive() for m in self.members)
+
+    def kill(self):
+        for m in self.members:
+            m.kill()
+
+    def log_tails(self, lines=8):
+        return "\n".join("member %d (%s):\n%s" % (i, os.path.relpath(m.log_path, REPO), indent(tail(m.log_path, lines)))
+                         for i, m in enumerate(self.members))
+
+    def stop(self, timeout=60):
+        problems = []
+        # Secondaries first: a primary stopped first would leave them electing for nothing.
+        for i in list(range(1, len(self.members))) + [0]:
+            p = self.members[i].stop(timeout)
+            if p:
+                problems.append("member %d: %s" % (i, p))
+        return "; ".join(problems) or None
+
+
 # --------------------------------------------------------------------------------------
 # Running one test process
 
@@ -393,10 +478,14 @@ def suite_log_dir(suite):
     return d
 
 
-def with_server(ctx, suite, extra_args, log_dir, body):
-    """Starts a mongod for `suite`, runs body(fixture), stops it and reports its shutdown."""
+def with_server(ctx, suite, extra_args, log_dir, body, repl_set=0):
+    """Starts a mongod (or a replica set of `repl_set` members) for `suite`, runs body(fixture),
+    stops it and reports its shutdown."""
     rep = ctx.reporter
-    fixture = MongodFixture(ctx.mongod, suite, extra_args, log_dir)
+    if repl_set:
+        fixture = ReplSetFixture(ctx, suite, repl_set, extra_args, log_dir)
+    else:
+        fixture = MongodFixture(ctx.mongod, suite, extra_args, log_dir)
     try:
         fixture.start()
         if fixture.auth:
@@ -404,7 +493,10 @@ def with_server(ctx, suite, extra_args, log_dir, body):
     except RuntimeError as e:
         rep.result("%s/mongod_startup" % suite, "FAIL", detail=str(e))
         return
-    rep.note("[%s] mongod on port %d, log %s" % (suite, fixture.port, os.path.relpath(fixture.log_path, REPO)))
+    if repl_set:
+        rep.note("[%s] replica set %s, logs in %s" % (suite, fixture.uri, os.path.relpath(log_dir, REPO)))
+    else:
+        rep.note("[%s] mongod on port %d, log %s" % (suite, fixture.port, os.path.relpath(fixture.log_path, REPO)))
     failed_before = rep.failed
     try:
         body(fixture)
@@ -414,8 +506,11 @@ def with_server(ctx, suite, extra_args, log_dir, body):
         rep.result("%s/mongod_shutdown" % suite, "FAIL",
                    detail=problem + "\nmongod log tail:\n" + tail(fixture.log_path))
     elif rep.failed > failed_before:
-        rep.note("[%s] mongod log tail (%s):\n%s" % (suite, os.path.relpath(fixture.log_path, REPO),
-                                                     indent(tail(fixture.log_path))))
+        if repl_set:
+            rep.note("[%s] member log tails:\n%s" % (suite, fixture.log_tails()))
+        else:
+            rep.note("[%s] mongod log tail (%s):\n%s" % (suite, os.path.relpath(fixture.log_path, REPO),
+                                                         indent(tail(fixture.log_path))))
 
 
 def run_unit(ctx):
@@ -515,8 +610,17 @@ def run_js_suite(ctx, name):
         if fixture is not None and not fixture.alive():
             raise RuntimeError("mongod is no longer running after %s" % path)
 
+    check_every = int(cfg.get("checkEvery") or 0)
+
+    def run_checks(fixture, label):
+        # A replica-set suite's end checks, reported as a test of their own.
+        start = time.time()
+        problem = fixture.check()
+        rep.result("%s/end_checks_%s" % (name, label), "FAIL" if problem else "PASS", time.time() - start, problem)
+
     def run_all(fixture):
         jobs = max(1, ctx.opts.jobs)
+        checks = fixture is not None and hasattr(fixture, "check")
         if jobs == 1:
             for i, f in enumerate(files):
                 try:
@@ -526,6 +630,11 @@ def run_js_suite(ctx, name):
                     for rest in files[i + 1:]:
                         rep.result("%s/%s" % (name, rest.replace("../", "")), "FAIL", detail="not run: mongod died")
                     return
+                if checks and check_every and (i + 1) % check_every == 0 and i + 1 < len(files):
+                    run_checks(fixture, "after_%d" % (i + 1))
+            if checks:
+                run_checks(fixture, "final")
+            return
         else:
             with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
                 for fut in [pool.submit(run_file, fixture, f) for f in files]:
@@ -533,6 +642,8 @@ def run_js_suite(ctx, name):
                         fut.result()
                     except RuntimeError as e:
                         rep.note("[%s] %s" % (name, e))
+            if checks and fixture.alive():
+                run_checks(fixture, "final")
 
     if cfg.get("nodb"):
         if not os.path.isfile(ctx.mongod):
@@ -541,7 +652,7 @@ def run_js_suite(ctx, name):
             return
         run_all(None)
     else:
-        with_server(ctx, name, cfg.get("mongodArgs", []), log_dir, run_all)
+        with_server(ctx, name, cfg.get("mongodArgs", []), log_dir, run_all, int(cfg.get("replSet") or 0))
 
 
 def run_pymongo(ctx, suite="pymongo", mongod_args=()):

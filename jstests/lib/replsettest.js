@@ -14,6 +14,7 @@
 //   rst.awaitReplication();  rst.awaitSecondaryNodes();  rst.status(i);  rst.getSecondaries();
 //   rst.checkReplicatedDataHashes();  rst.checkOplogs();  rst.validateAll();   // or checkAll()
 //   rst.stopSet();   // end checks (dbHash, oplogs, validate), then SIGTERM and clean exits
+//   ReplSetTest.attach('rs0', ['127.0.0.1:20001', ...]);   // members started elsewhere: checks only
 //
 // Options: name, nodes (a count or per-member options), nodeOptions, oplogSize (MB, 16),
 // settings (the config's settings), useBridge, keyFile (every member gets it; the library then
@@ -167,6 +168,23 @@
       this.nodes = [];  // direct connections, refreshed on (re)start
       this.ports = [];
       this.hosts = [];
+    }
+
+    // A ReplSetTest over members someone else started (resmoke's replica_sets_jscore suite):
+    // hostPorts are "host:port" strings in member order. Only the queries and end checks work
+    // (getPrimary, awaitReplication, awaitSecondaryNodes, checkAll, ...); the members cannot be
+    // stopped or restarted from here, and a failing test prints no member log tails.
+    static attach(name, hostPorts, opts) {
+      const rst = new ReplSetTest(Object.assign({}, opts || {}, {name: name, nodes: hostPorts.length}));
+      allSets.splice(allSets.indexOf(rst), 1);
+      for (const hp of hostPorts) {
+        const port = Number(hp.split(':').pop());
+        rst.mongods.push({port: port, proc: true, exitCode: undefined, paused: false, log: () => ''});
+        rst.ports.push(port);
+        rst.hosts.push(hp);
+        rst.nodes.push(rst.connect(port));
+      }
+      return rst;
     }
 
     // --- processes ---

@@ -59,8 +59,9 @@ public:
             long long keys = ic->numKeys(opCtx, d);
             keysPerIndex.append(d->name, keys);
             bool valid = true;
-            // Every document has exactly one key in a non-sparse, non-multikey index.
-            if (!d->sparse && !ic->isMultikey(opCtx, d) && keys != nrecords) {
+            // Every document has exactly one key in a full (not sparse, not partial), non-multikey
+            // index; a partial index holds keys only for the documents its filter matches.
+            if (!d->sparse && !d->partial && !ic->isMultikey(opCtx, d) && keys != nrecords) {
                 valid = false;
                 errors.push_back("index " + d->name + " has " + std::to_string(keys) + " keys but the collection has " +
                                  std::to_string(nrecords) + " records");

@@ -2,6 +2,7 @@
 // vote requests, carrying out the topology's actions (persist the term and vote, become
 // primary, step down), and replSetStepDown / replSetStepUp / replSetFreeze.
 #include <random>
+#include <thread>
 
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/commands/hello_cmd.h"
@@ -497,8 +498,26 @@ void ReplicationCoordinator::stepDown(OperationContext* opCtx, long long stepDow
                       "step down.");
     }
     const Millis now = nowMillis();
+    const int candidate = _topo.electionHandoffCandidate(now);
     if (!_topo.stepDown(now, now + stepDownSecs * 1000).isOK()) return;  // already stepped down meanwhile
     stepDownLocked(lk, "replSetStepDown command");
+    // Election handoff (as MongoDB since 4.0.2): the caught-up secondary is asked to stand at
+    // once (replSetStepUp, no dry run) instead of the set waiting out an election timeout for a
+    // primary. Best effort, off this thread: if it fails, the ordinary election follows. The
+    // thread owns everything it uses.
+    if (candidate >= 0 && _config && size_t(candidate) < _config->members.size()) {
+        std::string host = _config->members[candidate].host;
+        LOGV2(21347, Replication, "Handing off election", logv2::attrs("target", host));
+        std::thread([host] {
+            RemoteClient client(host, 10000);
+            BSONObjBuilder cmd;
+            cmd.append("replSetStepUp", 1);
+            cmd.append("skipDryRun", true);
+            auto reply = client.runCommand("admin", cmd.obj());
+            if (!reply.isOK())
+                LOGV2(21348, Replication, "Election handoff failed", logv2::attrs("target", host, "error", reply.getStatus().reason()));
+        }).detach();
+    }
 }
 
 void ReplicationCoordinator::stepUp(OperationContext* opCtx) {

@@ -330,16 +330,22 @@ StatusWith<Actions> Topology::stepUp(Millis now) {
     return startRealElection(now, "stepUpRequestSkipDryRun");
 }
 
-bool Topology::hasCaughtUpElectableSecondary(Millis now) const {
+int Topology::electionHandoffCandidate(Millis now) const {
+    int best = -1;
     for (size_t i = 0; i < _members.size(); ++i) {
         if (int(i) == _self) continue;
         const MemberView& m = _members[i];
         const MemberConfig& c = _config.members[i];
         if (m.up && c.votes && c.isElectable() && m.data.state == MemberState::kSecondary &&
-            now - m.lastHeartbeatOk <= _config.electionTimeoutMillis && m.data.applied >= _myApplied)
-            return true;
+            now - m.lastHeartbeatOk <= _config.electionTimeoutMillis && m.data.applied >= _myApplied &&
+            (best < 0 || c.priority > _config.members[best].priority))
+            best = int(i);
     }
-    return false;
+    return best;
+}
+
+bool Topology::hasCaughtUpElectableSecondary(Millis now) const {
+    return electionHandoffCandidate(now) >= 0;
 }
 
 }  // namespace repl

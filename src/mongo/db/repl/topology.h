@@ -142,6 +142,10 @@ public:
     // An electable voter whose applied optime is at least ours and which was heard within the
     // election timeout (a non-forced replSetStepDown waits for one).
     bool hasCaughtUpElectableSecondary(Millis now) const;
+    // The member a primary stepping down hands the election to (MongoDB's election handoff): of
+    // the up, voting, electable secondaries that applied all this member applied, the one of
+    // highest priority (lowest index on ties); -1 when there is none.
+    int electionHandoffCandidate(Millis now) const;
 
     Role role() const { return _role; }
     long long term() const { return _term; }

@@ -236,6 +236,24 @@ TEST(TopologyTest, FreezeStepDownAndStepUp) {
     EXPECT_EQ(t.term(), 2);
 }
 
+TEST(TopologyTest, ElectionHandoffPicksACaughtUpElectableSecondaryOfHighestPriority) {
+    // Member 0 is the (stepping-down) primary; 1 has priority 2, 2 and 3 priority 1, 4 is priority 0.
+    ReplSetConfig c = makeConfig(5, "", {1, 2, 1, 1, 0});
+    Topology t = secondary(c, 0);
+    t.setMyLastApplied(ot(100, 1));
+    t.onHeartbeat(10, 1, hb(MemberState::kSecondary, 1, ot(99, 1)));  // behind
+    t.onHeartbeat(10, 2, hb(MemberState::kSecondary, 1, ot(100, 1)));
+    t.onHeartbeat(10, 3, hb(MemberState::kSecondary, 1, ot(100, 1)));
+    t.onHeartbeat(10, 4, hb(MemberState::kSecondary, 1, ot(100, 1)));  // not electable
+    EXPECT_EQ(t.electionHandoffCandidate(20), 2);  // caught up, lowest index of the equals
+    t.onHeartbeat(30, 1, hb(MemberState::kSecondary, 1, ot(100, 1)));
+    EXPECT_EQ(t.electionHandoffCandidate(40), 1);  // caught up now, highest priority
+    EXPECT_TRUE(t.hasCaughtUpElectableSecondary(40));
+    // Heartbeats older than an election timeout do not count.
+    EXPECT_EQ(t.electionHandoffCandidate(5000), -1);
+    EXPECT_FALSE(t.hasCaughtUpElectableSecondary(5000));
+}
+
 TEST(TopologyTest, PriorityTakeover) {
     ReplSetConfig c = makeConfig(3, "", {1, 2, 1});
     Topology t = secondary(c, 1);
