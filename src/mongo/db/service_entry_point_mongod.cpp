@@ -5,11 +5,13 @@
 #include <set>
 
 #include "mongo/db/auth/command_authorization.h"
+#include "mongo/db/commands/api_parameters.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_args.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/commands/current_op_registry.h"
 #include "mongo/db/commands/fail_command.h"
+#include "mongo/db/commands/read_concern_check.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/profile_settings.h"
 #include "mongo/db/error_extra_info.h"
@@ -134,8 +136,12 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         if (!maxTime.isNumber() || !maxTime.isIntegral64(&ms) || ms < 0 || ms > INT32_MAX)
             uasserted(ErrorCodes::BadValue, "maxTimeMS must be a non-negative integer, got " + maxTime.toString(false));
         opCtx->setDeadlineAfterMillis(ms);
+        opCtx->checkForInterrupt();  // maxTimeAlwaysTimeOut fails every command with a deadline
     }
+    checkReadConcernArgument(body, replSet);
     if (replSet) repl::ReplicationCoordinator::get()->waitForReadConcern(opCtx.get(), body);
+    // The Stable API parameters (api_parameters.h), before the command's other arguments.
+    checkAPIParameters(cmd->name(), body);
     // The command's arguments, as MongoDB parses them before running anything (command_args.h).
     if (const CommandArgs* args = findCommandArgs(cmd->name()))
         args->check(body);

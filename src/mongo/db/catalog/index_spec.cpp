@@ -264,8 +264,9 @@ BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec) {
     for (auto e : spec) {
         std::string_view f = e.fieldNameStringData();
         // The simple collation is not stored: it is what an index without one has (as MongoDB).
-        if (f == "v" || f == "key" || f == "name" || f == "ns" || f == "background" || f == "dropDups" ||
-            f == "collation")
+        // background is kept (listIndexes shows it as given, as MongoDB's) though every build
+        // here is the same hybrid build.
+        if (f == "v" || f == "key" || f == "name" || f == "ns" || f == "dropDups" || f == "collation")
             continue;
         if (isId && indexName == "_id_" && f == "unique") continue;
         b.append(e);

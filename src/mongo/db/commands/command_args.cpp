@@ -85,7 +85,8 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     add("autoCompact", A::strict("autoCompact", {"freeSpaceTargetMB", "runOnce"}));
     // background: the result is the same as a foreground validation's (which this is);
     // checkBSONConformance: every record's BSON is checked anyway.
-    add("validate", A::strict("validate", {"full", "background", "checkBSONConformance", "repair", "metadata"}));
+    // scandata: a legacy option MongoDB accepts and ignores (pymongo's validate_collection sends it).
+    add("validate", A::strict("validate", {"full", "background", "checkBSONConformance", "repair", "metadata", "scandata"}));
 
     // --- diagnostics and administration ---
     add("dbStats", A::strict("dbStats", {"scale", "freeStorage"}));

@@ -1,4 +1,6 @@
 // find, getMore, killCursors.
+#include <algorithm>
+
 #include "mongo/db/catalog/capped_insert_notifier.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/auth/command_privileges.h"
@@ -12,6 +14,7 @@
 #include "mongo/db/views/view_requests.h"
 #include "mongo/util/fail_point.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace mongo {
@@ -137,6 +140,14 @@ public:
             uasserted(ErrorCodes::BadValue, "cannot set maxTimeMS on getMore command for a non-awaitData cursor");
         }
         std::chrono::steady_clock::time_point awaitDeadline;
+        if (!cursor->awaitData && cursor->leftoverMaxTime) {
+            // The originating command's maxTimeMS goes on (checkIn keeps what is left); a
+            // getMore out of time fails and its cursor is destroyed, as MongoDB's.
+            // (In whole milliseconds, rounded up; at least 1: 0 would mean no limit.)
+            const long long leftMs = (cursor->leftoverMaxTime->count() + 999) / 1000;
+            opCtx->setDeadlineAfterMillis(std::max(leftMs, 1LL));
+            opCtx->checkForInterrupt();
+        }
         if (cursor->awaitData) {
             opCtx->setDeadlineAfterMillis(0);  // not a deadline of the command: it just stops waiting
             long long waitMs = maxTime.eoo() ? kDefaultAwaitDataMillis : maxTime.numberLong();

@@ -1,0 +1,191 @@
+"""Server behaviours that pymongo's own test suite relies on (found by running it against this
+server; doc/pymongo_suite_triage.md): the maxTimeAlwaysTimeOut fail point and the leftover
+maxTimeMS of getMore, the Stable API parameters, readConcern validation on a standalone,
+validate's legacy scandata option, listIndexes keeping background, and $merge generating _id.
+Needs enableTestCommands=1 (resmoke passes it) and a standalone server."""
+import bson
+import pymongo
+import pytest
+from pymongo.errors import ExecutionTimeout, OperationFailure
+from pymongo.server_api import ServerApi
+
+from conftest import URI
+
+
+def code_of(exc):
+    return exc.code if exc.code is not None else (exc.details or {}).get("code")
+
+
+@pytest.fixture
+def max_time_always(client):
+    client.admin.command("configureFailPoint", "maxTimeAlwaysTimeOut", mode="alwaysOn")
+    yield
+    client.admin.command("configureFailPoint", "maxTimeAlwaysTimeOut", mode="off")
+
+
+def test_max_time_always_time_out_fails_commands_with_a_deadline(db, max_time_always):
+    db.c.insert_one({"a": 1})
+    for cmd in ({"find": "c", "maxTimeMS": 1000}, {"count": "c", "maxTimeMS": 1},
+                {"createIndexes": "c", "indexes": [{"key": {"foo": 1}, "name": "foo_1"}], "maxTimeMS": 1},
+                {"dropIndexes": "c", "index": "*", "maxTimeMS": 1}):
+        with pytest.raises(ExecutionTimeout) as e:
+            db.command(cmd)
+        assert e.value.code == 50 and e.value.details["codeName"] == "MaxTimeMSExpired"
+    # Without maxTimeMS the fail point changes nothing.
+    assert db.c.count_documents({}) == 1
+
+
+def test_getmore_runs_with_the_leftover_max_time_of_its_find(db, client):
+    db.c.insert_many([{} for _ in range(10)])
+    reply = db.command({"find": "c", "batchSize": 2, "maxTimeMS": 60000})
+    cid = reply["cursor"]["id"]
+    # A getMore of a cursor opened without maxTimeMS has no deadline: the fail point ignores it.
+    plain = db.command({"find": "c", "batchSize": 2})["cursor"]["id"]
+    client.admin.command("configureFailPoint", "maxTimeAlwaysTimeOut", mode="alwaysOn")
+    try:
+        with pytest.raises(ExecutionTimeout):
+            db.command({"getMore": cid, "collection": "c", "batchSize": 2})
+        assert len(db.command({"getMore": plain, "collection": "c", "batchSize": 2})["cursor"]["nextBatch"]) == 2
+    finally:
+        client.admin.command("configureFailPoint", "maxTimeAlwaysTimeOut", mode="off")
+    # A getMore that timed out destroyed its cursor, as MongoDB's.
+    with pytest.raises(OperationFailure) as e:
+        db.command({"getMore": cid, "collection": "c"})
+    assert e.value.code == 43  # CursorNotFound
+    # Otherwise the leftover time is plenty: the getMore runs.
+    cid = db.command({"find": "c", "batchSize": 2, "maxTimeMS": 60000})["cursor"]["id"]
+    assert len(db.command({"getMore": cid, "collection": "c", "batchSize": 2})["cursor"]["nextBatch"]) == 2
+
+
+def test_api_strict_refuses_commands_and_stages_outside_version_1(db):
+    db.c.insert_one({"x": 1})
+    with pytest.raises(OperationFailure) as e:
+        db.command({"distinct": "c", "key": "x", "apiVersion": "1", "apiStrict": True})
+    assert e.value.code == 323 and e.value.details["codeName"] == "APIStrictError"
+    assert "command distinct is not in API Version 1" in str(e.value)
+    with pytest.raises(OperationFailure) as e:
+        db.client.admin.command({"aggregate": 1, "pipeline": [{"$listLocalSessions": {}}], "cursor": {},
+                                 "apiVersion": "1", "apiStrict": True})
+    assert e.value.code == 323
+    # Nested pipelines are checked too.
+    with pytest.raises(OperationFailure) as e:
+        db.command({"aggregate": "c", "pipeline": [{"$facet": {"a": [{"$indexStats": {}}]}}], "cursor": {},
+                    "apiVersion": "1", "apiStrict": True})
+    assert e.value.code == 323
+    # Commands and stages of version 1 run; without apiStrict anything does.
+    assert db.command({"count": "c", "apiVersion": "1", "apiStrict": True})["n"] == 1
+    assert db.command({"aggregate": "c", "pipeline": [{"$match": {}}, {"$project": {"x": 1}}], "cursor": {},
+                       "apiVersion": "1", "apiStrict": True})["ok"] == 1
+    assert db.command({"distinct": "c", "key": "x", "apiVersion": "1"})["values"] == [1]
+    # The test command of version 2 only.
+    with pytest.raises(OperationFailure) as e:
+        db.command({"testVersion2": 1, "apiVersion": "1", "apiStrict": True})
+    assert e.value.code == 323 and "command testVersion2 is not in API Version 1" in str(e.value)
+    with pytest.raises(OperationFailure) as e:
+        db.command({"testDeprecation": 1, "apiVersion": "1", "apiDeprecationErrors": True})
+    assert e.value.code == 363 and e.value.details["codeName"] == "APIDeprecationError"
+
+
+def test_api_parameters_are_validated(db):
+    with pytest.raises(OperationFailure) as e:
+        db.command({"ping": 1, "apiVersion": "server_will_never_support_this_api_version"})
+    assert e.value.code == 322 and e.value.details["codeName"] == "APIVersionError"
+    with pytest.raises(OperationFailure) as e:
+        db.command({"ping": 1, "apiStrict": True})
+    assert e.value.code == 4886600
+    with pytest.raises(OperationFailure) as e:
+        db.command({"ping": 1, "apiVersion": 1})
+    assert e.value.code == 14  # TypeMismatch
+    with pytest.raises(OperationFailure) as e:
+        db.command({"ping": 1, "apiVersion": "1", "apiStrict": "yes"})
+    assert e.value.code == 14
+
+
+def test_versioned_client_runs_crud_in_strict_mode():
+    c = pymongo.MongoClient(URI, server_api=ServerApi("1", strict=True), serverSelectionTimeoutMS=10000)
+    try:
+        coll = c.pytest_api_strict.c
+        coll.drop()
+        coll.insert_one({"x": 1})
+        assert coll.count_documents({}) == 1 and coll.find_one()["x"] == 1
+        coll.update_one({"x": 1}, {"$set": {"x": 2}})
+        assert coll.estimated_document_count() == 1
+        with pytest.raises(OperationFailure) as e:
+            coll.distinct("x")
+        assert e.value.code == 323
+        c.drop_database("pytest_api_strict")
+    finally:
+        c.close()
+
+
+def test_require_api_version(client):
+    client.admin.command("setParameter", 1, requireApiVersion=True)
+    try:
+        c = pymongo.MongoClient(URI, serverSelectionTimeoutMS=10000)
+        try:
+            with pytest.raises(OperationFailure) as e:
+                c.admin.command("ping")
+            assert e.value.code == 498870
+            # hello stays possible (the driver connected).
+            versioned = pymongo.MongoClient(URI, server_api=ServerApi("1"), serverSelectionTimeoutMS=10000)
+            assert versioned.admin.command("ping")["ok"] == 1
+            versioned.admin.command("setParameter", 1, requireApiVersion=False)
+            versioned.close()
+        finally:
+            c.close()
+    finally:
+        # In case the test failed before turning it off (the command needs apiVersion then).
+        c2 = pymongo.MongoClient(URI, server_api=ServerApi("1"), serverSelectionTimeoutMS=10000)
+        c2.admin.command("setParameter", 1, requireApiVersion=False)
+        c2.close()
+
+
+@pytest.mark.parametrize("rc,code", [
+    ({"level": "snapshot"}, 123),          # NotAReplicaSet
+    ({"level": "linearizable"}, 123),
+    ({"level": "unknown"}, 9),             # FailedToParse
+    ({"level": 1}, 14),                    # TypeMismatch
+    ({"bogus": 1}, 72),                    # InvalidOptions
+    ({"afterClusterTime": bson.Timestamp(1, 1)}, 20),  # IllegalOperation
+])
+def test_read_concern_is_validated_on_a_standalone(db, rc, code):
+    db.c.insert_one({})
+    for cmd in ({"find": "c"}, {"aggregate": "c", "pipeline": [], "cursor": {}}, {"distinct": "c", "key": "x"}):
+        with pytest.raises(OperationFailure) as e:
+            db.command(dict(cmd, readConcern=rc))
+        assert e.value.code == code, (cmd, rc, e.value.details)
+    for level in ("local", "available", "majority"):
+        assert db.command({"find": "c", "readConcern": {"level": level}})["ok"] == 1
+
+
+def test_validate_accepts_scandata(db):
+    db.c.insert_one({})
+    assert db.command({"validate": "c", "scandata": True, "full": True})["valid"] is True
+
+
+def test_list_indexes_shows_background_as_given(db):
+    db.c.create_index("a")
+    db.c.create_index("b", background=False)
+    db.c.create_index("c", background=True)
+    info = db.c.index_information()
+    assert "background" not in info["a_1"]
+    assert info["b_1"]["background"] is False and info["c_1"]["background"] is True
+
+
+def test_merge_generates_missing_id(db, client):
+    db.src.insert_many([{"_id": 1, "v": 1}, {"_id": 2, "v": 2}])
+    db.src.aggregate([{"$project": {"_id": 0, "v": 1}}, {"$merge": {"into": "out"}}])
+    docs = list(db.out.find())
+    assert sorted(d["v"] for d in docs) == [1, 2]
+    assert all(isinstance(d["_id"], bson.ObjectId) for d in docs)
+    # With other 'on' fields a missing field is still an error (51132).
+    db.out2.create_index("w", unique=True)
+    with pytest.raises(OperationFailure) as e:
+        db.src.aggregate([{"$project": {"_id": 0, "w": 1}}, {"$merge": {"into": "out2", "on": "w"}}])
+    assert e.value.code == 51132
+
+
+def test_distinct_on_id_uses_the_id_index(db):
+    db.c.insert_many([{"_id": 1}, {"_id": None}, {"_id": ""}, {"_id": True}])
+    assert sorted(db.c.distinct("_id"), key=repr) == sorted([1, None, "", True], key=repr)
+    assert db.c.distinct("_id", {"_id": {"$gte": 1}}) == [1]
