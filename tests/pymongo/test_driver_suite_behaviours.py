@@ -189,3 +189,24 @@ def test_distinct_on_id_uses_the_id_index(db):
     db.c.insert_many([{"_id": 1}, {"_id": None}, {"_id": ""}, {"_id": True}])
     assert sorted(db.c.distinct("_id"), key=repr) == sorted([1, None, "", True], key=repr)
     assert db.c.distinct("_id", {"_id": {"$gte": 1}}) == [1]
+
+
+def test_fail_command_app_name_matches_the_handshake_hello(client):
+    # The metadata arrives with the connection's first hello: failCommand's appName filter
+    # already applies to it (drivers' connection-pool tests fail or block the handshake).
+    client.admin.command({"configureFailPoint": "failCommand", "mode": "alwaysOn",
+                          "data": {"failCommands": ["hello", "isMaster"], "appName": "handshake-app",
+                                   "closeConnection": True}})
+    try:
+        c = pymongo.MongoClient(URI, appname="handshake-app", serverSelectionTimeoutMS=1000)
+        with pytest.raises(pymongo.errors.ServerSelectionTimeoutError):
+            c.admin.command("ping")
+        c.close()
+        other = pymongo.MongoClient(URI, appname="other-app", serverSelectionTimeoutMS=10000)
+        assert other.admin.command("ping")["ok"] == 1
+        other.close()
+    finally:
+        client.admin.command("configureFailPoint", "failCommand", mode="off")
+    c = pymongo.MongoClient(URI, appname="handshake-app", serverSelectionTimeoutMS=10000)
+    assert c.admin.command("ping")["ok"] == 1
+    c.close()

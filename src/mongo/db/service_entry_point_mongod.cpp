@@ -152,7 +152,22 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     // durable one (j, fsync, or w: "majority" on a replica set) makes every commit of the
     // command durable with one journal flush, DDL and user management included.
     const bool durable = writeDb && parseWriteConcernIsDurable(body);
-    if (auto outcome = checkFailCommand(opCtx.get(), cmd->name(), ns)) {
+    // The handshake's hello: failCommand's appName filter sees the metadata it brings, as
+    // MongoDB's (drivers' pool tests fail or block the connection handshake of one app). Only
+    // for the check: hello itself validates the metadata and keeps it.
+    const bool handshakeMetadata = !client->seenHello && client->metadata.isEmpty() &&
+                                   (cmd->name() == "hello" || cmd->name() == "isMaster") &&
+                                   body["client"].type() == Object;
+    if (handshakeMetadata) client->metadata = body["client"].Obj().getOwned();
+    std::optional<FailCommandOutcome> failOutcome;
+    try {
+        failOutcome = checkFailCommand(opCtx.get(), cmd->name(), ns);
+    } catch (...) {
+        if (handshakeMetadata) client->metadata = BSONObj();
+        throw;
+    }
+    if (handshakeMetadata) client->metadata = BSONObj();
+    if (auto outcome = failOutcome) {
         if (outcome->closeConnection) {
             client->closeConnectionWithoutReply = true;
             return;
