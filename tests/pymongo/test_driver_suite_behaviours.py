@@ -210,3 +210,39 @@ def test_fail_command_app_name_matches_the_handshake_hello(client):
     c = pymongo.MongoClient(URI, appname="handshake-app", serverSelectionTimeoutMS=10000)
     assert c.admin.command("ping")["ok"] == 1
     c.close()
+
+
+def test_return_key_with_show_record_id_returns_the_key_alone(db):
+    db.c.insert_many([{"_id": i} for i in range(1, 4)])
+    reply = db.command({"find": "c", "sort": {"_id": 1}, "showRecordId": True, "returnKey": True})
+    assert reply["cursor"]["firstBatch"] == [{"_id": 1}, {"_id": 2}, {"_id": 3}]
+    assert "$recordId" in db.command({"find": "c", "showRecordId": True})["cursor"]["firstBatch"][0]
+
+
+def test_update_pipeline_is_checked_even_when_nothing_matches(db):
+    db.c.insert_one({"x": 2})
+    # An unknown stage fails the command (40324), as MongoDB's parse of the statement.
+    with pytest.raises(OperationFailure) as e:
+        db.command({"update": "c", "updates": [{"q": {"x": 1}, "u": [{"$invalidOperator": True}]}]})
+    assert e.value.code == 40324
+    for u, code in (([{"$match": {}}], 72), ([{"$set": {"a": {"$bogusExpr": 1}}}], 168)):
+        reply = db.command({"update": "c", "updates": [{"q": {"x": 1}, "u": u}]})
+        assert reply["n"] == 0 and reply["writeErrors"][0]["code"] == code, reply
+
+
+def test_authenticate_command(client):
+    # X.509 only, as MongoDB 7.0's; without TLS no certificate is ever verified.
+    with pytest.raises(OperationFailure) as e:
+        client["$external"].command({"authenticate": 1, "mechanism": "MONGODB-X509", "user": "CN=x"})
+    assert e.value.code == 18 and str(e.value).startswith("auth failed")
+    with pytest.raises(OperationFailure) as e:
+        client.admin.command({"authenticate": 1, "mechanism": "MONGODB-X509"})
+    assert e.value.code == 17  # ProtocolError: X.509 only on $external
+    with pytest.raises(OperationFailure) as e:
+        client.admin.command({"authenticate": 1, "mechanism": "SCRAM-SHA-256", "user": "u"})
+    assert e.value.code == 2
+    # failCommand can close the connection on it (drivers' log-redaction tests).
+    client.admin.command({"configureFailPoint": "failCommand", "mode": {"times": 1},
+                          "data": {"failCommands": ["authenticate"], "closeConnection": True}})
+    with pytest.raises(pymongo.errors.AutoReconnect):
+        client["$external"].command({"authenticate": 1, "mechanism": "MONGODB-X509", "user": "CN=x"})

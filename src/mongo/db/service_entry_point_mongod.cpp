@@ -93,7 +93,9 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
                                                 "', expected type 'string'");
     if (req.db().empty() && !req.fromLegacyQuery)
         uasserted(40571, "OP_MSG requests require a $db argument");
-    uassertStatusOK(NamespaceString::validateDbName(req.db()));
+    // $external (external users' authentication database) is a valid target of commands, as
+    // MongoDB's; collections in it stay refused by the namespace checks.
+    if (req.db() != "$external") uassertStatusOK(NamespaceString::validateDbName(req.db()));
     if (cmd->adminOnly() && req.db() != "admin")
         uasserted(ErrorCodes::Unauthorized, cmd->name() + " may only be run against the admin database.");
     // {<cmd>: ..., help: true} describes the command instead of running it, as MongoDB does.

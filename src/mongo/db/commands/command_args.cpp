@@ -111,6 +111,7 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     add("saslStart", A::lenient("a BasicCommand in MongoDB 7.0: mechanism, payload, autoAuthorize, options"));
     add("saslContinue", A::lenient("a BasicCommand in MongoDB 7.0: conversationId, payload"));
     add("logout", A::lenient(basic));
+    add("authenticate", A::lenient("a BasicCommand in MongoDB 7.0: mechanism, user"));
     add("createUser", A::strict("createUser", {"pwd", "customData", "roles", "digestPassword", "mechanisms",
                                                "authenticationRestrictions"}));
     add("updateUser", A::strict("updateUser", {"pwd", "customData", "roles", "digestPassword", "mechanisms",
