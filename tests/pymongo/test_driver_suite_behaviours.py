@@ -246,3 +246,15 @@ def test_authenticate_command(client):
                           "data": {"failCommands": ["authenticate"], "closeConnection": True}})
     with pytest.raises(pymongo.errors.AutoReconnect):
         client["$external"].command({"authenticate": 1, "mechanism": "MONGODB-X509", "user": "CN=x"})
+
+
+def test_rand_expression(db):
+    db.c.insert_many([{"_id": i} for i in range(20)])
+    out = list(db.c.aggregate([{"$project": {"r": {"$rand": {}}}}]))
+    values = [d["r"] for d in out]
+    assert all(isinstance(v, float) and 0 <= v < 1 for v in values) and len(set(values)) > 1
+    assert 0 < db.c.count_documents({"$expr": {"$lt": [{"$rand": {}}, 2]}}) == 20
+    for bad in ({"x": 1}, 1, []):
+        with pytest.raises(OperationFailure) as e:
+            list(db.c.aggregate([{"$project": {"r": {"$rand": bad}}}]))
+        assert e.value.code == 3040501
