@@ -9,7 +9,10 @@ import pytest
 from pymongo.errors import ExecutionTimeout, OperationFailure
 from pymongo.server_api import ServerApi
 
-from conftest import URI
+import struct
+
+import wire
+from conftest import URI, host_port
 
 
 def code_of(exc):
@@ -258,3 +261,50 @@ def test_rand_expression(db):
         with pytest.raises(OperationFailure) as e:
             list(db.c.aggregate([{"$project": {"r": {"$rand": bad}}}]))
         assert e.value.code == 3040501
+
+
+def _read_op_msg(sock):
+    """(requestID, responseTo, flagBits, body) of one OP_MSG reply."""
+    hdr = wire.recv_exact(sock, 16)
+    length, request_id, response_to, opcode = struct.unpack("<iiii", hdr)
+    assert opcode == wire.OP_MSG
+    body = wire.recv_exact(sock, length - 16)
+    flags = struct.unpack("<I", body[:4])[0]
+    doc_len = struct.unpack("<i", body[5:9])[0]
+    return request_id, response_to, flags, bson.decode(body[5:5 + doc_len])
+
+
+def test_exhaust_getmore_streams_its_batches(db):
+    db.c.insert_many([{"_id": i} for i in range(7)])
+    sock = wire.connect(*host_port(URI))
+    try:
+        _, reply, _, _ = wire.command(sock, {"find": "c", "batchSize": 2, "$db": db.name})
+        cid = reply["cursor"]["id"]
+        got = [d["_id"] for d in reply["cursor"]["firstBatch"]]
+        exhaust_allowed = 1 << 16
+        sock.sendall(wire.op_msg({"getMore": cid, "collection": "c", "batchSize": 2, "$db": db.name},
+                                 request_id=42, flags=exhaust_allowed))
+        expected_response_to, replies = 42, 0
+        while True:
+            request_id, response_to, flags, body = _read_op_msg(sock)
+            replies += 1
+            # Each reply answers the previous one (the first answers the request).
+            assert response_to == expected_response_to and body["ok"] == 1
+            got += [d["_id"] for d in body["cursor"]["nextBatch"]]
+            more_to_come = bool(flags & 2)
+            assert more_to_come == (body["cursor"]["id"] != 0)
+            if not more_to_come:
+                break
+            expected_response_to = request_id
+        assert got == list(range(7)) and replies >= 3
+        # The connection serves requests again afterwards.
+        _, pong, _, _ = wire.command(sock, {"ping": 1, "$db": "admin"}, request_id=43)
+        assert pong["ok"] == 1
+        # Without exhaustAllowed a getMore is answered once, without moreToCome.
+        _, reply, _, _ = wire.command(sock, {"find": "c", "batchSize": 2, "$db": db.name}, request_id=44)
+        sock.sendall(wire.op_msg({"getMore": reply["cursor"]["id"], "collection": "c", "batchSize": 2,
+                                  "$db": db.name}, request_id=45))
+        _, response_to, flags, body = _read_op_msg(sock)
+        assert response_to == 45 and not flags & 2 and body["cursor"]["id"] != 0
+    finally:
+        sock.close()
