@@ -308,3 +308,14 @@ def test_exhaust_getmore_streams_its_batches(db):
         assert response_to == 45 and not flags & 2 and body["cursor"]["id"] != 0
     finally:
         sock.close()
+
+
+def test_exhaust_cursor_over_a_compressed_connection(db):
+    db.c.insert_many([{"_id": i} for i in range(300)])
+    c = pymongo.MongoClient(URI, compressors="zlib", serverSelectionTimeoutMS=10000)
+    try:
+        cur = c[db.name].c.find({}, batch_size=7, cursor_type=pymongo.CursorType.EXHAUST).sort("_id", 1)
+        assert [d["_id"] for d in cur] == list(range(300))
+        assert c.admin.command("ping")["ok"] == 1
+    finally:
+        c.close()

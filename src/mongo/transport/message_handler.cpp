@@ -185,6 +185,12 @@ HandledMessage handleMessage(const Message& in, Client* client, ServiceEntryPoin
                 if (sw.isOK()) out.reply = std::move(sw.getValue());
             }
         }
+        if (out.exhaustNext && compressor) {
+            // The stream goes on compressed as it started: the next request carries the
+            // compressor its reply is compressed with.
+            auto sw = compressMessage(*out.exhaustNext, *compressor);
+            if (sw.isOK()) out.exhaustNext = std::move(sw.getValue());
+        }
         return out;
     } catch (const std::exception& e) {
         // Out of memory or a bug: drop this connection, keep the server.
