@@ -319,3 +319,23 @@ def test_exhaust_cursor_over_a_compressed_connection(db):
         assert c.admin.command("ping")["ok"] == 1
     finally:
         c.close()
+
+
+def test_change_stream_pre_and_post_images_option(db):
+    db.create_collection("c", changeStreamPreAndPostImages={"enabled": True})
+    info = db.command("listCollections", filter={"name": "c"})["cursor"]["firstBatch"][0]
+    assert info["options"] == {"changeStreamPreAndPostImages": {"enabled": True}}
+    db.command("collMod", "c", changeStreamPreAndPostImages={"enabled": False})
+    info = db.command("listCollections", filter={"name": "c"})["cursor"]["firstBatch"][0]
+    assert info["options"]["changeStreamPreAndPostImages"] == {"enabled": False}
+    db.c.insert_one({"x": 1})
+    assert db.c.find_one()["x"] == 1
+    cases = [({"create": "d", "changeStreamPreAndPostImages": {}}, 40414),
+             ({"create": "d", "changeStreamPreAndPostImages": {"enabled": 1}}, 14),
+             ({"create": "d", "changeStreamPreAndPostImages": {"enabled": True, "x": 1}}, 40415),
+             ({"create": "d", "changeStreamPreAndPostImages": True}, 14),
+             ({"collMod": "c", "changeStreamPreAndPostImages": {}}, 40414)]
+    for cmd, code in cases:
+        with pytest.raises(OperationFailure) as e:
+            db.command(cmd)
+        assert e.value.code == code, (cmd, e.value.details)

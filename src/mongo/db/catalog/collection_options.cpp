@@ -3,6 +3,7 @@
 #include <set>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/change_stream_images_option.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_validator.h"
 
@@ -77,6 +78,8 @@ StatusWith<CollectionOptions> CollectionOptions::parse(const BSONObj& createCmd)
         } else if (f == "dedup") {
             if (e.type() != Bool && !e.isNumber()) return typeError(f, " 'bool'", e);
             o.dedup = e.trueValue();
+        } else if (f == "changeStreamPreAndPostImages") {
+            if (Status st = validateChangeStreamPreAndPostImages(e, "create"); !st.isOK()) return st;
         } else if (f == "storageEngine" || f == "indexOptionDefaults" || f == "collation" || f == "idIndex") {
             if (e.type() != Object) return typeError(f, " 'object'", e);
         }
