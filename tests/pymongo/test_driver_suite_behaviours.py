@@ -339,3 +339,53 @@ def test_change_stream_pre_and_post_images_option(db):
         with pytest.raises(OperationFailure) as e:
             db.command(cmd)
         assert e.value.code == code, (cmd, e.value.details)
+
+
+@pytest.fixture
+def profiled(db):
+    yield db
+    db.command("profile", 0, slowms=100, sampleRate=1.0, filter="unset")
+    db.system.profile.drop()
+
+
+def test_profiler_records_operations(profiled):
+    db = profiled
+    db.c.insert_many([{"type": i % 3} for i in range(5)])
+    db.command("profile", 2)
+    db.c.find().comment("foo").to_list()
+    db.c.distinct("type", comment="foo")
+    with pytest.raises(OperationFailure):
+        db.c.find_one({"$bad": 1})
+    db.command("profile", 0)
+    db.c.find_one()  # not profiled any more
+    entries = list(db.system.profile.find())
+    # The command that enabled profiling is not profiled, the one that disabled it is.
+    assert [e["op"] for e in entries] == ["query", "command", "query", "command"]
+    q, d, bad, off = entries
+    assert q["ns"] == db.name + ".c" and q["command"]["comment"] == "foo" and q["nreturned"] == 5
+    assert q["cursorExhausted"] is True and q["protocol"] == "op_msg" and isinstance(q["millis"], int)
+    assert d["command"]["distinct"] == "c" and d["command"]["comment"] == "foo"
+    assert bad["ok"] == 0 and bad["errCode"] == 2 and bad["errName"] == "BadValue"
+    assert off["command"]["profile"] == 0
+    assert db.command("count", "system.profile")["n"] == 4  # reading it is not profiled
+    assert db.system.profile.options() == {"capped": True, "size": 1048576}
+    # Clients cannot write it.
+    with pytest.raises(OperationFailure):
+        db.system.profile.insert_one({})
+
+
+def test_profiler_level_1_and_filter(profiled):
+    db = profiled
+    db.c.insert_one({})
+    db.command("profile", 1, slowms=100000)
+    db.c.find_one()
+    assert db.system.profile.count_documents({}) == 0  # nothing slow
+    db.command("profile", 1, slowms=0)
+    db.c.find_one()
+    assert db.system.profile.count_documents({"op": "query"}) == 1
+    db.system.profile.drop()
+    db.command("profile", 1, filter={"op": "command"})
+    db.c.find_one()
+    db.c.distinct("x")
+    ops = [e["op"] for e in db.system.profile.find()]
+    assert "query" not in ops and "command" in ops

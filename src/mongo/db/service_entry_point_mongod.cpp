@@ -14,6 +14,7 @@
 #include "mongo/db/commands/read_concern_check.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/profile_settings.h"
+#include "mongo/db/commands/profiler.h"
 #include "mongo/db/error_extra_info.h"
 #include "mongo/db/repl/coordinator.h"
 #include "mongo/db/repl/oplog.h"
@@ -208,6 +209,7 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     cmd->calls++;
 
     auto start = std::chrono::steady_clock::now();
+    const int profLevel = profilingLevelAtStart(req);
     BSONObjBuilder result;
     Status status;
     BSONObj extraInfo;  // fields of the error reply beyond ok/errmsg/code/codeName
@@ -245,7 +247,9 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
         BSONObjBuilder extra;
         extra.appendElements(extraInfo);
         repl::ReplicationCoordinator::get()->appendClusterTimeFields(&extra);
-        return makeErrorReply(status, extra.obj());
+        BSONObj reply = makeErrorReply(status, extra.obj());
+        profileCommandIfEnabled(client, req, name, profLevel, status, reply, ms);
+        return reply;
     }
     // A command may have set "ok" itself (a failCommand reply).
     BSONObj reply;
@@ -254,6 +258,7 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     repl::ReplicationCoordinator::get()->appendClusterTimeFields(&result);
     reply = result.obj();
     if (!reply["ok"].trueValue()) cmd->failed++;
+    profileCommandIfEnabled(client, req, name, profLevel, status, reply, ms);
     return reply;
 }
 
