@@ -97,6 +97,10 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     add("getDefaultRWConcern", A::strict("getDefaultRWConcern", {"inMemory"}));
     add("setFeatureCompatibilityVersion", A::strict("setFeatureCompatibilityVersion", {"confirm", "fromConfigServer"}));
     add("waitForFailPoint", A::strict("waitForFailPoint", {"timesEntered"}));
+    // The Stable API's test commands (api_version_test_cmds.cpp) take no arguments.
+    for (const char* name : {"testVersion2", "testVersion1And2", "testDeprecation", "testDeprecationInVersion2",
+                             "testRemoval"})
+        add(name, A::strict(name, {}));
     add("connectionStatus", A::strict("connectionStatus", {"showPrivileges"}));
     add("killAllSessions", A::strict("KillAllSessionsCmd", {}));
     add("killAllSessionsByPattern", A::strict("KillAllSessionsByPatternCmd", {}));
