@@ -129,6 +129,11 @@ def test_require_api_version(client):
             with pytest.raises(OperationFailure) as e:
                 c.admin.command("ping")
             assert e.value.code == 498870
+            # Other members of the replica set (appName "replication") are exempt, as MongoDB's
+            # internal clients.
+            member = pymongo.MongoClient(URI, appname="replication", serverSelectionTimeoutMS=10000)
+            assert member.admin.command("ping")["ok"] == 1
+            member.close()
             # hello stays possible (the driver connected).
             versioned = pymongo.MongoClient(URI, server_api=ServerApi("1"), serverSelectionTimeoutMS=10000)
             assert versioned.admin.command("ping")["ok"] == 1

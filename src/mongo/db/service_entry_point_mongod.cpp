@@ -144,7 +144,12 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     checkReadConcernArgument(body, replSet);
     if (replSet) repl::ReplicationCoordinator::get()->waitForReadConcern(opCtx.get(), body);
     // The Stable API parameters (api_parameters.h), before the command's other arguments.
-    checkAPIParameters(cmd->name(), body);
+    {
+        BSONElement app = client->metadata["application"];
+        const bool internalClient = app.type() == Object && app.Obj()["name"].type() == String &&
+                                    app.Obj()["name"].str() == "replication";
+        checkAPIParameters(cmd->name(), body, internalClient);
+    }
     // The command's arguments, as MongoDB parses them before running anything (command_args.h).
     if (const CommandArgs* args = findCommandArgs(cmd->name()))
         args->check(body);

@@ -64,7 +64,7 @@ const std::set<std::string>& apiVersion1DeprecatedCommands() {
     return s;
 }
 
-void checkAPIParameters(const std::string& commandName, const BSONObj& body) {
+void checkAPIParameters(const std::string& commandName, const BSONObj& body, bool internalClient) {
     BSONElement version = body["apiVersion"];
     BSONElement strict = body["apiStrict"];
     BSONElement deprecation = body["apiDeprecationErrors"];
@@ -78,7 +78,7 @@ void checkAPIParameters(const std::string& commandName, const BSONObj& body) {
     if (version.eoo()) {
         if (!strict.eoo() || !deprecation.eoo())
             uasserted(4886600, "Provided apiStrict and/or apiDeprecationErrors without passing apiVersion");
-        if (requireApiVersion() && !exemptFromRequireApiVersion(commandName))
+        if (requireApiVersion() && !internalClient && !exemptFromRequireApiVersion(commandName))
             uasserted(498870, "The apiVersion parameter is required, please configure your MongoClient's API version");
         return;
     }

@@ -22,6 +22,9 @@ const std::set<std::string>& apiVersion1Commands();
 const std::set<std::string>& apiVersion1DeprecatedCommands();
 
 // Throws the errors listed above for the command named commandName with this body.
-void checkAPIParameters(const std::string& commandName, const BSONObj& body);
+// internalClient: the connection is another member of the replica set (repl/remote_client.h
+// connects with appName "replication"), which requireApiVersion never applies to (MongoDB
+// exempts its internal clients).
+void checkAPIParameters(const std::string& commandName, const BSONObj& body, bool internalClient = false);
 
 }  // namespace mongo
