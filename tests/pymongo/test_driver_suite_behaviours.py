@@ -394,3 +394,18 @@ def test_profiler_level_1_and_filter(profiled):
     db.c.distinct("x")
     ops = [e["op"] for e in db.system.profile.find()]
     assert "query" not in ops and "command" in ops
+
+
+def test_fail_getmore_after_cursor_checkout(db, client):
+    db.c.insert_many([{"_id": i} for i in range(5)])
+    cid = db.command({"find": "c", "batchSize": 2})["cursor"]["id"]
+    client.admin.command({"configureFailPoint": "failGetMoreAfterCursorCheckout", "mode": {"times": 1},
+                          "data": {"errorCode": 2}})
+    with pytest.raises(OperationFailure) as e:
+        db.command({"getMore": cid, "collection": "c"})
+    assert e.value.code == 2
+    with pytest.raises(OperationFailure) as e:  # the failed getMore destroyed the cursor
+        db.command({"getMore": cid, "collection": "c"})
+    assert e.value.code == 43
+    cid = db.command({"find": "c", "batchSize": 2})["cursor"]["id"]
+    assert len(db.command({"getMore": cid, "collection": "c"})["cursor"]["nextBatch"]) == 3

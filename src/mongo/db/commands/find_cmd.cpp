@@ -23,6 +23,10 @@ namespace mongo {
 // limits it to one namespace): tests use it to catch an operation in flight. The wait ends at
 // once when the operation is killed or times out.
 MONGO_FAIL_POINT_DEFINE(waitInFindBeforeMakingBatch);
+// failGetMoreAfterCursorCheckout {data: {errorCode: n}}: a getMore fails with errorCode once it
+// has its cursor (which the failure destroys, as any failed getMore's), as MongoDB's (drivers'
+// retryable-reads tests).
+MONGO_FAIL_POINT_DEFINE(failGetMoreAfterCursorCheckout);
 
 namespace {
 
@@ -132,6 +136,12 @@ public:
             uasserted(ErrorCodes::Unauthorized,
                       "cursor id " + std::to_string(id) + " was not created by the authenticated user");
         }
+        failGetMoreAfterCursorCheckout.execute([](const BSONObj& data) {
+            long long code = 0;
+            BSONElement e = data["errorCode"];
+            if (!e.isNumber() || !e.isIntegral64(&code) || code <= 0 || code > INT32_MAX) code = static_cast<long long>(ErrorCodes::InternalError);
+            uasserted(static_cast<int>(code), "Fail point failGetMoreAfterCursorCheckout enabled");
+        });
         // maxTimeMS on a getMore is the time an awaitData cursor waits for inserts, and is
         // refused for other cursors (their time limit was the originating command's).
         BSONElement maxTime = req.body["maxTimeMS"];
