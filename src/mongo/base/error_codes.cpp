@@ -10,6 +10,10 @@ std::string errorCodeName(int code) {
 #define MONGO_EC_NAME(name, num) m.emplace(num, #name);
         MONGO_ERROR_CODES(MONGO_EC_NAME)
 #undef MONGO_EC_NAME
+        // Raised by number only (uasserted(int)), named here so that replies carry MongoDB's
+        // codeName (Stable API errors, db/commands/api_parameters.cpp).
+        m.emplace(322, "APIVersionError");
+        m.emplace(363, "APIDeprecationError");
         return m;
     }();
     auto it = names.find(code);

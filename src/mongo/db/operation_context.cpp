@@ -3,8 +3,14 @@
 #include <atomic>
 
 #include "mongo/db/interruptible_wait.h"
+#include "mongo/util/fail_point.h"
 
 namespace mongo {
+
+// Fail points (test commands): maxTimeAlwaysTimeOut makes every operation with a deadline time
+// out at its next check; maxTimeNeverTimeOut makes deadlines never pass (MongoDB's).
+MONGO_FAIL_POINT_DEFINE(maxTimeAlwaysTimeOut);
+MONGO_FAIL_POINT_DEFINE(maxTimeNeverTimeOut);
 
 namespace {
 std::atomic<bool> gInShutdown{false};
@@ -39,7 +45,9 @@ void OperationContext::checkForInterrupt() const {
             uasserted(ErrorCodes::ClientDisconnect, "operation was interrupted because a client disconnected");
         uasserted(static_cast<ErrorCodes>(code), "operation was interrupted");
     }
-    if (hasDeadline() && std::chrono::steady_clock::now() > _deadline)
+    if (!hasDeadline()) return;
+    if (maxTimeAlwaysTimeOut.shouldFail() ||
+        (std::chrono::steady_clock::now() > _deadline && !maxTimeNeverTimeOut.shouldFail()))
         uasserted(ErrorCodes::MaxTimeMSExpired, "operation exceeded time limit");
 }
 

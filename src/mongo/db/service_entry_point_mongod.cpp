@@ -5,13 +5,16 @@
 #include <set>
 
 #include "mongo/db/auth/command_authorization.h"
+#include "mongo/db/commands/api_parameters.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_args.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/commands/current_op_registry.h"
 #include "mongo/db/commands/fail_command.h"
+#include "mongo/db/commands/read_concern_check.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/profile_settings.h"
+#include "mongo/db/commands/profiler.h"
 #include "mongo/db/error_extra_info.h"
 #include "mongo/db/repl/coordinator.h"
 #include "mongo/db/repl/oplog.h"
@@ -92,7 +95,9 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
                                                 "', expected type 'string'");
     if (req.db().empty() && !req.fromLegacyQuery)
         uasserted(40571, "OP_MSG requests require a $db argument");
-    uassertStatusOK(NamespaceString::validateDbName(req.db()));
+    // $external (external users' authentication database) is a valid target of commands, as
+    // MongoDB's; collections in it stay refused by the namespace checks.
+    if (req.db() != "$external") uassertStatusOK(NamespaceString::validateDbName(req.db()));
     if (cmd->adminOnly() && req.db() != "admin")
         uasserted(ErrorCodes::Unauthorized, cmd->name() + " may only be run against the admin database.");
     // {<cmd>: ..., help: true} describes the command instead of running it, as MongoDB does.
@@ -135,8 +140,17 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         if (!maxTime.isNumber() || !maxTime.isIntegral64(&ms) || ms < 0 || ms > INT32_MAX)
             uasserted(ErrorCodes::BadValue, "maxTimeMS must be a non-negative integer, got " + maxTime.toString(false));
         opCtx->setDeadlineAfterMillis(ms);
+        opCtx->checkForInterrupt();  // maxTimeAlwaysTimeOut fails every command with a deadline
     }
+    checkReadConcernArgument(body, replSet);
     if (replSet) repl::ReplicationCoordinator::get()->waitForReadConcern(opCtx.get(), body);
+    // The Stable API parameters (api_parameters.h), before the command's other arguments.
+    {
+        BSONElement app = client->metadata["application"];
+        const bool internalClient = app.type() == Object && app.Obj()["name"].type() == String &&
+                                    app.Obj()["name"].str() == "replication";
+        checkAPIParameters(cmd->name(), body, internalClient);
+    }
     // The command's arguments, as MongoDB parses them before running anything (command_args.h).
     if (const CommandArgs* args = findCommandArgs(cmd->name()))
         args->check(body);
@@ -147,7 +161,22 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     // durable one (j, fsync, or w: "majority" on a replica set) makes every commit of the
     // command durable with one journal flush, DDL and user management included.
     const bool durable = writeDb && parseWriteConcernIsDurable(body);
-    if (auto outcome = checkFailCommand(opCtx.get(), cmd->name(), ns)) {
+    // The handshake's hello: failCommand's appName filter sees the metadata it brings, as
+    // MongoDB's (drivers' pool tests fail or block the connection handshake of one app). Only
+    // for the check: hello itself validates the metadata and keeps it.
+    const bool handshakeMetadata = !client->seenHello && client->metadata.isEmpty() &&
+                                   (cmd->name() == "hello" || cmd->name() == "isMaster") &&
+                                   body["client"].type() == Object;
+    if (handshakeMetadata) client->metadata = body["client"].Obj().getOwned();
+    std::optional<FailCommandOutcome> failOutcome;
+    try {
+        failOutcome = checkFailCommand(opCtx.get(), cmd->name(), ns);
+    } catch (...) {
+        if (handshakeMetadata) client->metadata = BSONObj();
+        throw;
+    }
+    if (handshakeMetadata) client->metadata = BSONObj();
+    if (auto outcome = failOutcome) {
         if (outcome->closeConnection) {
             client->closeConnectionWithoutReply = true;
             return;
@@ -197,6 +226,7 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     cmd->calls++;
 
     auto start = std::chrono::steady_clock::now();
+    const int profLevel = profilingLevelAtStart(req);
     BSONObjBuilder result;
     Status status;
     BSONObj extraInfo;  // fields of the error reply beyond ok/errmsg/code/codeName
@@ -235,7 +265,9 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
         BSONObjBuilder extra;
         extra.appendElements(extraInfo);
         repl::ReplicationCoordinator::get()->appendClusterTimeFields(&extra);
-        return repl::withRetryableWriteErrorLabel(name, req.body, makeErrorReply(status, extra.obj()));
+        BSONObj reply = repl::withRetryableWriteErrorLabel(name, req.body, makeErrorReply(status, extra.obj()));
+        profileCommandIfEnabled(client, req, name, profLevel, status, reply, ms);
+        return reply;
     }
     // A command may have set "ok" itself (a failCommand reply).
     BSONObj reply;
@@ -246,7 +278,9 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     if (!reply["ok"].trueValue()) cmd->failed++;
     // RetryableWriteError on a retryable write's retryable error or write concern error
     // (a failCommand reply with its own errorLabels keeps them).
-    return labelsFinal ? reply : repl::withRetryableWriteErrorLabel(name, req.body, reply);
+    if (!labelsFinal) reply = repl::withRetryableWriteErrorLabel(name, req.body, reply);
+    profileCommandIfEnabled(client, req, name, profLevel, status, reply, ms);
+    return reply;
 }
 
 void ServiceEntryPointMongod::onClientDisconnect(Client* client) {

@@ -66,9 +66,11 @@ HandledMessage handleOpMsg(const Message& msg, Client* client, ServiceEntryPoint
     const int32_t requestId = msg.header().requestID;
     const uint32_t flags = opMsgFlags(msg);
     BSONObj replyBody;
+    BSONObj requestBody;
     try {
         ParsedOpMsg parsed = parseOpMsg(msg);
         *cmdName = parsed.request.commandName();
+        requestBody = parsed.request.body;
         replyBody = runCommand(client, sep, parsed.request);
         if (client->closeConnectionWithoutReply) {
             out.closeConnection = true;  // e.g. failCommand's closeConnection
@@ -81,7 +83,19 @@ HandledMessage handleOpMsg(const Message& msg, Client* client, ServiceEntryPoint
         replyBody = makeErrorReplyDoc(e.toStatus());
     }
     if (flags & op_msg::kMoreToCome) return out;  // the client does not read a reply
-    out.reply = buildOpMsgReply(replyBody, requestId, flags & op_msg::kChecksumPresent);
+    const bool checksum = flags & op_msg::kChecksumPresent;
+    if ((flags & op_msg::kExhaustAllowed) && *cmdName == "getMore" && replyBody["ok"].trueValue()) {
+        BSONElement cursor = replyBody["cursor"];
+        if (cursor.type() == Object && cursor.Obj()["id"].isNumber() && cursor.Obj()["id"].numberLong() != 0) {
+            // Exhaust: this reply says more comes, and the next batch answers it by itself.
+            const int32_t replyId = nextMessageId();
+            out.reply = buildOpMsg(replyBody, replyId, requestId,
+                                   op_msg::kMoreToCome | (checksum ? op_msg::kChecksumPresent : 0));
+            out.exhaustNext = buildOpMsg(requestBody, replyId, 0, flags);
+            return out;
+        }
+    }
+    out.reply = buildOpMsgReply(replyBody, requestId, checksum);
     return out;
 }
 
@@ -170,6 +184,12 @@ HandledMessage handleMessage(const Message& in, Client* client, ServiceEntryPoin
                 // On a compression failure the uncompressed reply is still a valid answer.
                 if (sw.isOK()) out.reply = std::move(sw.getValue());
             }
+        }
+        if (out.exhaustNext && compressor) {
+            // The stream goes on compressed as it started: the next request carries the
+            // compressor its reply is compressed with.
+            auto sw = compressMessage(*out.exhaustNext, *compressor);
+            if (sw.isOK()) out.exhaustNext = std::move(sw.getValue());
         }
         return out;
     } catch (const std::exception& e) {

@@ -5,7 +5,8 @@
 //   OP_COMPRESSED -> decompressed first; the reply is compressed with the same compressor
 //                    (never for hello/isMaster/authentication replies).
 //   OP_MSG        -> parsed into an OpMsgRequest, run, answered with an OP_MSG (checksummed if the
-//                    request was); moreToCome requests get no reply.
+//                    request was); moreToCome requests get no reply; an exhaustAllowed getMore
+//                    streams its batches (HandledMessage::exhaustNext).
 //   OP_QUERY      -> commands on <db>.$cmd are upconverted and answered with OP_REPLY; other
 //                    namespaces get mongod's "OP_QUERY is no longer supported" OP_REPLY.
 //   OP_GET_MORE   -> "OP_GET_MORE is no longer supported" OP_REPLY.
@@ -23,6 +24,11 @@ namespace mongo::transport {
 struct HandledMessage {
     std::optional<Message> reply;   // what to send (nothing for fire-and-forget / moreToCome)
     bool closeConnection = false;   // end the session (after sending reply, if any)
+    // Exhaust cursors: a getMore sent with exhaustAllowed whose cursor stays open is answered
+    // with moreToCome set, and the server goes on by itself: after sending reply, the session
+    // handles this request (the same getMore, its requestID the reply's) as if the client
+    // had sent it, until a reply ends the stream (cursor exhausted or an error), as MongoDB's.
+    std::optional<Message> exhaustNext;
 };
 
 // REQUIRES: in is framed (in.size() == header messageLength >= 16). Never throws.

@@ -90,12 +90,18 @@ void runSession(int fd, Client* client, ServiceEntryPoint* sep) {
             notePhysicalIn(msgLen);
 
             HandledMessage handled = handleMessage(Message(std::move(buf)), client, sep);
-            if (handled.reply) {
-                const std::string& out = handled.reply->buf();
-                if (!sendAll(fd, out.data(), out.size())) return;
-                notePhysicalOut(static_cast<long long>(out.size()));
+            for (;;) {
+                if (handled.reply) {
+                    const std::string& out = handled.reply->buf();
+                    if (!sendAll(fd, out.data(), out.size())) return;
+                    notePhysicalOut(static_cast<long long>(out.size()));
+                }
+                if (handled.closeConnection) return;
+                if (!handled.exhaustNext) break;
+                // An exhaust cursor's next batch, sent without a request from the client.
+                Message next = std::move(*handled.exhaustNext);
+                handled = handleMessage(next, client, sep);
             }
-            if (handled.closeConnection) return;
         }
     } catch (const std::exception& e) {
         // bad_alloc for a huge message, most likely: this connection ends, the server lives.

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/change_stream_images_option.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_validator.h"
 
@@ -88,6 +89,8 @@ StatusWith<CollectionOptions> CollectionOptions::parse(const BSONObj& createCmd)
             // Stored in full; the simple collation is what a collection without one has.
             if (o.collator) raw.append("collation", o.collator->spec());
             continue;
+        } else if (f == "changeStreamPreAndPostImages") {
+            if (Status st = validateChangeStreamPreAndPostImages(e, "create"); !st.isOK()) return st;
         } else if (f == "storageEngine" || f == "indexOptionDefaults" || f == "idIndex") {
             if (e.type() != Object) return typeError(f, " 'object'", e);
         }

@@ -269,7 +269,9 @@ BSONObj validateAndNormalizeIndexSpec(const BSONObj& spec, const Collator* colle
     for (auto e : spec) {
         std::string_view f = e.fieldNameStringData();
         // The simple collation is not stored: it is what an index without one has (as MongoDB).
-        if (f == "v" || f == "key" || f == "name" || f == "ns" || f == "background" || f == "dropDups") continue;
+        // background is kept (listIndexes shows it as given, as MongoDB's) though every build
+        // here is the same hybrid build.
+        if (f == "v" || f == "key" || f == "name" || f == "ns" || f == "dropDups") continue;
         if (f == "collation") {
             if (effective) b.append("collation", effective->spec());
             continue;

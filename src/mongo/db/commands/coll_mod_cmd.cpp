@@ -8,6 +8,7 @@
 // the view, time-series and clustered-collection options (this server has none of those).
 #include <limits>
 
+#include "mongo/db/catalog/change_stream_images_option.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/collection_validator.h"
@@ -61,7 +62,8 @@ struct Request {
     std::optional<BSONObj> validator;
     std::optional<std::string> validationLevel, validationAction;
     std::optional<long long> cappedSize, cappedMax;
-    bool viewOn = false, pipeline = false, changeStreamImages = false, expireAfterSeconds = false, timeseries = false;
+    std::optional<BSONObj> changeStreamImages;  // {changeStreamPreAndPostImages: {enabled: <bool>}}
+    bool viewOn = false, pipeline = false, expireAfterSeconds = false, timeseries = false;
     bool dryRun = false;
 };
 
@@ -128,8 +130,10 @@ Request parseRequest(const OpMsgRequest& req) {
             if (e.type() != Array) wrongType(n, e, " 'array'");
             r.pipeline = true;
         } else if (n == "changeStreamPreAndPostImages") {
-            if (e.type() != Object) wrongType(n, e, " 'object'");
-            r.changeStreamImages = true;
+            uassertStatusOK(validateChangeStreamPreAndPostImages(e, "collMod"));
+            BSONObjBuilder holder;
+            holder.append(e);
+            r.changeStreamImages = holder.obj();
         } else if (n == "expireAfterSeconds") {
             if (e.type() != String && !e.isNumber()) wrongType(n, e, "s '[string, long, int, decimal, double]'");
             r.expireAfterSeconds = true;
@@ -355,8 +359,10 @@ public:
         }
         uassert(ErrorCodes::InvalidOptions, "option only supported on a view: pipeline", !r.pipeline);
         uassert(ErrorCodes::InvalidOptions, "option only supported on a view: viewOn", !r.viewOn);
-        uassert(ErrorCodes::InvalidOptions, "changeStreamPreAndPostImages is not supported by this server",
-                !r.changeStreamImages);
+        if (r.changeStreamImages) {
+            options.raw = withOption(options.raw, "changeStreamPreAndPostImages", r.changeStreamImages->firstElement());
+            optionsChanged = true;
+        }
         uassert(ErrorCodes::InvalidOptions, "'expireAfterSeconds' option is only supported on collections clustered by _id",
                 !r.expireAfterSeconds);
         uassert(ErrorCodes::InvalidOptions, "option only supported on a time-series collection: timeseries", !r.timeseries);

@@ -40,8 +40,6 @@ void checkSupportedCreateOptions(const BSONObj& cmd) {
     for (const char* f : {"clusteredIndex", "encryptedFields", "expireAfterSeconds"})
         if (!cmd[f].eoo()) refuse(f);
     if (BSONElement e = cmd["autoIndexId"]; !e.eoo() && !e.trueValue()) refuse("autoIndexId: false (collections always have an _id index)");
-    if (BSONElement e = cmd["changeStreamPreAndPostImages"]; e.type() == Object && e.Obj()["enabled"].trueValue())
-        refuse("changeStreamPreAndPostImages (no change streams on a standalone server)");
     for (const char* f : {"storageEngine", "indexOptionDefaults"})
         if (BSONElement e = cmd[f]; e.type() == Object && !e.Obj().isEmpty()) refuse(std::string(f) + " (engine-specific settings)");
     if (BSONElement e = cmd["idIndex"]; e.type() == Object) {

@@ -85,7 +85,8 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     add("autoCompact", A::strict("autoCompact", {"freeSpaceTargetMB", "runOnce"}));
     // background: the result is the same as a foreground validation's (which this is);
     // checkBSONConformance: every record's BSON is checked anyway.
-    add("validate", A::strict("validate", {"full", "background", "checkBSONConformance", "repair", "metadata"}));
+    // scandata: a legacy option MongoDB accepts and ignores (pymongo's validate_collection sends it).
+    add("validate", A::strict("validate", {"full", "background", "checkBSONConformance", "repair", "metadata", "scandata"}));
 
     // --- diagnostics and administration ---
     add("dbStats", A::strict("dbStats", {"scale", "freeStorage"}));
@@ -96,6 +97,10 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     add("getDefaultRWConcern", A::strict("getDefaultRWConcern", {"inMemory"}));
     add("setFeatureCompatibilityVersion", A::strict("setFeatureCompatibilityVersion", {"confirm", "fromConfigServer"}));
     add("waitForFailPoint", A::strict("waitForFailPoint", {"timesEntered"}));
+    // The Stable API's test commands (api_version_test_cmds.cpp) take no arguments.
+    for (const char* name : {"testVersion2", "testVersion1And2", "testDeprecation", "testDeprecationInVersion2",
+                             "testRemoval"})
+        add(name, A::strict(name, {}));
     add("connectionStatus", A::strict("connectionStatus", {"showPrivileges"}));
     add("killAllSessions", A::strict("KillAllSessionsCmd", {}));
     add("killAllSessionsByPattern", A::strict("KillAllSessionsByPatternCmd", {}));
@@ -110,6 +115,7 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     add("saslStart", A::lenient("a BasicCommand in MongoDB 7.0: mechanism, payload, autoAuthorize, options"));
     add("saslContinue", A::lenient("a BasicCommand in MongoDB 7.0: conversationId, payload"));
     add("logout", A::lenient(basic));
+    add("authenticate", A::lenient("a BasicCommand in MongoDB 7.0: mechanism, user"));
     add("createUser", A::strict("createUser", {"pwd", "customData", "roles", "digestPassword", "mechanisms",
                                                "authenticationRestrictions"}));
     add("updateUser", A::strict("updateUser", {"pwd", "customData", "roles", "digestPassword", "mechanisms",

@@ -1,4 +1,6 @@
 // find, getMore, killCursors.
+#include <algorithm>
+
 #include "mongo/db/catalog/capped_insert_notifier.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/auth/command_privileges.h"
@@ -12,6 +14,7 @@
 #include "mongo/db/views/view_requests.h"
 #include "mongo/util/fail_point.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace mongo {
@@ -20,6 +23,10 @@ namespace mongo {
 // limits it to one namespace): tests use it to catch an operation in flight. The wait ends at
 // once when the operation is killed or times out.
 MONGO_FAIL_POINT_DEFINE(waitInFindBeforeMakingBatch);
+// failGetMoreAfterCursorCheckout {data: {errorCode: n}}: a getMore fails with errorCode once it
+// has its cursor (which the failure destroys, as any failed getMore's), as MongoDB's (drivers'
+// retryable-reads tests).
+MONGO_FAIL_POINT_DEFINE(failGetMoreAfterCursorCheckout);
 
 namespace {
 
@@ -129,6 +136,12 @@ public:
             uasserted(ErrorCodes::Unauthorized,
                       "cursor id " + std::to_string(id) + " was not created by the authenticated user");
         }
+        failGetMoreAfterCursorCheckout.execute([](const BSONObj& data) {
+            long long code = 0;
+            BSONElement e = data["errorCode"];
+            if (!e.isNumber() || !e.isIntegral64(&code) || code <= 0 || code > INT32_MAX) code = static_cast<long long>(ErrorCodes::InternalError);
+            uasserted(static_cast<int>(code), "Fail point failGetMoreAfterCursorCheckout enabled");
+        });
         // maxTimeMS on a getMore is the time an awaitData cursor waits for inserts, and is
         // refused for other cursors (their time limit was the originating command's).
         BSONElement maxTime = req.body["maxTimeMS"];
@@ -137,6 +150,14 @@ public:
             uasserted(ErrorCodes::BadValue, "cannot set maxTimeMS on getMore command for a non-awaitData cursor");
         }
         std::chrono::steady_clock::time_point awaitDeadline;
+        if (!cursor->awaitData && cursor->leftoverMaxTime) {
+            // The originating command's maxTimeMS goes on (checkIn keeps what is left); a
+            // getMore out of time fails and its cursor is destroyed, as MongoDB's.
+            // (In whole milliseconds, rounded up; at least 1: 0 would mean no limit.)
+            const long long leftMs = (cursor->leftoverMaxTime->count() + 999) / 1000;
+            opCtx->setDeadlineAfterMillis(std::max(leftMs, 1LL));
+            opCtx->checkForInterrupt();
+        }
         if (cursor->awaitData) {
             opCtx->setDeadlineAfterMillis(0);  // not a deadline of the command: it just stops waiting
             long long waitMs = maxTime.eoo() ? kDefaultAwaitDataMillis : maxTime.numberLong();

@@ -2,6 +2,7 @@
 // deprecatedApiVersions}}}, one entry per registered name (aliases included), sorted.
 #include <set>
 
+#include "mongo/db/commands/api_parameters.h"
 #include "mongo/db/commands/command.h"
 
 namespace mongo {
@@ -26,16 +27,6 @@ const std::set<std::string>& primaryOnlyCommands() {
     return s;
 }
 
-// The Stable API, version 1 (MongoDB 7.0).
-const std::set<std::string>& apiVersion1Commands() {
-    static const std::set<std::string> s = {
-        "abortTransaction", "aggregate", "authenticate", "collMod", "commitTransaction", "count", "create",
-        "createIndexes", "delete", "drop", "dropDatabase", "dropIndexes", "endSessions", "explain", "find",
-        "findAndModify", "getMore", "hello", "insert", "killCursors", "listCollections", "listDatabases",
-        "listIndexes", "ping", "refreshSessions", "update"};
-    return s;
-}
-
 class ListCommandsCmd : public Command {
 public:
     ListCommandsCmd() : Command("listCommands") {}
@@ -53,7 +44,9 @@ public:
             BSONArrayBuilder& api = c.subarrayStart("apiVersions");
             if (apiVersion1Commands().count(name)) api.append("1");
             api.doneFast();
-            c.append("deprecatedApiVersions", BSONArray());
+            BSONArrayBuilder& deprecated = c.subarrayStart("deprecatedApiVersions");
+            if (apiVersion1DeprecatedCommands().count(name)) deprecated.append("1");
+            deprecated.doneFast();
             c.doneFast();
         }
         cmds.doneFast();

@@ -1,5 +1,6 @@
 // profile: {profile: -1} reads the settings, {profile: 0|1|2, slowms, sampleRate, filter}
 // changes them. The reply holds the settings before the change: {was, slowms, sampleRate}.
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -20,6 +21,9 @@ struct Settings {
     std::optional<int> slowMs;              // absent: the startup value
     std::optional<double> sampleRate;
 };
+// Whether some database's level (or the startup level) is above 0; updated under the mutex.
+std::atomic<bool> gAnyProfiling{false};
+
 Settings& settings() {
     static Settings* s = new Settings();
     return *s;
@@ -92,6 +96,9 @@ public:
                           "slow-query log lines.");
         }
         if (level >= 0) s.levels[db] = static_cast<int>(level);
+        bool any = serverGlobalParams().profileLevel > 0;
+        for (auto& [name, l] : s.levels) any = any || l > 0;
+        gAnyProfiling.store(any);
         if (newSlowMs) s.slowMs = newSlowMs;
         if (newSampleRate) s.sampleRate = newSampleRate;
         if (newFilter) {
@@ -102,6 +109,10 @@ public:
 } profileCmd;
 
 }  // namespace
+
+bool anyProfilingEnabled() {
+    return gAnyProfiling.load(std::memory_order_relaxed) || serverGlobalParams().profileLevel > 0;
+}
 
 int profileLevel(const std::string& db) {
     auto& s = settings();

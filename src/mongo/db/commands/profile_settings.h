@@ -12,6 +12,9 @@
 namespace mongo {
 
 int profileLevel(const std::string& db);
+// False when no database can have a profiling level above 0 (one atomic load: the dispatcher
+// asks it after every command).
+bool anyProfilingEnabled();
 int slowOpThresholdMs();
 double slowOpSampleRate();
 // The filter set with {profile: n, filter: {...}} for db, or an empty object.

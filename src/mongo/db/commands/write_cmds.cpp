@@ -1,6 +1,7 @@
 // insert, update, delete: batches of statements with per-statement write errors.
 #include "mongo/db/auth/command_privileges.h"
 #include "mongo/db/commands/command.h"
+#include "mongo/db/pipeline/document_source.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/ops/write_ops.h"
@@ -175,6 +176,14 @@ ParsedUpdateStatement parseUpdateStatement(const BSONObj& o) {
             if (e.type() != Object && e.type() != Array)
                 uasserted(ErrorCodes::FailedToParse, "Update argument must be either an object or an array");
             s.u = e;
+            // An unknown stage fails the whole command, as MongoDB's parse of the statement;
+            // a known stage an update may not use fails the statement (write_ops.cpp).
+            if (e.type() == Array)
+                for (BSONElement stage : e.Obj())
+                    if (stage.type() == Object && !stage.Obj().isEmpty() &&
+                        !isRegisteredStage(stage.Obj().firstElementFieldName()))
+                        uasserted(40324, "Unrecognized pipeline stage name: '" +
+                                             std::string(stage.Obj().firstElementFieldName()) + "'");
         } else if (f == "c") {
             p.constants = parseObjectArg(e, kPath);
             p.hasConstants = true;

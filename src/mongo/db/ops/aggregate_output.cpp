@@ -1,6 +1,7 @@
 #include "mongo/bson/uuid.h"
 #include "mongo/db/ops/aggregate_output.h"
 
+#include <algorithm>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/catalog_lock.h"
@@ -105,7 +106,17 @@ void runMerge(OperationContext* opCtx, const std::string& db, const BSONElement&
     if (notMatched != "insert" && notMatched != "discard" && notMatched != "fail")
         uasserted(ErrorCodes::BadValue, "Enumeration value '" + notMatched + "' for field 'whenNotMatched' is not a valid value.");
 
-    for (const BSONObj& doc : docs) {
+    const bool onIncludesId = std::find(on.begin(), on.end(), "_id") != on.end();
+    for (const BSONObj& outputDoc : docs) {
+        // A result without _id gets a generated ObjectId when 'on' includes _id (MongoDB's
+        // $merge does the same: such a document can only ever be inserted).
+        BSONObj doc = outputDoc;
+        if (onIncludesId && doc["_id"].eoo()) {
+            BSONObjBuilder withId;
+            withId.append("_id", OID::gen());
+            withId.appendElements(doc);
+            doc = withId.obj();
+        }
         BSONObjBuilder q;
         for (auto& f : on) {
             BSONElement v = doc.getFieldDotted(f);

@@ -231,10 +231,8 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
 
 namespace {
 
-// Applies a pipeline-style update ([{$set: ...}, ...]) to one document.
-// collator: the update's collation, under which the pipeline's expressions compare.
-BSONObj applyPipelineUpdate(const BSONObj& doc, const BSONObj& stagesArr, const BSONObj& letVars,
-                            const CollatorPtr& collator) {
+// The stages of a pipeline-style update, checked (only the stages an update may use).
+std::vector<BSONObj> updatePipelineStages(const BSONObj& stagesArr) {
     std::vector<BSONObj> stages;
     for (BSONElement s : stagesArr) {
         if (s.type() != Object) uasserted(ErrorCodes::TypeMismatch, "Each element of the 'pipeline' array must be an object");
@@ -244,6 +242,14 @@ BSONObj applyPipelineUpdate(const BSONObj& doc, const BSONObj& stagesArr, const 
             uasserted(ErrorCodes::InvalidOptions, "Invalid pipeline stage for update: " + std::string(name));
         stages.push_back(s.Obj());
     }
+    return stages;
+}
+
+// Applies a pipeline-style update ([{$set: ...}, ...]) to one document.
+// collator: the update's collation, under which the pipeline's expressions compare.
+BSONObj applyPipelineUpdate(const BSONObj& doc, const BSONObj& stagesArr, const BSONObj& letVars,
+                            const CollatorPtr& collator) {
+    std::vector<BSONObj> stages = updatePipelineStages(stagesArr);
     PipelineContext ctx;
     ctx.letVars = letVars;
     ctx.collator = collator;
@@ -297,6 +303,13 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
         uasserted(ErrorCodes::FailedToParse, "Update argument must be either an object or an array");
     std::optional<UpdateDriver> driver;
     if (!isPipeline) driver.emplace(stmt.u.Obj(), stmt.arrayFilters, stmt.bypassEmptyTsReplacement);
+    // A pipeline is checked and parsed before anything is read, as MongoDB's: a bad one fails
+    // also when no document matches.
+    if (isPipeline) {
+        PipelineContext ctx;
+        ctx.letVars = stmt.letVars;
+        Pipeline check(updatePipelineStages(stmt.u.Obj()), std::move(ctx));
+    }
     if (stmt.multi && driver && driver->isReplacement() && !stmt.u.Obj().isEmpty())
         uasserted(ErrorCodes::FailedToParse, "multi update is not supported for replacement-style update");
     Matcher matcher(stmt.q, stmt.collation.collator);  // parse errors before anything is written

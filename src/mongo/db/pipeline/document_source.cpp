@@ -21,6 +21,8 @@ std::map<std::string, StageParser, std::less<>>& stageRegistry() {
 
 void registerStage(const std::string& name, StageParser parser) { stageRegistry()[name] = std::move(parser); }
 
+bool isRegisteredStage(std::string_view name) { return stageRegistry().find(name) != stageRegistry().end(); }
+
 std::vector<StagePtr> parseStages(const std::vector<BSONObj>& specs, ExpressionContext* expCtx,
                                   const VariablesParseState& vps, bool inFacet, bool inLookup) {
     std::vector<StagePtr> out;

@@ -61,6 +61,8 @@ void checkForeignNamespace(const StageParseContext& ctx, const std::string& coll
 
 using StageParser = std::function<std::vector<StagePtr>(const BSONElement& spec, const StageParseContext& ctx)>;
 void registerStage(const std::string& name, StageParser parser);
+// Whether an aggregation stage of this name exists (for parsers that check names first).
+bool isRegisteredStage(std::string_view name);
 
 // Parses stage specs ({$name: spec} each) into a chain. Throws 40323 / 40324 and the stages' own
 // errors. The returned stages are linked (each reads from the previous); the first one has no

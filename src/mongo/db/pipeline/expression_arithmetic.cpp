@@ -1,8 +1,9 @@
 // Arithmetic expressions: $add $subtract $multiply $divide $mod $abs $ceil $floor $round
-// $trunc $pow $sqrt $exp $ln $log $log10.
+// $trunc $pow $sqrt $exp $ln $log $log10 $rand.
 #include <cfenv>
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "mongo/db/pipeline/expression.h"
 #include "mongo/db/pipeline/numeric.h"
@@ -297,7 +298,20 @@ Value logFn(const std::string&, const std::vector<Value>& args) {
     return doubleOrDecimal(dec, std::log(x) / std::log(base));
 }
 
+// {$rand: {}}: a double drawn uniformly from [0, 1), anew for each evaluation (MongoDB 4.4+).
+class ExpressionRand : public Expression {
+public:
+    Value evaluate(const Document&, Variables*) const override {
+        thread_local std::mt19937_64 gen{std::random_device{}()};
+        return Value(std::uniform_real_distribution<double>(0.0, 1.0)(gen));
+    }
+};
+
 void registerArithmetic() {
+    Expression::registerOperator("$rand", [](const std::string&, const BSONElement& args, const VariablesParseState&) {
+        uassert(3040501, "$rand does not currently accept arguments", args.type() == Object && args.Obj().isEmpty());
+        return ExprPtr(std::make_unique<ExpressionRand>());
+    });
     registerNaryExpression("$add", 0, -1, add);
     registerNaryExpression("$subtract", 2, 2, subtract);
     registerNaryExpression("$multiply", 0, -1, multiply);

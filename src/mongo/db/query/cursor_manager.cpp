@@ -2,12 +2,23 @@
 
 #include "mongo/db/auth/authorization_session.h"
 
+#include <algorithm>
 #include <random>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/operation_context.h"
 
 namespace mongo {
+
+namespace {
+// What the operation on this thread has left of its maxTimeMS, if it has one.
+std::optional<std::chrono::microseconds> remainingMaxTimeOfThisThread() {
+    const OperationContext* op = currentOperationOnThisThread();
+    if (!op || !op->hasDeadline()) return std::nullopt;
+    auto left = std::chrono::duration_cast<std::chrono::microseconds>(op->deadline() - std::chrono::steady_clock::now());
+    return std::max(left, std::chrono::microseconds(0));
+}
+}  // namespace
 
 CursorManager& CursorManager::get() {
     static CursorManager m;
@@ -23,6 +34,7 @@ long long CursorManager::registerCursor(std::unique_ptr<ClientCursor> c) {
     } while (id == 0 || _cursors.count(id) || _inUse.count(id));
     c->id = id;
     c->lastUsed = std::chrono::steady_clock::now();
+    if (!c->awaitData) c->leftoverMaxTime = remainingMaxTimeOfThisThread();
     _cursors[id] = std::move(c);
     return id;
 }
@@ -49,6 +61,7 @@ void CursorManager::checkIn(std::unique_ptr<ClientCursor> c) {
         return;
     }
     c->lastUsed = std::chrono::steady_clock::now();
+    if (!c->awaitData && c->leftoverMaxTime) c->leftoverMaxTime = remainingMaxTimeOfThisThread();
     _cursors[id] = std::move(c);
 }
 

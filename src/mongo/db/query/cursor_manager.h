@@ -47,17 +47,25 @@ struct ClientCursor {
     bool noTimeout = false;
     long long nReturned = 0;
     std::chrono::steady_clock::time_point lastUsed;
+    // The time left of the originating command's maxTimeMS (MongoDB's leftover max time): a
+    // getMore of a cursor that is not awaitData runs with this as its deadline, and what it
+    // leaves is kept for the next one. Time between getMores does not count. Unset: no limit.
+    // Set by registerCursor and checkIn from the operation running on the calling thread.
+    std::optional<std::chrono::microseconds> leftoverMaxTime;
 };
 
 class CursorManager {
 public:
     static CursorManager& get();
 
-    // Registers and returns the new cursor id (never 0).
+    // Registers and returns the new cursor id (never 0). Takes the leftover max time from the
+    // operation running on this thread (currentOperationOnThisThread), if it has a deadline.
     long long registerCursor(std::unique_ptr<ClientCursor> c);
     // Takes the cursor out for a getMore run by user; nullptr if unknown. Return it with
     // checkIn or forget before user is destroyed.
     std::unique_ptr<ClientCursor> checkOut(long long id, OperationContext* user);
+    // Also records the time the operation on this thread leaves of the cursor's leftover max
+    // time (cursors that are not awaitData).
     void checkIn(std::unique_ptr<ClientCursor> c);
     // A checked-out cursor that is being destroyed (exhausted or failed).
     void forget(long long id);

@@ -101,7 +101,10 @@ std::optional<BSONObj> PlanExecutor::getNext(const OperationContext* interruptCt
     if (id) *id = m->id;
     BSONObj out = m->docOrKeyDoc();
     if (raw) *raw = m->doc ? *m->doc : BSONObj();
-    if (_cq->request().showRecordId && !m->id.isNull()) {
+    // With returnKey the result is the index key alone: showRecordId adds nothing to it
+    // (MongoDB 7.0's reply to drivers' command-monitoring test "find with showRecordId and
+    // returnKey").
+    if (_cq->request().showRecordId && !_cq->request().returnKey && !m->id.isNull()) {
         BSONObjBuilder b;
         b.appendElements(out);
         b.append("$recordId", static_cast<long long>(m->id.repr()));

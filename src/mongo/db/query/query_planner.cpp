@@ -419,7 +419,9 @@ std::unique_ptr<SolutionNode> distinctScanPlan(const std::vector<Candidate>& can
         ds->forward = true;
         ds->distinctField = 0;
         auto p = node(StageType::kProjectionCovered);
-        p->projection = BSONObjBuilder().append(cq.distinctKey(), 1).append("_id", 0).obj();
+        // {key: 1, _id: 0}, or just {_id: 1} for distinct on _id (both would be a path collision).
+        p->projection = cq.distinctKey() == "_id" ? BSONObjBuilder().append("_id", 1).obj()
+                                                  : BSONObjBuilder().append(cq.distinctKey(), 1).append("_id", 0).obj();
         return withChild(std::move(p), std::move(ds));
     }
     return nullptr;
