@@ -33,7 +33,6 @@ std::vector<SyncSourceCandidate> candidates(const ReplSetConfig& config, const T
         c.secondaryDelaySecs = m.secondaryDelaySecs;
         c.voter = m.votes > 0;
         c.syncingFromSomeone = i < syncingTo.size() && !syncingTo[i].empty();
-        c.term = topo.member(int(i)).data.term;
         out.push_back(c);
     }
     return out;
@@ -69,8 +68,6 @@ std::optional<std::string> ReplicationCoordinator::chooseSyncSource() {
     ctx.chainingAllowed = _config->chainingAllowed;
     ctx.primary = _topo.primaryIndex();
     ctx.forced = _forcedSyncSource;
-    ctx.steadyState = _state == MemberState::kSecondary;
-    ctx.myTerm = _topo.term();
     // Sticky: the current source stays while it is fit (no switching on ping noise). A
     // replSetSyncFrom override is used up once the fetcher follows it, as in MongoDB; the
     // usual rules then decide how long it stays.

@@ -10,13 +10,6 @@ bool holdsData(const SyncSourceCandidate& m) {
     return m.up && !m.arbiter && (m.state == MemberState::kPrimary || m.state == MemberState::kSecondary);
 }
 
-// The steady-state rules of SyncSourceContext::steadyState (always true otherwise).
-bool safeInSteadyState(const SyncSourceCandidate& m, int i, const SyncSourceContext& ctx) {
-    if (!ctx.steadyState) return true;
-    if (m.term < ctx.myTerm) return false;
-    return i == ctx.primary || m.syncingFromSomeone;
-}
-
 bool excluded(const SyncSourceContext& ctx, int i) {
     return std::find(ctx.exclude.begin(), ctx.exclude.end(), i) != ctx.exclude.end();
 }
@@ -36,13 +29,11 @@ bool laggingTooFar(const SyncSourceCandidate& m, const OpTime& newest) {
 
 int chooseSyncSource(const std::vector<SyncSourceCandidate>& members, const SyncSourceContext& ctx) {
     const int n = int(members.size());
-    if (ctx.forced >= 0 && ctx.forced < n && ctx.forced != ctx.self && holdsData(members[size_t(ctx.forced)]) &&
-        safeInSteadyState(members[size_t(ctx.forced)], ctx.forced, ctx))
+    if (ctx.forced >= 0 && ctx.forced < n && ctx.forced != ctx.self && holdsData(members[size_t(ctx.forced)]))
         return ctx.forced;
     auto primaryOk = [&](bool allowExcluded) {
         return ctx.primary >= 0 && ctx.primary < n && ctx.primary != ctx.self &&
-               holdsData(members[size_t(ctx.primary)]) && (allowExcluded || !excluded(ctx, ctx.primary)) &&
-               safeInSteadyState(members[size_t(ctx.primary)], ctx.primary, ctx);
+               holdsData(members[size_t(ctx.primary)]) && (allowExcluded || !excluded(ctx, ctx.primary));
     };
     if (!ctx.chainingAllowed) return primaryOk(true) ? ctx.primary : -1;
     const OpTime newest = newestKnown(members, ctx);
@@ -51,7 +42,7 @@ int chooseSyncSource(const std::vector<SyncSourceCandidate>& members, const Sync
         int best = -1;
         for (int i = 0; i < n; ++i) {
             const SyncSourceCandidate& m = members[size_t(i)];
-            if (i == ctx.self || !holdsData(m) || !safeInSteadyState(m, i, ctx)) continue;
+            if (i == ctx.self || !holdsData(m)) continue;
             if (pass < 2 && excluded(ctx, i)) continue;
             const bool isPrimary = i == ctx.primary;
             // Ahead of us (the primary may be level: it is where new entries appear first).
@@ -73,7 +64,7 @@ bool shouldChangeSyncSource(const std::vector<SyncSourceCandidate>& members, con
     const int n = int(members.size());
     if (current < 0 || current >= n || current == ctx.self) return true;
     const SyncSourceCandidate& c = members[size_t(current)];
-    if (!holdsData(c) || !safeInSteadyState(c, current, ctx)) return true;
+    if (!holdsData(c)) return true;
     if (ctx.forced >= 0 && ctx.forced != current) return true;
     if (!ctx.chainingAllowed && current != ctx.primary) return true;
     if (current != ctx.primary && !c.syncingFromSomeone && ctx.primary >= 0 && ctx.primary < n &&

@@ -16,8 +16,7 @@
 // (sources are sticky: ping noise never makes a member switch): current is gone, down, no
 // longer PRIMARY/SECONDARY, another source was forced, chaining was disabled and current is
 // not the primary, current is a secondary that itself syncs from no one while a primary is
-// up (in steady state: at all), current's term is older than ours (steady state), or another
-// candidate is more than maxSyncSourceLagSecs ahead of it.
+// up, or another candidate is more than maxSyncSourceLagSecs ahead of it.
 // Thread safety: pure functions.
 #include <string>
 #include <vector>
@@ -39,7 +38,6 @@ struct SyncSourceCandidate {
     long long secondaryDelaySecs = 0;
     bool voter = true;
     bool syncingFromSomeone = false;  // its heartbeat names a sync source
-    long long term = -1;              // the term its last heartbeat reported
 };
 
 struct SyncSourceContext {
@@ -49,14 +47,6 @@ struct SyncSourceContext {
     bool chainingAllowed = true;
     int primary = -1;             // the primary we know of (-1: none)
     int forced = -1;              // replSetSyncFrom's target (-1: none)
-    // A secondary applying the set's entries (not an initial sync): it takes entries only from
-    // a source in its own term (or newer) that is the primary or itself syncs from someone.
-    // A primary that has just stepped down (a new one elected while it was paused or cut off)
-    // may hold entries of its old term that the new primary never had; fetched from it, they
-    // would make this member diverge too, and two such members are a majority that
-    // acknowledged writes the new primary lacks. (MongoDB's fetcher stops on the same rules.)
-    bool steadyState = false;
-    long long myTerm = -1;
     std::vector<int> exclude;
 };
 

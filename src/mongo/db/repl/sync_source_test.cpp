@@ -143,35 +143,6 @@ TEST(SyncSource, ChangeForAForcedSourceOrWhenChainingIsDisabled) {
     EXPECT_FALSE(shouldChangeSyncSource(fourMembers(), ctx, 1));
 }
 
-// A secondary in term 2 (it voted in the new election) while the old primary, paused through
-// the election, comes back: as a source that has not learned term 2, or one that stepped down
-// and syncs from no one, it may hold entries of term 1 the new primary never had.
-TEST(SyncSource, InSteadyStateOnlySourcesOfOurTermThatArePrimaryOrSyncing) {
-    auto members = fourMembers();
-    for (auto& m : members) m.term = 2;
-    SyncSourceContext ctx = context();
-    ctx.steadyState = true;
-    ctx.myTerm = 2;
-    EXPECT_EQ(chooseSyncSource(members, ctx), 2);
-    members[2].term = 1;  // has not heard of term 2: never a source, even forced
-    members[3].term = 1;
-    EXPECT_EQ(chooseSyncSource(members, ctx), 1);
-    ctx.forced = 2;
-    EXPECT_EQ(chooseSyncSource(members, ctx), 1);
-    EXPECT_TRUE(shouldChangeSyncSource(members, ctx, 2));
-    ctx.forced = -1;
-    // No primary known yet; the old primary (3) stepped down and syncs from no one.
-    members[3].term = 2;
-    members[3].syncingFromSomeone = false;
-    members[1].up = false;
-    ctx.primary = -1;
-    EXPECT_EQ(chooseSyncSource(members, ctx), -1);
-    EXPECT_TRUE(shouldChangeSyncSource(members, ctx, 3));
-    // Initial sync is not held to it (the nearest member ahead, whatever its term).
-    ctx.steadyState = false;
-    EXPECT_EQ(chooseSyncSource(members, ctx), 2);
-}
-
 }  // namespace
 }  // namespace repl
 }  // namespace mongo
