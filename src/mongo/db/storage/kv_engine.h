@@ -114,9 +114,9 @@ public:
     virtual void waitUntilDurable() = 0;
     // Stops background threads, takes a final checkpoint and closes. Idempotent; nothing may
     // use the engine afterwards.
-    virtual void cleanShutdown() = 0;
-    // After cleanShutdown: whether the final close (and its checkpoint) succeeded.
-    virtual bool closedCleanly() const = 0;
+    // Returns whether the final close (and its checkpoint) succeeded; a repeated call returns
+    // the first call's answer.
+    virtual bool cleanShutdown() = 0;
 
     // Global timestamps (replica sets; the uint64_t form of recovery_unit.h). The stable
     // timestamp is the newest point every checkpoint may hold (MongoDB: the majority commit

@@ -66,8 +66,7 @@ std::unique_ptr<RecordStore> StorageEngine::openCollectionRecordStore(const Coll
 void StorageEngine::cleanShutdown(const std::function<void()>& afterClose) {
     if (_shutDown) return;
     _shutDown = true;
-    if (_kv) _kv->cleanShutdown();
-    if (_kv && afterClose && _kv->closedCleanly()) afterClose();
+    if (_kv && _kv->cleanShutdown() && afterClose) afterClose();
     if (_lockFd >= 0) {
         // An empty lock file tells the next startup that this shutdown was clean.
         if (::ftruncate(_lockFd, 0) == 0) ::fsync(_lockFd);

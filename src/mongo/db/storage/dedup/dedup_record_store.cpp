@@ -476,32 +476,29 @@ long long DedupRecordStore::restoreInto(OperationContext* opCtx) const {
     return n;
 }
 
-long long DedupRecordStore::storedRecordCountUpTo(OperationContext* opCtx, int64_t maxId) const {
-    long long newer = 0;
-    auto cursor = _base->getCursor(opCtx, false);
-    for (auto e = cursor->next(); e && e->id.repr() > maxId; e = cursor->next()) ++newer;
-    return _base->numRecords(opCtx) - newer;
-}
-
-bool DedupRecordStore::readSavedRecord(OperationContext* opCtx, dedup::Engine::SavedRecord* r) const {
-    std::string stored;
-    if (!readStored(opCtx, r->id, &stored).isOK()) return false;
-    dedup::StoredView v;
-    StatusWith<size_t> len = logicalLength(r->id, stored);
-    if (!len.isOK() || !dedup::parseStored(r->id, stored, &v).isOK()) return false;
-    r->logicalSize = static_cast<uint32_t>(len.getValue());
-    r->storedSize = static_cast<uint32_t>(stored.size());
-    r->retained = v.retained;
-    r->baseId = v.isDelta ? v.baseId : 0;
-    r->sketch.clear();
-    return true;
+std::pair<long long, long long> DedupRecordStore::storedTotalsUpTo(OperationContext* opCtx, int64_t maxId) const {
+    for (int attempt = 0;; ++attempt) {
+        const long long count = _base->numRecords(opCtx), bytes = _base->dataSize(opCtx);
+        long long newerCount = 0, newerBytes = 0;
+        auto cursor = _base->getCursor(opCtx, false);
+        for (auto e = cursor->next(); e && e->id.repr() > maxId; e = cursor->next()) {
+            ++newerCount;
+            newerBytes += e->data.size();
+        }
+        if (attempt == 4 || (count == _base->numRecords(opCtx) && bytes == _base->dataSize(opCtx)))
+            return {count - newerCount, bytes - newerBytes};
+        opCtx->recoveryUnit()->abandonSnapshot();
+    }
 }
 
 bool DedupRecordStore::matchesSaved(OperationContext* opCtx, const dedup::Engine::SavedRecord& r) const {
-    dedup::Engine::SavedRecord onDisk;
-    onDisk.id = r.id;
-    return readSavedRecord(opCtx, &onDisk) && onDisk.logicalSize == r.logicalSize &&
-           onDisk.storedSize == r.storedSize && onDisk.retained == r.retained && onDisk.baseId == r.baseId;
+    std::string stored;
+    if (!readStored(opCtx, r.id, &stored).isOK()) return false;
+    dedup::StoredView v;
+    StatusWith<size_t> len = logicalLength(r.id, stored);
+    if (!len.isOK() || !dedup::parseStored(r.id, stored, &v).isOK()) return false;
+    return len.getValue() == r.logicalSize && stored.size() == r.storedSize && v.retained == r.retained &&
+           (v.isDelta ? v.baseId : 0) == r.baseId;
 }
 
 long long DedupRecordStore::restoreLinksInto(OperationContext* opCtx, std::vector<int64_t>* rawIds,

@@ -98,16 +98,13 @@ public:
     // what it learns by record id in finishRestore anyway.
     long long restoreLinksInto(OperationContext* opCtx, std::vector<int64_t>* rawIds,
                                const std::atomic<bool>& stop) const;
-    // Stored forms in the underlying table, retained ones included.
-    long long storedRecordCount(OperationContext* opCtx) const { return _base->numRecords(opCtx); }
-    // The same, leaving out records with ids above maxId (inserted since; walked from the end).
-    long long storedRecordCountUpTo(OperationContext* opCtx, int64_t maxId) const;
+    // The stored forms in the underlying table with ids up to maxId, retained ones included:
+    // their count and bytes (the table's counters, less the records above maxId walked from
+    // the end; read again if an insert changed the counters meanwhile).
+    std::pair<long long, long long> storedTotalsUpTo(OperationContext* opCtx, int64_t maxId) const;
     // Whether record r.id's stored form is what the saved engine state says of it (links,
     // sizes, retained flag), read from storage.
     bool matchesSaved(OperationContext* opCtx, const dedup::Engine::SavedRecord& r) const;
-    // Fills r (all but the sketch) from record r->id's stored form; false if it is not stored
-    // or cannot be parsed.
-    bool readSavedRecord(OperationContext* opCtx, dedup::Engine::SavedRecord* r) const;
     // Stops talking to the engine (the collection is gone or the catalog is closing).
     void detach();
 

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mongo/db/dedup/crc32c.h"
@@ -15,7 +16,7 @@ namespace {
 
 constexpr char kMagic[] = "MDDSTAT1";
 constexpr char kEndMagic[] = "MDDEND01";
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;
 constexpr uint8_t kRetained = 1;
 
 template <typename T>
@@ -88,6 +89,7 @@ std::string encodeSavedDedupState(const SavedDedupState& state) {
     for (const SavedDedupNamespace& ns : state.namespaces) {
         putString(&out, ns.ns);
         put<int64_t>(&out, ns.storedRecords);
+        put<int64_t>(&out, ns.storedBytes);
         put<uint64_t>(&out, ns.records.size());
         for (const dedup::Engine::SavedRecord& r : ns.records) {
             put<int64_t>(&out, r.id);
@@ -98,8 +100,6 @@ std::string encodeSavedDedupState(const SavedDedupState& state) {
             put<uint8_t>(&out, static_cast<uint8_t>(r.sketch.size()));
             for (dedup::Feature f : r.sketch) put<uint64_t>(&out, f);
         }
-        put<uint64_t>(&out, ns.untracked.size());
-        for (int64_t id : ns.untracked) put<int64_t>(&out, id);
     }
     put<uint32_t>(&out, dedup::crc32c(0, out.data(), out.size()));
     out.append(kEndMagic, 8);
@@ -126,6 +126,7 @@ Status decodeSavedDedupState(std::string_view bytes, SavedDedupState* out) {
         SavedDedupNamespace& ns = s.namespaces.emplace_back();
         ns.ns = r.getString();
         ns.storedRecords = r.get<int64_t>();
+        ns.storedBytes = r.get<int64_t>();
         const uint64_t n = r.get<uint64_t>();
         // Each record takes at least 26 bytes: a count beyond what is left is damage.
         if (r.bad() || n > r.remaining() / 26) return bad("record count");
@@ -141,10 +142,6 @@ Status decodeSavedDedupState(std::string_view bytes, SavedDedupState* out) {
             rec.sketch.resize(k);
             for (dedup::Feature& f : rec.sketch) f = r.get<uint64_t>();
         }
-        const uint64_t u = r.get<uint64_t>();
-        if (r.bad() || u > r.remaining() / 8) return bad("untracked count");
-        ns.untracked.resize(u);
-        for (int64_t& id : ns.untracked) id = r.get<int64_t>();
     }
     if (r.bad() || r.remaining() != 0) return bad("lengths");
     *out = std::move(s);
@@ -183,33 +180,32 @@ Status writeSavedDedupState(const std::string& dbpath, const SavedDedupState& st
     return fsyncDirectory(dbpath);
 }
 
-StatusWith<std::optional<SavedDedupState>> takeSavedDedupState(const std::string& dbpath) {
+std::optional<std::string> takeSavedDedupStateBytes(const std::string& dbpath) {
     const std::string path = pathOf(dbpath, kSavedDedupStateFile);
     ::unlink((path + ".tmp").c_str());  // a shutdown that died while writing it
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        if (errno == ENOENT) return std::optional<SavedDedupState>();
-        Status s = errnoStatus("open " + path);
-        uasserted(ErrorCodes::InternalError, "cannot read the saved dedup state: " + s.reason());
+        if (errno == ENOENT) return std::nullopt;
+        uasserted(ErrorCodes::InternalError, "cannot read the saved dedup state: " + errnoStatus("open " + path).reason());
     }
     std::string bytes;
-    char buf[1 << 16];
-    for (;;) {
-        ssize_t n = ::read(fd, buf, sizeof buf);
+    struct stat st;
+    if (::fstat(fd, &st) == 0 && st.st_size > 0) bytes.resize(static_cast<size_t>(st.st_size));
+    size_t got = 0;
+    while (got < bytes.size()) {
+        ssize_t n = ::read(fd, &bytes[got], bytes.size() - got);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
-        bytes.append(buf, size_t(n));
+        got += size_t(n);
     }
+    bytes.resize(got);  // a short read leaves a damaged encoding, which decoding refuses
     ::close(fd);
     if (::unlink(path.c_str()) != 0)
         uasserted(ErrorCodes::InternalError, "cannot remove the saved dedup state " + path + ": " + std::strerror(errno));
     Status synced = fsyncDirectory(dbpath);
     uassert(ErrorCodes::InternalError, "cannot make the removal of the saved dedup state durable: " + synced.reason(),
             synced.isOK());
-    SavedDedupState s;
-    Status decoded = decodeSavedDedupState(bytes, &s);
-    if (!decoded.isOK()) return decoded;
-    return std::optional<SavedDedupState>(std::move(s));
+    return bytes;
 }
 
 }  // namespace mongo

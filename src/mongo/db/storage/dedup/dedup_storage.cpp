@@ -156,8 +156,6 @@ void DedupStorage::shutdown(bool saveState) {
     if (!_queue.empty() || !_deferred.empty())
         LOGV2(7700014, Dedup, "Inserts not yet deduplicated at shutdown stay stored whole",
               logv2::attrs("records", static_cast<long long>(_queue.size() + _deferred.size())));
-    for (const auto* q : {&_queue, &_deferred})
-        for (const PendingInsert& p : *q) noteUntracked(p.ns, p.id);
     _queue.clear();
     _deferred.clear();
     _queueBytes = _deferredBytes = 0;
@@ -185,7 +183,6 @@ void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size,
     if (!_queue.empty() && _queueBytes + size > cap) {
         if (_service.throttleWhenFull || _deferred.size() >= kMaxDeferredInserts) {
             _backlogStoredRaw.fetch_add(1, std::memory_order_relaxed);
-            noteUntracked(ns, id);
             return;
         }
         _deferredBytes += size;
@@ -234,10 +231,7 @@ void DedupStorage::processInsertLocked(OperationContext* opCtx, const PendingIns
     if (!rs) return;  // dropped meanwhile
     // A client updated or deleted the record since it was queued (changedWhileQueued): the
     // engine skips it rather than learn bytes that may be stale. It stays stored whole.
-    if (_changedWhileQueued.erase({p.ns, p.id})) {
-        noteUntracked(p.ns, p.id);
-        return;
-    }
+    if (_changedWhileQueued.erase({p.ns, p.id})) return;
     DedupOpCtxScope scope(opCtx);
     try {
         opCtx->recoveryUnit()->abandonSnapshot();
@@ -254,14 +248,11 @@ void DedupStorage::processInsertLocked(OperationContext* opCtx, const PendingIns
         }
         auto sw = _engine->onInsert(p.ns, p.id, v.payload);
         // DuplicateKey: a resync after a rollback already reported the record.
-        if (!sw.isOK() && sw.getStatus().code() != static_cast<int>(ErrorCodes::DuplicateKey)) {
+        if (!sw.isOK() && sw.getStatus().code() != static_cast<int>(ErrorCodes::DuplicateKey))
             _insertsDropped.fetch_add(1, std::memory_order_relaxed);
-            noteUntracked(p.ns, p.id);
-        }
     } catch (const DBException& e) {
         // Only compression is lost: the record stays stored whole.
         _insertsDropped.fetch_add(1, std::memory_order_relaxed);
-        noteUntracked(p.ns, p.id);
         LOGV2_WARNING(7700019, Dedup, "Could not deduplicate an inserted record",
                       logv2::attrs("ns", p.ns, "recordId", p.id, "error", e.toStatus().toString()));
     }
@@ -358,11 +349,6 @@ void DedupStorage::forgetNamespace(const std::string& ns) {
                 }
             }
         }
-    }
-    {
-        std::lock_guard<std::mutex> u(_untrackedMu);
-        _untracked.erase(ns);
-        _untrackedOverflow.erase(ns);
     }
     _engine->forgetNamespace(ns);
 }

@@ -169,7 +169,8 @@ private:
     void writeBackLoop();
     void applyWriteBacks(size_t maxEntries);
     void collectGarbage();
-    // Saved state (dedup_storage_saved.cpp). start(): reads and removes the file.
+    // Saved state (dedup_storage_saved.cpp). start(): reads and removes the file (decoding is
+    // the rebuild thread's).
     void takeSavedState();
     // The rebuild's first step: loads the collections the saved state describes and that
     // storage confirms, and removes them from names (the rest are rebuilt from storage).
@@ -234,13 +235,7 @@ private:
     std::atomic<long long> _decodeFailures{0}, _resyncs{0}, _writeBackRejected{0}, _writeBackFailed{0},
         _retainedRemoved{0}, _applyBatches{0}, _insertsDropped{0}, _readPathCollections{0};
     std::atomic<long long> _restoreRecords{0}, _restoreMillis{0};
-    // Records stored whole that the engine never learned, per collection, for the saved state
-    // (noteUntracked). A collection past kMaxUntracked ids is not saved (rebuilt instead).
-    void noteUntracked(const std::string& ns, int64_t id);
-    std::mutex _untrackedMu;  // leaf
-    std::map<std::string, std::vector<int64_t>, std::less<>> _untracked;
-    std::set<std::string, std::less<>> _untrackedOverflow;
-    std::optional<SavedDedupState> _savedAtStart;  // consumed by the rebuild thread
+    std::string _savedBytesAtStart;  // the file taken at start-up, decoded by the rebuild thread
     std::optional<SavedDedupState> _savedAtShutdown;
     std::atomic<long long> _rebuildFromSaved{0};  // collections loaded from the saved state
     std::atomic<long long> _longestChain{0}, _retainedRecords{0};

@@ -33,9 +33,6 @@ void DedupStorage::rebuildLoop() {
         for (auto& [ns, rs] : _stores) names.push_back(ns);
     }
     _rebuildState = 1;
-    if (!names.empty())
-        LOGV2(7700012, Dedup, "Rebuilding dedup state from the stored records in the background",
-              logv2::attrs("collections", static_cast<long long>(names.size())));
     auto hangWhile = [this](FailPoint& fp) {
         while (fp.shouldFail() && !_stopping) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     };
@@ -45,6 +42,9 @@ void DedupStorage::rebuildLoop() {
     // The collections the state saved at the last clean shutdown describes need neither step
     // (dedup_storage_saved.cpp).
     loadSavedState(opCtx.get(), &names);
+    if (!names.empty())
+        LOGV2(7700012, Dedup, "Rebuilding dedup state from the stored records in the background",
+              logv2::attrs("collections", static_cast<long long>(names.size())));
     // Step 1: links, collection by collection. The catalog lock keeps each collection from
     // being dropped while it is read; updates and deletes wait for this step (they must know
     // who decodes through the record they change), reads and inserts do not.

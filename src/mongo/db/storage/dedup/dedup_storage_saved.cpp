@@ -3,6 +3,9 @@
 // at shutdown and written once the storage engine has closed.
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <set>
+#include <tuple>
 
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/service_context.h"
@@ -12,51 +15,35 @@
 
 namespace mongo {
 
-namespace {
-// Past this many untracked records a collection is rebuilt from storage instead (the list
-// costs 8 bytes a record while the server runs, and the start-up reads each of them).
-constexpr size_t kMaxUntracked = 1u << 21;
-}  // namespace
-
-void DedupStorage::noteUntracked(const std::string& ns, int64_t id) {
-    std::lock_guard<std::mutex> lk(_untrackedMu);
-    if (_untrackedOverflow.count(ns)) return;
-    auto& ids = _untracked[ns];
-    if (ids.size() >= kMaxUntracked) {
-        _untrackedOverflow.insert(ns);
-        std::vector<int64_t>().swap(ids);
-        return;
-    }
-    ids.push_back(id);
-}
-
 void DedupStorage::takeSavedState() {
     if (_service.dbpath.empty()) return;
-    // Removed (durably) whatever happens next: it describes the data only until the first write.
-    auto taken = takeSavedDedupState(_service.dbpath);
-    if (!taken.isOK()) {
-        LOGV2_WARNING(7700030, Dedup, "Ignoring the saved dedup state; rebuilding from the stored records",
-                      logv2::attrs("error", taken.getStatus().toString()));
-        return;
-    }
-    if (!taken.getValue()) return;
+    // Removed (durably) whatever happens next: it describes the data only until the first
+    // write. Decoding it is the rebuild thread's (loadSavedState), off the start-up path.
+    std::optional<std::string> bytes = takeSavedDedupStateBytes(_service.dbpath);
+    if (!bytes) return;
     if (!_service.saveStateAtShutdown) {
         LOGV2(7700031, Dedup, "Ignoring the saved dedup state: a replica-set member rebuilds from its recovered data");
         return;
     }
-    if (taken.getValue()->featureSignature != _engine->featureSignature()) {
-        LOGV2(7700032, Dedup, "Ignoring the saved dedup state: saved under other feature settings",
-              logv2::attrs("saved", taken.getValue()->featureSignature, "now", _engine->featureSignature()));
-        return;
-    }
-    _savedAtStart = std::move(*taken.getValue());
+    _savedBytesAtStart = std::move(*bytes);
 }
 
 void DedupStorage::loadSavedState(OperationContext* opCtx, std::vector<std::string>* names) {
-    if (!_savedAtStart) return;
-    SavedDedupState saved = std::move(*_savedAtStart);
-    _savedAtStart.reset();
+    if (_savedBytesAtStart.empty()) return;
     const auto t0 = std::chrono::steady_clock::now();
+    SavedDedupState saved;
+    Status decoded = decodeSavedDedupState(_savedBytesAtStart, &saved);
+    std::string().swap(_savedBytesAtStart);
+    if (!decoded.isOK()) {
+        LOGV2_WARNING(7700030, Dedup, "Ignoring the saved dedup state; rebuilding from the stored records",
+                      logv2::attrs("error", decoded.toString()));
+        return;
+    }
+    if (saved.featureSignature != _engine->featureSignature()) {
+        LOGV2(7700032, Dedup, "Ignoring the saved dedup state: saved under other feature settings",
+              logv2::attrs("saved", saved.featureSignature, "now", _engine->featureSignature()));
+        return;
+    }
     const long long recordsBefore = _restoreRecords.load();
     long long loaded = 0;
     for (SavedDedupNamespace& ns : saved.namespaces) {
@@ -93,24 +80,24 @@ bool DedupStorage::loadSavedNamespace(OperationContext* opCtx, SavedDedupNamespa
         return false;
     };
     // The file is written only after a clean close with no write since the state was taken,
-    // and removed before any write: these checks guard against a data directory put together
-    // from elsewhere, not against the normal case.
-    // Clients may have inserted since start-up (their records wait for the encoder, which
-    // learns them after this load); updates and deletes wait for it.
+    // and removed before any write: these checks guard against a file put back by hand or left
+    // by a build that did not remove it. Almost every write changes the collection's record count or
+    // stored bytes (a write-back shrinks a record, an update rewrites it whole); the sampled
+    // headers check the links themselves. Clients may have inserted since start-up (their
+    // records wait for the encoder, which learns them after this load): records with ids above
+    // the saved ones are left out (as at the shutdown); updates and deletes wait for this load.
     const size_t n = saved.records.size();
     int64_t maxId = 0;
     for (const auto& r : saved.records) maxId = std::max(maxId, r.id);
-    for (int64_t id : saved.untracked) maxId = std::max(maxId, id);
-    const long long stored = rs->storedRecordCountUpTo(opCtx, maxId);
-    if (stored != saved.storedRecords)
-        return reject("record count " + std::to_string(stored) + ", saved " + std::to_string(saved.storedRecords));
-    auto matches = [&](size_t i) { return rs->matchesSaved(opCtx, saved.records[i]); };
-    for (size_t i = 0; i < std::min<size_t>(n, 32); ++i)
-        if (!matches(i)) return reject("record " + std::to_string(saved.records[i].id));
-    for (size_t i = n > 32 ? n - 32 : 0; i < n; ++i)
-        if (!matches(i)) return reject("record " + std::to_string(saved.records[i].id));
-    for (size_t j = 1; j <= 64 && n > 0; ++j)
-        if (!matches(j * (n - 1) / 65)) return reject("record " + std::to_string(saved.records[j * (n - 1) / 65].id));
+    const auto [count, bytes] = rs->storedTotalsUpTo(opCtx, maxId);
+    if (count != saved.storedRecords || bytes != saved.storedBytes)
+        return reject("stored records " + std::to_string(count) + " of " + std::to_string(bytes) + " bytes, saved " +
+                      std::to_string(saved.storedRecords) + " of " + std::to_string(saved.storedBytes));
+    std::set<size_t> sample;  // the oldest, the newest and some in between
+    for (size_t i = 0; i < std::min<size_t>(n, 32); ++i) sample.insert(i), sample.insert(n - 1 - i);
+    for (size_t j = 1; j <= 64 && n > 0; ++j) sample.insert(j * (n - 1) / 65);
+    for (size_t i : sample)
+        if (!rs->matchesSaved(opCtx, saved.records[i])) return reject("record " + std::to_string(saved.records[i].id));
     _engine->forgetNamespace(saved.ns);
     long long indexed = 0;
     for (const dedup::Engine::SavedRecord& r : saved.records) {
@@ -118,24 +105,8 @@ bool DedupStorage::loadSavedNamespace(OperationContext* opCtx, SavedDedupNamespa
         if (!s.isOK()) return reject(s.toString());
         if (!r.sketch.empty()) ++indexed;
     }
-    // The records the engine never learned: stored whole (or deleted since). Linked, not
-    // indexed, as the engine had them.
-    std::sort(saved.untracked.begin(), saved.untracked.end());
-    saved.untracked.erase(std::unique(saved.untracked.begin(), saved.untracked.end()), saved.untracked.end());
-    size_t found = 0;
-    for (int64_t id : saved.untracked) {
-        dedup::Engine::SavedRecord r;
-        r.id = id;
-        if (!rs->readSavedRecord(opCtx, &r)) continue;  // deleted since
-        Status s = _engine->restoreSaved(saved.ns, r);
-        if (s.code() == static_cast<int>(ErrorCodes::DuplicateKey)) continue;  // learned after all
-        if (!s.isOK()) return reject(s.toString());
-        ++found;
-    }
-    if (static_cast<long long>(n + found) != stored)
-        return reject("records known " + std::to_string(n + found) + ", stored " + std::to_string(stored));
     _engine->finishRestore(saved.ns);
-    _restoreRecords.fetch_add(static_cast<long long>(n + found));
+    _restoreRecords.fetch_add(static_cast<long long>(n));
     _rebuildToIndex.fetch_add(indexed);
     _rebuildIndexed.fetch_add(indexed);
     return true;
@@ -158,15 +129,14 @@ void DedupStorage::captureSavedState() {
     for (auto& [ns, rs] : stores) {
         SavedDedupNamespace saved;
         saved.ns = ns;
-        saved.storedRecords = rs->storedRecordCount(opCtx.get());
-        saved.records.reserve(static_cast<size_t>(std::max(0LL, saved.storedRecords)));
-        _engine->saveNamespace(ns, [&](const dedup::Engine::SavedRecord& r) { saved.records.push_back(r); });
-        {
-            std::lock_guard<std::mutex> lk(_untrackedMu);
-            if (_untrackedOverflow.count(ns)) continue;  // rebuilt from storage next time
-            auto it = _untracked.find(ns);
-            if (it != _untracked.end()) saved.untracked = it->second;
-        }
+        int64_t maxId = 0;
+        _engine->saveNamespace(ns, [&](const dedup::Engine::SavedRecord& r) {
+            saved.records.push_back(r);
+            maxId = std::max(maxId, r.id);
+        });
+        // Up to the newest record the engine knows, as the start-up measures it (records the
+        // engine never learned above it are stored whole and unknown to it either way).
+        std::tie(saved.storedRecords, saved.storedBytes) = rs->storedTotalsUpTo(opCtx.get(), maxId);
         state.namespaces.push_back(std::move(saved));
     }
     opCtx->recoveryUnit()->abandonSnapshot();

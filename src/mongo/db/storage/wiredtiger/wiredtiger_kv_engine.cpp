@@ -416,8 +416,8 @@ void WiredTigerKVEngine::backgroundThread() {
     s->close(s, nullptr);
 }
 
-void WiredTigerKVEngine::cleanShutdown() {
-    if (_shutDown) return;
+bool WiredTigerKVEngine::cleanShutdown() {
+    if (_shutDown) return _closedCleanly;
     _shutDown = true;
     {
         std::lock_guard<std::mutex> lk(_threadMutex);
@@ -435,6 +435,7 @@ void WiredTigerKVEngine::cleanShutdown() {
     _sessionCache->markConnectionClosed();
     if (ret) LOGV2_ERROR(4795903, Storage, "WiredTiger close failed", logv2::attrs("error", ret));
     _closedCleanly = ret == 0;
+    return _closedCleanly;
 }
 
 BSONObj WiredTigerKVEngine::serverStatusSection() {

@@ -60,8 +60,7 @@ public:
     bool autoCompactEnabled() const override { return _autoCompact.load(); }
     void flushAllFiles(bool sync) override;
     void waitUntilDurable() override;
-    void cleanShutdown() override;
-    bool closedCleanly() const override { return _closedCleanly; }
+    bool cleanShutdown() override;
     BSONObj serverStatusSection() override;
     // WT_CONNECTION::set_timestamp / query_timestamp (kv_engine.h's contract).
     void setStableTimestamp(uint64_t ts) override;
