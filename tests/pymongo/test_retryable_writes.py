@@ -10,7 +10,6 @@ Commands with an explicit lsid and txnNumber are sent over a plain socket (wire.
 would replace the lsid with its own session's, and a retry must be exactly a resend."""
 
 import contextlib
-import os
 import shutil
 import time
 import uuid
@@ -21,7 +20,7 @@ from bson import Int64, Timestamp
 from bson.binary import Binary
 
 import wire
-from conftest import MongodProcess, _port_free
+from replset_helpers import initiate, make_members
 
 SET = "rsretry"
 
@@ -89,21 +88,10 @@ def wait_primary(m, timeout=30):
 
 @pytest.fixture(scope="module")
 def member(tmp_path_factory):
-    binary = os.environ.get("MONGOD_BIN")
-    if not binary:
-        pytest.skip("MONGOD_BIN is not set (run through buildscripts/resmoke.py)")
-    base = int(os.environ.get("TEST_PORT_BASE", "29000"))
-    count = int(os.environ.get("TEST_PORT_COUNT", "20"))
-    port = next(p for p in range(base + count - 5, base - 1, -1) if _port_free(p))
-    tmp = tmp_path_factory.mktemp("retry")
     # Records of expired sessions may be reaped at once (the test of the reaper asks for it).
-    m = MongodProcess(binary, port, str(tmp / "db"), str(tmp),
-                      ["--replSet", SET, "--oplogSize", "16", "--setParameter",
-                       "TransactionRecordMinimumLifetimeMinutes=0"])
-    m.start()
-    with m.client() as c:
-        c.admin.command("replSetInitiate", {"_id": SET, "members": [{"_id": 0, "host": "127.0.0.1:%d" % port}]})
-    wait_primary(m)
+    m, = make_members(tmp_path_factory.mktemp("retry"), SET, 1,
+                      lambda i: ["--setParameter", "TransactionRecordMinimumLifetimeMinutes=0"])
+    initiate([m], SET)
     yield m
     m.stop()
     shutil.rmtree(m.dbpath, ignore_errors=True)
@@ -249,6 +237,13 @@ def test_find_and_modify_retry_returns_the_stored_image(member, c):
     assert raw_code(member.port, "test", fam(40, query={"f": 1}, update={"$set": {"g": 1}})) == 40606
     run(fam(41, query={"_id": 90}, update={"$set": {"u": 1}}, upsert=True))
     assert raw_code(member.port, "test", fam(41, query={"_id": 90}, update={"$set": {"u": 1}})) == 40608
+    # A retry asking for the other image than the one stored: 40611 (wants the post-image, the
+    # pre-image is stored) and 40612 (wants the pre-image, the post-image is stored); nothing applied.
+    run(fam(42, query={"_id": 60}, update={"$inc": {"x": 1}}, new=False))
+    assert raw_code(member.port, "test", fam(42, query={"_id": 60}, update={"$inc": {"x": 1}}, new=True)) == 40611
+    run(fam(43, query={"_id": 60}, update={"$inc": {"x": 1}}, new=True))
+    assert raw_code(member.port, "test", fam(43, query={"_id": 60}, update={"$inc": {"x": 1}}, new=False)) == 40612
+    assert c.test.fam.find_one({"_id": 60}) == {"_id": 60, "x": 5}
 
 
 def test_txn_number_rules_and_refused_statements(member, c):

@@ -49,6 +49,11 @@ std::optional<std::string> uuidHexFromElement(const BSONElement& e) {
     return uuidBytesToHex(reinterpret_cast<const unsigned char*>(data));
 }
 
+std::string uuidHexDashed(const std::string& hex) {
+    return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" + hex.substr(16, 4) + "-" +
+           hex.substr(20);
+}
+
 void generateUuidBytes(unsigned char out[kUuidLength]) {
     thread_local std::random_device rd;
     for (int i = 0; i < kUuidLength; i += 4) {

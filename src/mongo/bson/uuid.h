@@ -26,6 +26,8 @@ std::string uuidBytesToHex(const unsigned char* bytes);
 bool appendUuidHex(BSONObjBuilder& b, std::string_view name, std::string_view hex);
 // The hex digits of a BinData(4) element of 16 bytes; nullopt for any other element.
 std::optional<std::string> uuidHexFromElement(const BSONElement& e);
+// The 32 hex digits of a UUID in its canonical dashed form (8-4-4-4-12), as MongoDB prints UUIDs.
+std::string uuidHexDashed(const std::string& hex);
 
 // A new random UUID (RFC 4122 version 4) from the OS's random source, so that ids do not repeat
 // across threads, restarts or servers.

@@ -1,6 +1,8 @@
 #include "mongo/db/interruptible_wait.h"
 
 #include <gtest/gtest.h>
+
+#include "mongo/base/code_of_test_util.h"
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -17,15 +19,6 @@ using Clock = steady_clock;
 // Generous bounds: these tests check that waits end because of the event, not how fast.
 constexpr auto kLong = seconds(30);
 constexpr auto kEarly = seconds(10);
-
-int codeOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const DBException& e) {
-        return e.code();
-    }
-    return 0;
-}
 
 class InterruptibleWaitTest : public ::testing::Test {
 protected:

@@ -1,6 +1,8 @@
 // The Stable API parameters and the readConcern argument, checked before a command runs.
 #include <gtest/gtest.h>
 
+#include "mongo/base/code_of_test_util.h"
+
 #include <functional>
 
 #include "mongo/bson/bsonobj.h"
@@ -9,16 +11,6 @@
 
 namespace mongo {
 namespace {
-
-int codeOf(const std::function<void()>& f, std::string* msg = nullptr) {
-    try {
-        f();
-        return 0;
-    } catch (const DBException& e) {
-        if (msg) *msg = e.reason();
-        return e.code();
-    }
-}
 
 int apiCode(const std::string& cmd, const char* json, std::string* msg = nullptr) {
     return codeOf([&] { checkAPIParameters(cmd, fromjson(json)); }, msg);

@@ -2,6 +2,8 @@
 // unknown and duplicated fields with MongoDB's codes and messages.
 #include <gtest/gtest.h>
 
+#include "mongo/base/code_of_test_util.h"
+
 #include <set>
 
 #include "mongo/db/commands/command.h"
@@ -10,16 +12,6 @@
 
 namespace mongo {
 namespace {
-
-int codeOf(const std::function<void()>& f, std::string* msg = nullptr) {
-    try {
-        f();
-        return 0;
-    } catch (const DBException& e) {
-        if (msg) *msg = e.reason();
-        return e.code();
-    }
-}
 
 TEST(CommandArgsTest, EveryRegisteredCommandIsDeclared) {
     registerTestCommandsForTesting();  // configureFailPoint & co. exist only when enabled

@@ -67,11 +67,11 @@ void answerFromHistory(OperationContext* opCtx, repl::RetryableWrite* rw, const 
         if (returnNew)
             uassert(40611, "findAndModify retry request wants the document after update returned, but only before "
                            "update document is stored, oplogTs: " + done.opTime.toString(),
-                    !done.imageKind.empty());
+                    done.imageKind == "postImage");
         else
             uassert(40612, "findAndModify retry request wants the document before update returned, but only after "
                            "update document is stored, oplogTs: " + done.opTime.toString(),
-                    !done.imageKind.empty());
+                    done.imageKind == "preImage");
         lastError.append("updatedExisting", true);
         value = image();
     }

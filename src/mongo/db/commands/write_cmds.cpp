@@ -270,7 +270,6 @@ public:
                     upserted.append(u.obj());
                 }
             } catch (const DBException& e) {
-                rethrowIfNoLongerPrimary(e);
                 errors.push_back(makeWriteError(static_cast<int>(i), e));
                 if (args.ordered) break;
             }
@@ -339,7 +338,6 @@ public:
                 globalOpCounters().gotDelete(1);
                 n += d;
             } catch (const DBException& e) {
-                rethrowIfNoLongerPrimary(e);
                 errors.push_back(makeWriteError(static_cast<int>(i), e));
                 if (args.ordered) break;
             }

@@ -101,12 +101,13 @@ BSONObj prepareDocumentForInsert(const BSONObj& doc, bool replaceEmptyTimestamps
     return out;
 }
 
-void rethrowIfNoLongerPrimary(const DBException& e) {
-    if (e.code() == int(ErrorCodes::NotWritablePrimary) || e.code() == int(ErrorCodes::InterruptedDueToReplStateChange))
-        throw;
-}
-
 WriteError makeWriteError(int index, const DBException& e) {
+    // A statement that failed because this node stopped being primary fails the whole
+    // command, as in MongoDB (whose step-down interrupts the operation): a retryable error a
+    // driver retries on the new primary, where the statements that did commit are answered
+    // from the retryable-write record.
+    if (e.code() == int(ErrorCodes::NotWritablePrimary) || e.code() == int(ErrorCodes::InterruptedDueToReplStateChange))
+        uassertStatusOK(e.toStatus());
     WriteError we{index, e.toStatus(), BSONObj()};
     if (auto* dup = dynamic_cast<const DuplicateKeyException*>(&e)) {
         BSONObjBuilder b;
@@ -217,7 +218,6 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
                     wuow.commit();
                     n++;
                 } catch (const DBException& e) {
-                    rethrowIfNoLongerPrimary(e);
                     errors->push_back(makeWriteError(static_cast<int>(j), e));
                     if (ordered) return n;
                 }
@@ -247,9 +247,9 @@ std::vector<BSONObj> updatePipelineStages(const BSONObj& stagesArr) {
 
 // Applies a pipeline-style update ([{$set: ...}, ...]) to one document.
 // collator: the update's collation, under which the pipeline's expressions compare.
-BSONObj applyPipelineUpdate(const BSONObj& doc, const BSONObj& stagesArr, const BSONObj& letVars,
+// stages: updatePipelineStages of the statement's pipeline (checked once per statement).
+BSONObj applyPipelineUpdate(const BSONObj& doc, const std::vector<BSONObj>& stages, const BSONObj& letVars,
                             const CollatorPtr& collator) {
-    std::vector<BSONObj> stages = updatePipelineStages(stagesArr);
     PipelineContext ctx;
     ctx.letVars = letVars;
     ctx.collator = collator;
@@ -305,10 +305,12 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
     if (!isPipeline) driver.emplace(stmt.u.Obj(), stmt.arrayFilters, stmt.bypassEmptyTsReplacement);
     // A pipeline is checked and parsed before anything is read, as MongoDB's: a bad one fails
     // also when no document matches.
+    std::vector<BSONObj> pipelineStages;
     if (isPipeline) {
+        pipelineStages = updatePipelineStages(stmt.u.Obj());
         PipelineContext ctx;
         ctx.letVars = stmt.letVars;
-        Pipeline check(updatePipelineStages(stmt.u.Obj()), std::move(ctx));
+        Pipeline check(pipelineStages, std::move(ctx));
     }
     if (stmt.multi && driver && driver->isReplacement() && !stmt.u.Obj().isEmpty())
         uasserted(ErrorCodes::FailedToParse, "multi update is not supported for replacement-style update");
@@ -344,7 +346,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
             bool changed = true;
             BSONObj newDoc;
             if (isPipeline) {
-                newDoc = applyPipelineUpdate(*doc, stmt.u.Obj(), stmt.letVars, collator);
+                newDoc = applyPipelineUpdate(*doc, pipelineStages, stmt.letVars, collator);
                 changed = !newDoc.binaryEqual(*doc);
             } else {
                 newDoc = driver->apply(*doc, md.hasElemMatchKey ? md.elemMatchKey : std::string(), false, &changed);
@@ -369,7 +371,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
     if (res.nMatched == 0 && stmt.upsert) {
         BSONObj newDoc;
         if (isPipeline) {
-            newDoc = applyPipelineUpdate(UpdateDriver::seedUpsertDocument(stmt.q), stmt.u.Obj(), stmt.letVars, collator);
+            newDoc = applyPipelineUpdate(UpdateDriver::seedUpsertDocument(stmt.q), pipelineStages, stmt.letVars, collator);
         } else {
             BSONObj seed = UpdateDriver::seedUpsertDocument(stmt.q);
             bool changed;
@@ -413,7 +415,7 @@ long long deleteMatching(OperationContext* opCtx, const NamespaceString& nss, co
         ViewCatalog::uassertNotView(opCtx, nss);  // under the lock: views are read-only
         return 0;
     }
-    if (!collation.given && coll->options().collator) matcher = Matcher(q, coll->options().collator);
+    if (CollatorPtr c = resolveCollation(collation, coll); c != collation.collator) matcher = Matcher(q, c);
     long long n = 0;
     for (RecordId id : findMatching(opCtx, coll, nss, q, hint, sort, limit, collation)) {
         opCtx->checkForInterrupt();
@@ -447,7 +449,8 @@ bool updateWouldModify(const UpdateStatement& stmt, const BSONObj& doc) {
     md.requestElemMatchKey = true;
     Matcher(stmt.q, stmt.collation.collator).matches(doc, &md);
     if (stmt.u.type() == Array)
-        return !applyPipelineUpdate(doc, stmt.u.Obj(), stmt.letVars, stmt.collation.collator).binaryEqual(doc);
+        return !applyPipelineUpdate(doc, updatePipelineStages(stmt.u.Obj()), stmt.letVars, stmt.collation.collator)
+                    .binaryEqual(doc);
     UpdateDriver driver(stmt.u.Obj(), stmt.arrayFilters, stmt.bypassEmptyTsReplacement, stmt.collation.collator);
     bool changed = false;
     driver.apply(doc, md.hasElemMatchKey ? md.elemMatchKey : std::string(), false, &changed);

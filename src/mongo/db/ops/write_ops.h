@@ -82,15 +82,11 @@ bool updateWouldModify(const UpdateStatement& stmt, const BSONObj& doc);
 long long deleteMatchingDocuments(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& q,
                                   const BSONObj& hint, long long maxDocs);
 
-// A statement refused because this node stopped being primary during the command fails the
-// whole command, as in MongoDB (whose step-down interrupts the operation): a retryable error a
-// driver retries on the new primary, where the statements that did commit are answered from
-// the retryable-write record. Call first in a per-statement error handler.
-void rethrowIfNoLongerPrimary(const DBException& e);
-
 // writeErrors entry as MongoDB reports it: {index, code, codeName?, errmsg, keyPattern, keyValue}.
 BSONObj writeErrorToBSON(const WriteError& e);
-// Extra fields of a duplicate key error (keyPattern/keyValue) from the exception.
+// Extra fields of a duplicate key error (keyPattern/keyValue) from the exception. Throws
+// instead when the statement failed because this node stopped being primary: that fails the
+// whole command (a retryable error, as MongoDB's interrupted operation).
 WriteError makeWriteError(int index, const DBException& e);
 
 }  // namespace mongo

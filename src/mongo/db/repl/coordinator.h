@@ -33,6 +33,7 @@
 #include "mongo/db/repl/initial_sync.h"
 #include "mongo/db/repl/oplog_fetcher.h"
 #include "mongo/db/repl/repl_config.h"
+#include "mongo/db/repl/sync_source.h"
 #include "mongo/db/repl/topology.h"
 
 namespace mongo {
@@ -160,6 +161,9 @@ private:
     std::optional<std::string> chooseInitialSyncSource(const std::string& avoid);
     void onInitialSyncCompleted(const OpTime& lastApplied);
     // The member we pull from now: the fetcher's source or the initial syncer's. REQUIRES: _mutex.
+    // What chooseSyncSource/chooseInitialSyncSource decide from (sync_source.h). REQUIRES: _mutex, a config with self.
+    std::vector<SyncSourceCandidate> syncSourceCandidatesLocked() const;
+    SyncSourceContext syncSourceContextLocked() const;
     std::string currentSyncSourceLocked() const;
     void onBatchApplied(const OpTime& applied);
     void onCannotSync(const std::string& why);

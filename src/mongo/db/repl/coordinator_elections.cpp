@@ -503,20 +503,18 @@ void ReplicationCoordinator::stepDown(OperationContext* opCtx, long long stepDow
     stepDownLocked(lk, "replSetStepDown command");
     // Election handoff (as MongoDB since 4.0.2): the caught-up secondary is asked to stand at
     // once (replSetStepUp, no dry run) instead of the set waiting out an election timeout for a
-    // primary. Best effort, off this thread: if it fails, the ordinary election follows. The
-    // thread owns everything it uses.
+    // primary. Best effort, on the candidate's heartbeat link (its connection, authenticated as
+    // a member): if it fails, the ordinary election follows.
     if (candidate >= 0 && _config && size_t(candidate) < _config->members.size()) {
         std::string host = _config->members[candidate].host;
         LOGV2(21347, Replication, "Handing off election", logv2::attrs("target", host));
-        std::thread([host] {
-            RemoteClient client(host, 10000);
-            BSONObjBuilder cmd;
-            cmd.append("replSetStepUp", 1);
-            cmd.append("skipDryRun", true);
-            auto reply = client.runCommand("admin", cmd.obj());
+        BSONObjBuilder cmd;
+        cmd.append("replSetStepUp", 1);
+        cmd.append("skipDryRun", true);
+        _links.send(candidate, cmd.obj(), [host](const MemberLinks::Reply& reply) {
             if (!reply.isOK())
                 LOGV2(21348, Replication, "Election handoff failed", logv2::attrs("target", host, "error", reply.getStatus().reason()));
-        }).detach();
+        });
     }
 }
 

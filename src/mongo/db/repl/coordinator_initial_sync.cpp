@@ -45,6 +45,26 @@ std::string withDefaultPort(const std::string& host) {
 
 }  // namespace
 
+std::vector<SyncSourceCandidate> ReplicationCoordinator::syncSourceCandidatesLocked() const {
+    std::vector<std::string> syncingTo;
+    std::vector<long long> pings;
+    for (const MemberProgress& p : _progress) {
+        syncingTo.push_back(p.syncingTo);
+        pings.push_back(p.pingMs);
+    }
+    return candidates(*_config, _topo, syncingTo, pings);
+}
+
+SyncSourceContext ReplicationCoordinator::syncSourceContextLocked() const {
+    SyncSourceContext ctx;
+    ctx.self = _selfIndex;
+    ctx.selfVoter = _config->members[size_t(_selfIndex)].votes > 0;
+    ctx.chainingAllowed = _config->chainingAllowed;
+    ctx.primary = _topo.primaryIndex();
+    ctx.forced = _forcedSyncSource;
+    return ctx;
+}
+
 std::string ReplicationCoordinator::currentSyncSourceLocked() const {
     std::string s = _fetcher.syncSource();
     return s.empty() ? _initialSyncer.currentSyncSource() : s;
@@ -54,20 +74,9 @@ std::optional<std::string> ReplicationCoordinator::chooseSyncSource() {
     std::lock_guard<std::mutex> lk(_mutex);
     if (!_config || _selfIndex < 0 || !_cannotSync.empty() || _shutdown) return std::nullopt;
     if (_state != MemberState::kSecondary && _state != MemberState::kStartup2) return std::nullopt;
-    std::vector<std::string> syncingTo;
-    std::vector<long long> pings;
-    for (const MemberProgress& p : _progress) {
-        syncingTo.push_back(p.syncingTo);
-        pings.push_back(p.pingMs);
-    }
-    const auto members = candidates(*_config, _topo, syncingTo, pings);
-    SyncSourceContext ctx;
-    ctx.self = _selfIndex;
+    const auto members = syncSourceCandidatesLocked();
+    SyncSourceContext ctx = syncSourceContextLocked();
     ctx.myApplied = _lastApplied;
-    ctx.selfVoter = _config->members[size_t(_selfIndex)].votes > 0;
-    ctx.chainingAllowed = _config->chainingAllowed;
-    ctx.primary = _topo.primaryIndex();
-    ctx.forced = _forcedSyncSource;
     // Sticky: the current source stays while it is fit (no switching on ping noise). A
     // replSetSyncFrom override is used up once the fetcher follows it, as in MongoDB; the
     // usual rules then decide how long it stays.
@@ -82,19 +91,8 @@ std::optional<std::string> ReplicationCoordinator::chooseSyncSource() {
 std::optional<std::string> ReplicationCoordinator::chooseInitialSyncSource(const std::string& avoid) {
     std::lock_guard<std::mutex> lk(_mutex);
     if (!_config || _selfIndex < 0 || _shutdown) return std::nullopt;
-    std::vector<std::string> syncingTo;
-    std::vector<long long> pings;
-    for (const MemberProgress& p : _progress) {
-        syncingTo.push_back(p.syncingTo);
-        pings.push_back(p.pingMs);
-    }
-    const auto members = candidates(*_config, _topo, syncingTo, pings);
-    SyncSourceContext ctx;
-    ctx.self = _selfIndex;
-    ctx.selfVoter = _config->members[size_t(_selfIndex)].votes > 0;
-    ctx.chainingAllowed = _config->chainingAllowed;
-    ctx.primary = _topo.primaryIndex();
-    ctx.forced = _forcedSyncSource;
+    const auto members = syncSourceCandidatesLocked();
+    SyncSourceContext ctx = syncSourceContextLocked();
     if (int a = memberIndexForHost(avoid); a >= 0) ctx.exclude.push_back(a);
     const int pick = repl::chooseSyncSource(members, ctx);
     if (pick < 0) return std::nullopt;

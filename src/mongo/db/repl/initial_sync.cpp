@@ -36,18 +36,11 @@ void sleepMillis(long long ms) { std::this_thread::sleep_for(std::chrono::millis
 
 // The source's newest oplog entry (its document in *doc).
 OpTime newestEntry(RemoteClient* source, BSONObj* doc) {
-    BSONObjBuilder q;
-    q.append("find", "oplog.rs");
-    BSONObjBuilder sort;
-    sort.append("$natural", -1);
-    q.append("sort", sort.obj());
-    q.append("limit", 1);
-    q.append("singleBatch", true);
-    BSONObj reply = DataCloner::run(source, "local", q.obj());
-    BSONObj batch = reply["cursor"].embeddedObject()["firstBatch"].embeddedObject();
+    auto newest = newestOplogEntry(source);
+    uassertStatusOK(newest.getStatus());
     uassert(ErrorCodes::InitialSyncOplogSourceMissing, "the sync source " + source->host() + " has an empty oplog",
-            !batch.isEmpty());
-    *doc = batch.firstElement().embeddedObject().getOwned();
+            !newest.getValue().isEmpty());
+    *doc = newest.getValue();
     auto e = OplogEntry::parse(*doc);
     uassertStatusOK(e.getStatus());
     return e.getValue().opTime;

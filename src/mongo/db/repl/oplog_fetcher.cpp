@@ -103,18 +103,10 @@ void OplogFetcher::fetchFrom(const std::string& source) {
         // of us, or its history went another way: its newest entry is then newer than ours (a
         // later term) although it has nothing from our timestamp on. The latter is a
         // divergence (our last entries were never majority-committed): it needs rollback.
-        BSONObjBuilder q;
-        q.append("find", "oplog.rs");
-        BSONObjBuilder sort;
-        sort.append("$natural", -1);
-        q.append("sort", sort.obj());
-        q.append("limit", 1);
-        q.append("singleBatch", true);
-        auto newest = client.runCommand("local", q.obj());
+        auto newest = newestOplogEntry(&client);
         if (newest.isOK() && !last.isNull()) {
-            auto docs = newest.getValue()["cursor"].embeddedObject()["firstBatch"].arrayElements();
-            if (!docs.empty()) {
-                auto e = OplogEntry::parse(docs[0].embeddedObject());
+            if (!newest.getValue().isEmpty()) {
+                auto e = OplogEntry::parse(newest.getValue());
                 if (e.isOK() && last < e.getValue().opTime)
                     _hooks.onCannotSync("the sync source " + source + " has newer entries (up to " +
                                         e.getValue().opTime.toString() + ") but none from our last applied optime " +

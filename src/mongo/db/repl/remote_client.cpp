@@ -110,5 +110,19 @@ StatusWith<BSONObj> RemoteClient::runCommandOnce(const std::string& db, const BS
                   "Error connecting to " + _host + " :: caused by :: " + error.message);
 }
 
+StatusWith<BSONObj> newestOplogEntry(RemoteClient* member) {
+    BSONObjBuilder q;
+    q.append("find", "oplog.rs");
+    BSONObjBuilder sort;
+    sort.append("$natural", -1);
+    q.append("sort", sort.obj());
+    q.append("limit", 1);
+    q.append("singleBatch", true);
+    auto reply = member->runCommand("local", q.obj());
+    if (!reply.isOK()) return reply.getStatus();
+    BSONObj batch = reply.getValue()["cursor"].embeddedObject()["firstBatch"].embeddedObject();
+    return batch.isEmpty() ? BSONObj() : batch.firstElement().embeddedObject().getOwned();
+}
+
 }  // namespace repl
 }  // namespace mongo

@@ -45,5 +45,8 @@ private:
     mongoc_client_t* _client = nullptr;
 };
 
+// The member's newest oplog entry: its document, or an empty one if its oplog is empty.
+StatusWith<BSONObj> newestOplogEntry(RemoteClient* member);
+
 }  // namespace repl
 }  // namespace mongo

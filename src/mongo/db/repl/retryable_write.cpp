@@ -65,14 +65,16 @@ std::unique_ptr<RetryableWrite> RetryableWrite::begin(OperationContext* opCtx, c
     uassert(ErrorCodes::BadValue, "Transaction number cannot be negative", n >= 0);
     uassert(ErrorCodes::TypeMismatch, "BSON field 'OperationSessionInfo.lsid.id' must be a UUID",
             lsidIdHex(lsid.embeddedObject()).has_value());
-    BSONObj stmtIds;
+    // Read once into a vector: stmtIdAt(i) is asked for every statement of the batch.
+    std::vector<int> stmtIds;
     if (BSONElement ids = body["stmtIds"]; !ids.eoo()) {
         uassert(ErrorCodes::TypeMismatch, "BSON field 'stmtIds' is the wrong type '" + typeName(ids.type()) +
                                               "', expected type 'array'",
                 ids.type() == Array);
-        for (BSONElement e : ids.embeddedObject())
+        for (BSONElement e : ids.embeddedObject()) {
             uassert(ErrorCodes::TypeMismatch, "BSON field 'stmtIds' must hold integers", e.isNumber());
-        stmtIds = ids.embeddedObject().getOwned();
+            stmtIds.push_back(e.numberInt());
+        }
     }
     int first = 0;
     if (BSONElement id = body["stmtId"]; !id.eoo()) {
@@ -87,7 +89,7 @@ std::unique_ptr<RetryableWrite> RetryableWrite::begin(OperationContext* opCtx, c
     auto session = SessionTxnTable::get()->checkOut(opCtx, sessionIdWithUid(lsid.embeddedObject()),
                                                     LocalOplog::get()->term());
     session->beginOrContinue(n);
-    std::unique_ptr<RetryableWrite> rw(new RetryableWrite(opCtx, std::move(session), n, stmtIds, first));
+    std::unique_ptr<RetryableWrite> rw(new RetryableWrite(opCtx, std::move(session), n, std::move(stmtIds), first));
     opCtx->retryableWrite = rw.get();
     return rw;
 }
@@ -101,7 +103,7 @@ void writeRecord(OperationContext* opCtx, const SessionTxnRecord& rec) {
 }  // namespace
 
 RetryableWrite::RetryableWrite(OperationContext* opCtx, std::unique_ptr<SessionTxnTable::CheckedOut> session,
-                               long long txnNumber, BSONObj stmtIds, int firstStmtId)
+                               long long txnNumber, std::vector<int> stmtIds, int firstStmtId)
     : _opCtx(opCtx),
       _session(std::move(session)),
       _txnNumber(txnNumber),
@@ -114,11 +116,10 @@ RetryableWrite::~RetryableWrite() {
 }
 
 int RetryableWrite::stmtIdAt(size_t i) const {
-    if (!_stmtIds.isEmpty()) {
-        size_t k = 0;
-        for (BSONElement e : _stmtIds)
-            if (k++ == i) return e.numberInt();
-        uasserted(ErrorCodes::InvalidLength, "the stmtIds array has fewer elements than the command has statements");
+    if (!_stmtIds.empty()) {
+        uassert(ErrorCodes::InvalidLength, "the stmtIds array has fewer elements than the command has statements",
+                i < _stmtIds.size());
+        return _stmtIds[i];
     }
     return _firstStmtId + static_cast<int>(i);
 }

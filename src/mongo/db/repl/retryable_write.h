@@ -77,12 +77,12 @@ public:
 
 private:
     RetryableWrite(OperationContext* opCtx, std::unique_ptr<SessionTxnTable::CheckedOut> session, long long txnNumber,
-                   BSONObj stmtIds, int firstStmtId);
+                   std::vector<int> stmtIds, int firstStmtId);
 
     OperationContext* _opCtx;
     std::unique_ptr<SessionTxnTable::CheckedOut> _session;
     long long _txnNumber;
-    BSONObj _stmtIds;   // the command's stmtIds array (empty: none)
+    std::vector<int> _stmtIds;  // the command's stmtIds array (empty: none)
     int _firstStmtId;   // the command's stmtId (0: none)
     int _currentStmtId = -1;
     std::string _imageKind;

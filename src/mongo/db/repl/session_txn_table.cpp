@@ -17,8 +17,7 @@ std::string describe(const BSONObj& sessionId) {
     BSONElement id = sessionId["id"];
     auto hex = uuidHexFromElement(id);
     if (!hex || hex->size() != 32) return sessionId.toString();
-    const std::string& h = *hex;
-    return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" + h.substr(20);
+    return uuidHexDashed(*hex);
 }
 }  // namespace
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "mongo/base/code_of_test_util.h"
+
 #include <atomic>
 #include <thread>
 
@@ -69,15 +71,6 @@ BSONObj sid(int n) {
     BSONObjBuilder b;
     b.appendBinData("id", 16, 4, bytes);
     return b.obj();
-}
-
-int codeOf(const std::function<void()>& f) {
-    try {
-        f();
-        return 0;
-    } catch (const DBException& e) {
-        return e.code();
-    }
 }
 
 StatementOutcome outcome(char op, uint32_t secs) {
@@ -195,7 +188,8 @@ TEST(SessionTxnTableTest, IdleSessionsLeaveMemoryAndComeBackFromStorage) {
     t.checkOut(nullptr, sid(100), 1, t0 + std::chrono::minutes(31));
     EXPECT_EQ(t.sizeForTest(), 2u);  // session 7 and the new one
     // Forgotten in memory; storage (empty here) decides: txnNumber 1 is new again.
-    t.checkOut(nullptr, sid(3), 1, t0 + std::chrono::minutes(32))->beginOrContinue(1);
+    EXPECT_EQ(codeOf([&] { t.checkOut(nullptr, sid(3), 1, t0 + std::chrono::minutes(32))->beginOrContinue(1); }), 0);
+    EXPECT_EQ(t.sizeForTest(), 3u);
     t.forget(sid(3));
     EXPECT_EQ(t.sizeForTest(), 2u);
 }

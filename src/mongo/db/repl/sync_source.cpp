@@ -73,9 +73,7 @@ bool shouldChangeSyncSource(const std::vector<SyncSourceCandidate>& members, con
     // Another member far ahead of current: current is stuck or lagging badly.
     for (int i = 0; i < n; ++i) {
         if (i == ctx.self || i == current || !holdsData(members[size_t(i)])) continue;
-        if ((long long)c.applied.getTimestamp().secs + kMaxSyncSourceLagSecs <
-            (long long)members[size_t(i)].applied.getTimestamp().secs)
-            return true;
+        if (laggingTooFar(c, members[size_t(i)].applied)) return true;
     }
     return false;
 }
