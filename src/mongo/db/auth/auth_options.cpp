@@ -32,8 +32,7 @@ ServerParameterWithStorage<bool> gEnableLocalhostAuthBypass("enableLocalhostAuth
 
 struct State {
     bool enabled = false;
-    std::string key;  // empty: no key file
-    std::vector<std::string> keys;  // every key of the key file, key == keys.front()
+    std::vector<std::string> keys;  // every key of the key file (empty: none)
     std::optional<ScramCredential> sha1, sha256;
 };
 State& state() {
@@ -43,7 +42,6 @@ State& state() {
 
 void setKeys(const std::vector<std::string>& keys) {
     State& s = state();
-    s.key = keys.empty() ? std::string() : keys.front();
     s.keys = keys;
     s.sha1.reset();
     s.sha256.reset();

@@ -63,8 +63,7 @@ void appendValue(std::string& out, const BSONElement& e) {
         case jstOID: out += "ObjectId('" + e.oid().toString() + "')"; break;
         case BinData: {
             if (auto hex = uuidHexFromElement(e)) {
-                out += "UUID(\"" + hex->substr(0, 8) + "-" + hex->substr(8, 4) + "-" + hex->substr(12, 4) + "-" +
-                       hex->substr(16, 4) + "-" + hex->substr(20) + "\")";
+                out += "UUID(\"" + uuidHexDashed(*hex) + "\")";
                 break;
             }
             int len = 0, sub = 0;

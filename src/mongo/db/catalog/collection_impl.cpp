@@ -88,13 +88,15 @@ void CollectionImpl::enforceCappedLimits(OperationContext* opCtx, RecordId justI
         return _options.cappedMaxDocs > 0 && _rs->numRecords(opCtx) > _options.cappedMaxDocs;
     };
     if (!over()) return;
+    // The oplog keeps entries younger than replSetResizeOplog's minRetentionHours.
+    const bool isOplog = _ns == repl::LocalOplog::nss();
     auto cursor = _rs->getCursor(opCtx, true);
     while (over()) {
         auto r = cursor->next();
         if (!r || r->id == justInserted) break;
-        // The oplog keeps entries younger than replSetResizeOplog's minRetentionHours.
-        if (_ns == repl::LocalOplog::nss() && !repl::LocalOplog::get()->mayTruncate(r->data.toBson())) break;
-        _indexes->unindexDocument(opCtx, r->data.toBson(), r->id);
+        BSONObj doc = r->data.toBson();
+        if (isOplog && !repl::LocalOplog::get()->mayTruncate(doc)) break;
+        _indexes->unindexDocument(opCtx, doc, r->id);
         _rs->deleteRecord(opCtx, r->id);
     }
 }

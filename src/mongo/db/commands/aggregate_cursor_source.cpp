@@ -126,7 +126,7 @@ AggregateCursorSource::AggregateCursorSource(OperationContext* opCtx, const Aggr
     // follows it, including reads of other collections ($lookup, $unionWith ...).
     const Collection* sourceColl =
         ar.collectionless ? nullptr : CollectionCatalog::get()->lookupCollection(opCtx, ar.nss);
-    CollatorPtr collator = ar.collectionless ? ar.collation.collator : resolveCollation(ar.collation, sourceColl);
+    CollatorPtr collator = resolveCollation(ar.collation, sourceColl);
     ctx.collator = collator;
     Client* client = _client;
     std::string db = ar.nss.db();

@@ -20,9 +20,8 @@ struct AggregateRequest {
     BSONObj hint;
     bool allowDiskUse = false;
     CommandLetVariables let;  // the command's 'let'
-    // Only the simple collation is supported in aggregation here (the stages' value
-    // comparisons do not take a collator yet): a non-simple one, given or the collection's
-    // default, is refused with BadValue. A view's reads set it to simple explicitly.
+    // The command's collation; not given: the collection's default. Every stage compares
+    // under it. A view's reads set the view's own (simple when it has none).
     CollationOption collation;
 };
 

@@ -67,7 +67,20 @@ BSONObj makeEntry(Client* client, const OpMsgRequest& req, const std::string& cm
 void writeEntry(Client* client, const std::string& db, const BSONObj& entry) {
     auto opCtx = makeOperationContext(client);
     NamespaceString nss(db, "system.profile");
-    {
+    // Straight into the collection: clients may not write system.profile (the write path
+    // refuses it) and it is never replicated. The exclusive DDL lock only when the collection
+    // has to be created (the first entry, or after a drop), not for every profiled command.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        {
+            admitWrite(opCtx.get());
+            CollectionWriteLock lock;
+            if (Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx.get(), nss)) {
+                WriteUnitOfWork wuow(opCtx.get());
+                coll->insertDocument(opCtx.get(), prepareDocumentForInsert(entry));
+                wuow.commit();
+                return;
+            }
+        }
         CatalogDDLLock lock;
         if (!CollectionCatalog::get()->lookupCollection(opCtx.get(), nss)) {
             BSONObjBuilder create;
@@ -78,15 +91,6 @@ void writeEntry(Client* client, const std::string& db, const BSONObj& entry) {
             CollectionCatalog::get()->createCollection(opCtx.get(), nss, opts);
         }
     }
-    // Straight into the collection: clients may not write system.profile (the write path
-    // refuses it) and it is never replicated.
-    admitWrite(opCtx.get());
-    CollectionWriteLock lock;
-    Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx.get(), nss);
-    if (!coll) return;  // dropped in between: the next entry creates it again
-    WriteUnitOfWork wuow(opCtx.get());
-    coll->insertDocument(opCtx.get(), prepareDocumentForInsert(entry));
-    wuow.commit();
 }
 
 }  // namespace

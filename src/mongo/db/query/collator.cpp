@@ -234,20 +234,25 @@ std::shared_ptr<const Collator> Collator::make(const BSONObj& spec) {
                 spec.nFields() == 1);
         return nullptr;
     }
-    Requested r = parseRequested(spec);
     // Identical requests share one ICU collator (opening one costs tens of microseconds and
-    // some memory); the cache holds few entries in practice (one per distinct spec used).
+    // some memory); the cache holds few entries in practice (one per distinct spec used). Only
+    // valid specs are cached, so a hit needs no parsing. A collator is cached under its full
+    // spec too, so the collection, its indexes (which store the full spec) and queries that
+    // spell the collation in full share one object, and sameCollation() compares pointers.
     static std::mutex mu;
     static std::map<std::string, std::shared_ptr<const Collator>> cache;
-    std::string key(spec.objdata(), spec.objsize());
+    auto keyOf = [](const BSONObj& o) { return std::string(o.objdata(), o.objsize()); };
+    const std::string key = keyOf(spec);
     {
         std::lock_guard<std::mutex> lk(mu);
         if (auto it = cache.find(key); it != cache.end()) return it->second;
     }
-    std::shared_ptr<const Collator> c = build(r, spec);
+    std::shared_ptr<const Collator> c = build(parseRequested(spec), spec);
     std::lock_guard<std::mutex> lk(mu);
     if (cache.size() > 1000) cache.clear();  // bounded: specs come from clients
-    return cache.emplace(key, c).first->second;
+    std::shared_ptr<const Collator> shared = cache.emplace(keyOf(c->spec()), c).first->second;
+    cache.emplace(key, shared);
+    return shared;
 }
 
 int Collator::compare(std::string_view a, std::string_view b) const {
@@ -295,8 +300,27 @@ void appendComparisonKey(BSONObjBuilder* b, std::string_view name, const BSONEle
     }
 }
 
+namespace {
+// Whether anything in v compares differently under a collation (strings, at any depth).
+bool holdsStrings(const BSONObj& v) {
+    for (BSONElement e : v) {
+        switch (e.type()) {
+            case String:
+            case Symbol: return true;
+            case Object:
+            case Array:
+                if (holdsStrings(e.Obj())) return true;
+                break;
+            default: break;
+        }
+    }
+    return false;
+}
+}  // namespace
+
 BSONObj toComparisonKeys(const BSONObj& v, const Collator* c) {
-    if (!c) return v;
+    // Keys of numbers, ObjectIds, dates... (most _id keys) are their own comparison keys.
+    if (!c || !holdsStrings(v)) return v;
     BSONObjBuilder b;
     for (BSONElement e : v) appendComparisonKey(&b, e.fieldNameStringData(), e, c);
     return b.obj();

@@ -1,5 +1,7 @@
 #include "mongo/db/query/index_bounds.h"
 
+#include "mongo/db/storage/key_string.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -106,7 +108,7 @@ std::string quoted(std::string_view s) {
 
 }  // namespace
 
-std::string boundValueToString(const BSONElement& e) {
+std::string boundValueToString(const BSONElement& e, bool collationKeys) {
     switch (e.type()) {
         case MinKey: return "MinKey";
         case MaxKey: return "MaxKey";
@@ -114,7 +116,10 @@ std::string boundValueToString(const BSONElement& e) {
         case NumberInt:
         case NumberLong: return std::to_string(e.numberLong());
         case String:
-        case Symbol: return quoted(e.valueStringData());
+        case Symbol:
+            // An ICU sort key (bytes, not text), shown as MongoDB shows it.
+            if (collationKeys) return "CollationKey(0x" + key_string::toHex(e.valueStringData()) + ")";
+            return quoted(e.valueStringData());
         case jstNULL: return "null";
         case Undefined: return "undefined";
         case Bool: return e.boolean() ? "true" : "false";
@@ -134,7 +139,7 @@ std::string boundValueToString(const BSONElement& e) {
                 if (!first) out += ", ";
                 first = false;
                 if (!isArray) out += std::string(c.fieldNameStringData()) + ": ";
-                out += boundValueToString(c);
+                out += boundValueToString(c, collationKeys);
             }
             return out + (isArray ? " ]" : " }");
         }
@@ -281,42 +286,9 @@ bool IndexBounds::empty() const {
     return false;
 }
 
-namespace {
-// A bound of an index with a collation: its strings are ICU sort keys, shown as MongoDB shows
-// them, CollationKey(0x<hex>) (they are bytes, not text).
-std::string collatedBoundToString(const BSONElement& e) {
-    switch (e.type()) {
-        case String:
-        case Symbol: {
-            static const char* hex = "0123456789abcdef";
-            std::string out = "CollationKey(0x";
-            for (unsigned char c : e.valueStringData()) {
-                out += hex[c >> 4];
-                out += hex[c & 15];
-            }
-            return out + ")";
-        }
-        case Object:
-        case Array: {
-            bool isArray = e.type() == Array;
-            if (e.Obj().isEmpty()) return isArray ? "[]" : "{}";
-            std::string out = isArray ? "[ " : "{ ";
-            bool first = true;
-            for (BSONElement c : e.Obj()) {
-                if (!first) out += ", ";
-                first = false;
-                if (!isArray) out += std::string(c.fieldNameStringData()) + ": ";
-                out += collatedBoundToString(c);
-            }
-            return out + (isArray ? " ]" : " }");
-        }
-        default: return boundValueToString(e);
-    }
-}
-}  // namespace
 
 BSONObj IndexBounds::toBSON(const BSONObj& keyPattern, bool forward, bool collationKeys) const {
-    auto str = collationKeys ? collatedBoundToString : boundValueToString;
+    auto str = [collationKeys](const BSONElement& e) { return boundValueToString(e, collationKeys); };
     BSONObjBuilder b;
     size_t i = 0;
     for (BSONElement f : keyPattern) {

@@ -57,8 +57,9 @@ OrderedIntervalList fullRange();
 }  // namespace oil
 
 // MongoDB's rendering of a bound value in explain (numbers as "1.0"/"1", "inf.0", quoted
-// strings, ObjectId('..'), new Date(..), MinKey ...).
-std::string boundValueToString(const BSONElement& e);
+// strings, ObjectId('..'), new Date(..), MinKey ...). collationKeys: the bound of an index with a
+// collation, whose strings are ICU sort keys: shown as CollationKey(0x<hex>), as MongoDB does.
+std::string boundValueToString(const BSONElement& e, bool collationKeys = false);
 
 // The lowest and highest values of v's type class, for type-bracketed ranges ({$gt: 5} only
 // matches numbers). Returns false for types whose class has no bracket here.

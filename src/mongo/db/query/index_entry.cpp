@@ -40,7 +40,7 @@ int IndexEntry::fieldIndex(std::string_view path) const {
 }
 
 bool IndexEntry::keyFieldsIndependent() const {
-    if (hashedField >= 0) return false;
+    if (hashedField >= 0 || collator) return false;
     for (size_t i = 0; i < fields.size(); i++)
         for (size_t j = 0; j < fields.size(); j++)
             if (i != j && isPathPrefixOf(fields[i], fields[j])) return false;

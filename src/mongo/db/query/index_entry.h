@@ -38,8 +38,9 @@ struct IndexEntry {
     bool fieldHashed(size_t i) const { return hashedField >= 0 && i == static_cast<size_t>(hashedField); }
     // Position of path among the key fields, or -1.
     int fieldIndex(std::string_view path) const;
-    // Every key field is a distinct path and none is a prefix of another, and none is hashed,
-    // so a document can be rebuilt from a key (covered plans and key filters need that).
+    // Every key field is a distinct path and none is a prefix of another, none is hashed, and
+    // the index has no collation (its keys hold comparison keys, not the strings), so a
+    // document can be rebuilt from a key (covered plans and key filters need that).
     bool keyFieldsIndependent() const;
 
     static IndexEntry make(OperationContext* opCtx, const Collection* coll, const IndexDescriptor* desc);

@@ -153,7 +153,6 @@ bool indexEligible(const IndexEntry& idx, const CanonicalQuery& cq, const std::v
 bool coverable(const Candidate& c, const CanonicalQuery& cq) {
     const IndexEntry& idx = *c.idx;
     if (!idx.keyFieldsIndependent()) return false;
-    if (idx.collator) return false;  // its keys hold comparison keys, not the strings
     if (c.residual.size() != c.keyFilter.size()) return false;
     const QueryRequest& qr = cq.request();
     auto fieldUsable = [&](const std::string& path) {
@@ -192,7 +191,7 @@ Candidate makeCandidate(const IndexEntry& idx, const CanonicalQuery& cq, const s
     bool fwd = true;
     c.sorts = cq.hasSort() ? providesSort(idx, c.a.bounds, cq.request().sort, &fwd) : false;
     c.forward = fwd;
-    bool keysUsable = idx.keyFieldsIndependent() && !idx.collator;
+    bool keysUsable = idx.keyFieldsIndependent();
     for (const MatchExpression* m : conjuncts) {
         if (c.a.answered.count(m)) continue;
         c.residual.push_back(m);
