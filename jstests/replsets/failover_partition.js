@@ -35,6 +35,18 @@ function writeMajority(n) {
   return docs.map((d) => d._id);
 }
 const acknowledged = [];
+
+// The index of the member other than `old` that becomes primary (within 30 s).
+function newPrimaryOtherThan(old, msg) {
+  let np = -1;
+  assert.soon(() => {
+    for (let i = 0; i < rst.nodes.length && np < 0; i++) {
+      if (i !== old && rst.nodes[i].getDB('admin').runCommand({hello: 1}).isWritablePrimary) np = i;
+    }
+    return np >= 0;
+  }, msg, 30000, 100);
+  return np;
+}
 acknowledged.push(...writeMajority(20));
 rst.awaitReplication();
 
@@ -92,18 +104,7 @@ print('[failover_partition] partition the primary from the majority');
   assert.soon(() => !oldPrimary.getDB('admin').runCommand({hello: 1}).isWritablePrimary,
               'the isolated primary did not step down', 30000, 100);
   // The majority elects one of its own, in a higher term.
-  let np;
-  assert.soon(() => {
-    for (let i = 0; i < 3; i++) {
-      if (i === p) continue;
-      const h = rst.nodes[i].getDB('admin').runCommand({hello: 1});
-      if (h.isWritablePrimary) {
-        np = i;
-        return true;
-      }
-    }
-    return false;
-  }, 'the majority elected no primary', 30000, 100);
+  const np = newPrimaryOtherThan(p, 'the majority elected no primary');
   assert.gt(rst.status(np).term, termBefore);
   // The majority takes majority writes without the old primary.
   acknowledged.push(...writeMajority(10));
@@ -157,18 +158,7 @@ print('[failover_partition] SIGSTOP the primary: the others elect; SIGCONT: it s
 {
   p = rst.getPrimaryIndex();
   rst.pause(p);
-  let np = -1;
-  assert.soon(() => {
-    for (let i = 0; i < 3; i++) {
-      if (i === p) continue;
-      const h = rst.nodes[i].getDB('admin').runCommand({hello: 1});
-      if (h.isWritablePrimary) {
-        np = i;
-        return true;
-      }
-    }
-    return false;
-  }, 'no new primary while the old one is stopped', 30000, 100);
+  const np = newPrimaryOtherThan(p, 'no new primary while the old one is stopped');
   acknowledged.push(...writeMajority(10));
   rst.resume(p);
   rst.awaitSecondaryNodes();

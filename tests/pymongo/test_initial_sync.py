@@ -10,7 +10,6 @@ for good."""
 
 import datetime
 import json
-import os
 import shutil
 import threading
 import time
@@ -18,24 +17,11 @@ import time
 import pymongo
 import pytest
 
-from conftest import MongodProcess, _port_free
+import replset_helpers
+from replset_helpers import host, initiate, make_members, primary_of, status, stop_all, wait_for
 
 SET = "isync"
 MB = 1024 * 1024
-
-
-def wait_for(pred, timeout=60, what="condition"):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        try:
-            v = pred()
-            if v:
-                return v
-        except pymongo.errors.PyMongoError as e:
-            last = e
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting for %s (last error: %s)" % (what, last))
 
 
 def code_of(fn):
@@ -44,33 +30,11 @@ def code_of(fn):
     return e.value.code
 
 
-def status(m):
-    with m.client(serverSelectionTimeoutMS=2000) as c:
-        return c.admin.command("replSetGetStatus")
-
-
 def state_of(m):
     try:
         return status(m)["myState"]
     except pymongo.errors.PyMongoError:
         return None
-
-
-def host(m):
-    return "127.0.0.1:%d" % m.port
-
-
-def primary_of(members):
-    for m in members:
-        if m.proc is None or m.proc.poll() is not None:
-            continue
-        try:
-            with m.client(serverSelectionTimeoutMS=1000) as c:
-                if c.admin.command("hello").get("isWritablePrimary"):
-                    return m
-        except pymongo.errors.PyMongoError:
-            pass
-    return None
 
 
 def fail_point(m, name, mode, data=None):
@@ -101,37 +65,15 @@ def start_with_fail_points(m, points):
 
 @pytest.fixture(scope="module")
 def rs(tmp_path_factory):
-    binary = os.environ.get("MONGOD_BIN")
-    if not binary:
-        pytest.skip("MONGOD_BIN is not set (run through buildscripts/resmoke.py)")
-    base = int(os.environ.get("TEST_PORT_BASE", "29000"))
-    count = int(os.environ.get("TEST_PORT_COUNT", "20"))
-    ports = [p for p in range(base + count - 1, base - 1, -1) if _port_free(p)][:3]
-    tmp = tmp_path_factory.mktemp("isync")
     # The member that initial-syncs runs the dedup engine: cloned documents take the normal insert path.
-    members = [MongodProcess(binary, p, str(tmp / ("db%d" % i)), str(tmp),
-                             ["--replSet", SET, "--oplogSize", "16"] + (["--dedup"] if i == 2 else []))
-               for i, p in enumerate(ports)]
-    for m in members[:2]:
-        m.start()
-    config = {"_id": SET, "members": [{"_id": i, "host": host(m)} for i, m in enumerate(members[:2])],
-              "settings": {"electionTimeoutMillis": 2000, "heartbeatIntervalMillis": 500}}
-    with members[0].client() as c:
-        c.admin.command("replSetInitiate", config)
-    wait_for(lambda: primary_of(members[:2]) is not None, 30, "a primary")
-    wait_for(lambda: sorted(state_of(m) for m in members[:2]) == [1, 2], 30, "a secondary")
+    members = make_members(tmp_path_factory.mktemp("isync"), SET, 3, lambda i: ["--dedup"] if i == 2 else [])
+    initiate(members[:2], SET)
     yield members
-    for m in members:
-        try:
-            m.stop()
-        except AssertionError:
-            pass
+    stop_all(members)
 
 
 def rs_client(members, **kw):
-    kw.setdefault("serverSelectionTimeoutMS", 20000)
-    hosts = ",".join(host(m) for m in members if m.proc is not None and m.proc.poll() is None)
-    return pymongo.MongoClient("mongodb://%s/?replicaSet=%s" % (hosts, SET), **kw)
+    return replset_helpers.rs_client(members, SET, **kw)
 
 
 def load_data(c):

@@ -5,7 +5,6 @@ majority refused (148) rather than answered without majority guarantees, the pri
 new one elected within the election timeout, the old primary rejoining as a secondary, and dbHash
 equal on all members at the end. One set for the whole file (module fixture): CI has 2 cores."""
 
-import os
 import shutil
 import time
 
@@ -13,7 +12,8 @@ import pymongo
 import pytest
 from bson import Timestamp
 
-from conftest import MongodProcess, _port_free
+import replset_helpers
+from replset_helpers import initiate, make_members, primary_of, status, stop_all, wait_for
 
 SET = "rs3"
 ELECTION_TIMEOUT_MS = 2000
@@ -25,71 +25,16 @@ def code_of(fn):
     return getattr(e.value, "code", None) or (getattr(e.value, "details", None) or {}).get("code")
 
 
-def wait_for(pred, timeout=30, what="condition"):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        try:
-            v = pred()
-            if v:
-                return v
-        except pymongo.errors.PyMongoError as e:
-            last = e
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting for %s (last error: %s)" % (what, last))
-
-
-def status(m):
-    with m.client(serverSelectionTimeoutMS=2000) as c:
-        return c.admin.command("replSetGetStatus")
-
-
-def primary_of(members):
-    for m in members:
-        if m.proc is None or m.proc.poll() is not None:
-            continue
-        try:
-            with m.client(serverSelectionTimeoutMS=1000) as c:
-                if c.admin.command("hello").get("isWritablePrimary"):
-                    return m
-        except pymongo.errors.PyMongoError:
-            pass
-    return None
-
-
 @pytest.fixture(scope="module")
 def rs(tmp_path_factory):
-    binary = os.environ.get("MONGOD_BIN")
-    if not binary:
-        pytest.skip("MONGOD_BIN is not set (run through buildscripts/resmoke.py)")
-    base = int(os.environ.get("TEST_PORT_BASE", "29000"))
-    count = int(os.environ.get("TEST_PORT_COUNT", "20"))
-    ports = [p for p in range(base + count - 1, base - 1, -1) if _port_free(p)][:3]
-    tmp = tmp_path_factory.mktemp("rs3")
-    members = [MongodProcess(binary, p, str(tmp / ("db%d" % i)), str(tmp), ["--replSet", SET, "--oplogSize", "16"])
-               for i, p in enumerate(ports)]
-    for m in members:
-        m.start()
-    config = {"_id": SET, "members": [{"_id": i, "host": "127.0.0.1:%d" % m.port} for i, m in enumerate(members)],
-              "settings": {"electionTimeoutMillis": ELECTION_TIMEOUT_MS, "heartbeatIntervalMillis": 500}}
-    with members[0].client() as c:
-        c.admin.command("replSetInitiate", config)
-    wait_for(lambda: primary_of(members), 30, "a primary")
-    # Every member in PRIMARY or SECONDARY.
-    wait_for(lambda: sorted(s["stateStr"] for s in status(members[0])["members"]) ==
-             ["PRIMARY", "SECONDARY", "SECONDARY"], 30, "two secondaries")
+    members = make_members(tmp_path_factory.mktemp("rs3"), SET, 3)
+    initiate(members, SET, {"electionTimeoutMillis": ELECTION_TIMEOUT_MS, "heartbeatIntervalMillis": 500})
     yield members
-    for m in members:
-        try:
-            m.stop()
-        except AssertionError:
-            pass
+    stop_all(members)
 
 
 def rs_client(members, **kw):
-    kw.setdefault("serverSelectionTimeoutMS", 20000)
-    hosts = ",".join("127.0.0.1:%d" % m.port for m in members)
-    return pymongo.MongoClient("mongodb://%s/?replicaSet=%s" % (hosts, SET), **kw)
+    return replset_helpers.rs_client(members, SET, **kw)
 
 
 def test_status_and_hello_shape(rs):

@@ -6,8 +6,10 @@ or a changed replicaSetId or two voters added at once, InvalidReplicaSetConfig (
 MongoDB refuses, NodeNotFound (74), TypeMismatch (14)."""
 
 import pymongo
-from bson import ObjectId
 import pytest
+from bson import ObjectId
+
+from replset_helpers import initiate, make_members
 
 SET = "rs0"
 
@@ -21,18 +23,8 @@ def code_of(fn):
 @pytest.fixture(scope="module")
 def member(tmp_path_factory):
     # One server for the whole file (CI has 2 cores): the tests run in order on the same set.
-    from conftest import MongodProcess, _port_free
-    import os
-    binary = os.environ.get("MONGOD_BIN")
-    if not binary:
-        pytest.skip("MONGOD_BIN is not set (run through buildscripts/resmoke.py)")
-    base = int(os.environ.get("TEST_PORT_BASE", "29000"))
-    count = int(os.environ.get("TEST_PORT_COUNT", "20"))
-    port = next(p for p in range(base + count - 1, base - 1, -1) if _port_free(p))
-    tmp = tmp_path_factory.mktemp("reconfig")
-    m = MongodProcess(binary, port, str(tmp / "db"), str(tmp), ["--replSet", SET, "--oplogSize", "16"]).start()
-    with m.client() as c:
-        c.admin.command("replSetInitiate", {"_id": SET, "members": [{"_id": 0, "host": "127.0.0.1:%d" % port}]})
+    m, = make_members(tmp_path_factory.mktemp("reconfig"), SET, 1)
+    initiate([m], SET)
     yield m
     m.stop()
 

@@ -6,7 +6,6 @@ and applies nothing twice; and pymongo's own retry (retryWrites=true, the defaul
 insert load across replSetStepDown without losing or duplicating a write. The raw commands go over
 a plain socket (wire.py) so that a retry is exactly a resend (pymongo would replace the lsid)."""
 
-import os
 import threading
 import time
 
@@ -14,76 +13,24 @@ import pymongo
 import pytest
 from bson import Int64
 
-from conftest import MongodProcess, _port_free
+import replset_helpers
+from replset_helpers import initiate, make_members, primary_of, stop_all, wait_for
 from test_retryable_writes import as_retry, new_lsid, raw, raw_code, strip
 
 SET = "rsretry3"
 
 
-def wait_for(pred, timeout=30, what="condition"):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        try:
-            v = pred()
-            if v:
-                return v
-        except pymongo.errors.PyMongoError as e:
-            last = e
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting for %s (last error: %s)" % (what, last))
-
-
-def primary_of(members):
-    for m in members:
-        if m.proc is None or m.proc.poll() is not None:
-            continue
-        try:
-            with m.client(serverSelectionTimeoutMS=1000) as c:
-                if c.admin.command("hello").get("isWritablePrimary"):
-                    return m
-        except pymongo.errors.PyMongoError:
-            pass
-    return None
-
-
 @pytest.fixture(scope="module")
 def rs(tmp_path_factory):
-    binary = os.environ.get("MONGOD_BIN")
-    if not binary:
-        pytest.skip("MONGOD_BIN is not set (run through buildscripts/resmoke.py)")
-    base = int(os.environ.get("TEST_PORT_BASE", "29000"))
-    count = int(os.environ.get("TEST_PORT_COUNT", "20"))
-    ports = [p for p in range(base + count - 1, base - 1, -1) if _port_free(p)][:3]
-    tmp = tmp_path_factory.mktemp("rsretry3")
-    members = [MongodProcess(binary, p, str(tmp / ("db%d" % i)), str(tmp), ["--replSet", SET, "--oplogSize", "16"])
-               for i, p in enumerate(ports)]
-    for m in members:
-        m.start()
-    config = {"_id": SET, "members": [{"_id": i, "host": "127.0.0.1:%d" % m.port} for i, m in enumerate(members)],
-              "settings": {"electionTimeoutMillis": 2000, "heartbeatIntervalMillis": 500}}
-    with members[0].client() as c:
-        c.admin.command("replSetInitiate", config)
-    wait_for(lambda: primary_of(members), 30, "a primary")
-
-    def all_up():
-        with members[0].client(serverSelectionTimeoutMS=2000) as c:
-            states = sorted(s["stateStr"] for s in c.admin.command("replSetGetStatus")["members"])
-        return states == ["PRIMARY", "SECONDARY", "SECONDARY"]
-
-    wait_for(all_up, 30, "two secondaries")
+    members = make_members(tmp_path_factory.mktemp("rsretry3"), SET, 3)
+    initiate(members, SET)
     yield members
-    for m in members:
-        try:
-            m.stop()
-        except AssertionError:
-            pass
+    stop_all(members)
 
 
 def rs_client(members, **kw):
     kw.setdefault("serverSelectionTimeoutMS", 30000)
-    hosts = ",".join("127.0.0.1:%d" % m.port for m in members)
-    return pymongo.MongoClient("mongodb://%s/?replicaSet=%s" % (hosts, SET), **kw)
+    return replset_helpers.rs_client(members, SET, **kw)
 
 
 class FailedInserts(pymongo.monitoring.CommandListener):

@@ -171,21 +171,12 @@ class ReplSet:
         return out
 
     def reseed(self, bad):
-        """Gives each member of `bad` a copy of a healthy member's data files (MongoDB's documented
-        "sync by copying data files"), for members that cannot rejoin because they would need a
-        rollback (not built yet). The source (a secondary if there is one, else the primary) is
-        stopped cleanly for the copy and restarted; the set holds an election meanwhile."""
-        healthy = [m for m in self.members if m not in bad and m.running()]
-        primary = self.primary()
-        src = next((m for m in healthy if m is not primary), None) or healthy[0]
+        """Empties each member of `bad` and restarts it: it initial-syncs from the set. For members
+        that cannot rejoin because they would need a rollback (not built yet)."""
         for m in bad:
             m.stop()
-        src.stop()
-        for m in bad:
             shutil.rmtree(m.dbpath, ignore_errors=True)
-            shutil.copytree(src.dbpath, m.dbpath)
-        src.start()
-        for m in bad:
+            os.makedirs(m.dbpath, exist_ok=True)
             m.start()
 
     def summary(self):

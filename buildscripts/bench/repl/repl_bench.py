@@ -12,7 +12,9 @@ Measures
               secondary (direct reads), sampled every 0.25 s
   oplog       oplog bytes (local.oplog.rs collStats size) per logical byte written, for inserts
               and for small $set updates of larger documents
-  initial sync  NOT MEASURED YET: hook measure_initial_sync() below (initial sync is being built)
+  initial sync  --initial-sync-mb of documents loaded (w: "majority"), then a secondary is stopped,
+              its data directory emptied and the member restarted: time until it reports
+              SECONDARY again, MB/s of the databases' dataSize
 
 Writes results.json, REPORT.md and figures (PNG with matplotlib, else CSV) to --out.
 
@@ -24,6 +26,7 @@ import argparse
 import json
 import multiprocessing as mp
 import os
+import shutil
 import platform
 import statistics
 import sys
@@ -120,7 +123,7 @@ def failover_trials(rs, kind, trials, log):
         log("  %s trial %d: member %d -> member %d in %.2f s" % (kind, t + 1, old.i, new.i, took))
         # Put the old primary back as a secondary before the next trial. A former primary that
         # had entries no other member got would need a rollback, which this server does not do
-        # yet (it stays RECOVERING): it is then reseeded from a secondary's files and counted.
+        # yet (it stays RECOVERING): it is then emptied and initial-syncs again, and is counted.
         if kind == "kill9":
             old.start()
         elif kind == "sigstop":
@@ -265,14 +268,33 @@ def oplog_amplification(rs, n):
 
 
 # ---------------------------------------------------------------------------------------------
-# HOOK(initial-sync): initial sync speed (MB/s) is not measured yet. Initial sync is being built
-# by another change; when it lands, fill this in: load --initial-sync-mb of data into the set,
-# add a fourth member (or wipe one) with replSetReconfig, time until it reports SECONDARY, and
-# divide the databases' dataSize by that time. Return a dict like the other measures.
 
 
 def measure_initial_sync(rs, args):
-    return {"measured": False, "why": "initial sync is not part of this build yet (hook in repl_bench.py)"}
+    """A secondary emptied and restarted initial-syncs from the set: seconds to SECONDARY and MB/s."""
+    p = rs.wait_primary()
+    body = "x" * 1000
+    n = int(args.initial_sync_mb * 1024 * 1024 / 1100)
+    with pymongo.MongoClient(p.host, directConnection=True) as c:
+        coll = c.isync.get_collection("docs", write_concern=pymongo.WriteConcern(w="majority"))
+        coll.drop()
+        for i in range(0, n, 1000):
+            coll.insert_many([{"_id": j, "v": j, "body": body} for j in range(i, min(n, i + 1000))], ordered=False)
+        data_bytes = sum(c[db].command("dbStats")["dataSize"] for db in c.list_database_names() if db != "local")
+    victim = next(m for m in rs.members if m is not p and m.running())
+    victim.stop()
+    shutil.rmtree(victim.dbpath, ignore_errors=True)
+    os.makedirs(victim.dbpath, exist_ok=True)
+    t0 = time.time()
+    victim.start()
+    ok = rs.wait_member_secondary(victim, timeout=max(120, args.initial_sync_mb * 10))
+    secs = time.time() - t0
+    out = {"measured": ok, "documents": n, "data_mb": data_bytes / 1e6, "seconds": secs}
+    if ok:
+        out["mb_per_s"] = data_bytes / 1e6 / secs
+    else:
+        out["why"] = "the emptied member did not reach SECONDARY within the timeout"
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -292,9 +314,11 @@ def main():
     ap.add_argument("--only", default="failover,throughput,lag,oplog,initial_sync")
     ap.add_argument("--kinds", default="stepdown,kill9,sigstop", help="failover kinds to run")
     ap.add_argument("--keep", action="store_true", help="keep the members' data directories and logs")
+    ap.add_argument("--initial-sync-mb", type=float, default=200, help="data loaded before the initial sync run")
     args = ap.parse_args()
     if args.smoke:
         args.trials, args.clients, args.seconds, args.lag_seconds, args.oplog_docs = 2, 4, 5, 6, 2000
+        args.initial_sync_mb = 10
     only = set(args.only.split(","))
     os.makedirs(args.out, exist_ok=True)
 

@@ -190,7 +190,11 @@ def write(results, out):
     if isync is not None:
         L.append("## Initial sync")
         L.append("")
-        L.append("Not measured: %s." % isync.get("why") if not isync.get("measured") else json.dumps(isync))
+        if isync.get("measured"):
+            L.append("An emptied secondary restarted: %.1f MB of data in %.1f s to SECONDARY, **%.1f MB/s**."
+                     % (isync["data_mb"], isync["seconds"], isync["mb_per_s"]))
+        else:
+            L.append("Not measured: %s." % isync.get("why"))
         L.append("")
     figs = _figures(results, out)
     if figs:
