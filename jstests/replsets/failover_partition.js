@@ -4,7 +4,8 @@
 //   - replSetStepUp of a chosen member;
 //   - a slow link (the bridge delays a member's messages): pingMs shows it;
 //   - a partition of the primary from the majority: it steps down, the majority elects a new
-//     primary and takes majority writes; once healed the old primary rejoins as SECONDARY;
+//     primary and takes majority writes; once healed the old primary rolls back the write only
+//     it took (rollback files) and rejoins as SECONDARY;
 //   - majority writes survive killing (kill -9) a minority, and the primary itself; a member
 //     restarted cleanly behind its bridge finds itself in its config and rejoins;
 //   - SIGSTOP of the primary: the others elect, and after SIGCONT it rejoins;
@@ -12,6 +13,8 @@
 // Elections use a 2 s election timeout to keep the test short.
 load(__dirname + '/../lib/assert.js');
 load(__dirname + '/../lib/replsettest.js');
+const fs = require('fs');
+const path = require('path');
 
 const rst = new ReplSetTest({
   name: 'failover',
@@ -93,13 +96,24 @@ print('[failover_partition] a slow link: the primary messages to one secondary h
   assert.throws(() => rst.discardMessages(s, p, 2));
 }
 
-// --- partition the primary from the majority ---
+// --- partition the primary from the majority: it steps down; a write only it took rolls back ---
 print('[failover_partition] partition the primary from the majority');
 {
   p = rst.getPrimaryIndex();
   const oldPrimary = rst.nodes[p];
   const termBefore = rst.status(p).term;
+  // The secondaries fetch nothing more (stopReplProducer; an awaitData getMore in flight ends
+  // within half a second), so a w: 1 write the primary takes now reaches no other member; then
+  // the primary is cut off before it notices anything.
+  const others = [0, 1, 2].filter((i) => i !== p);
+  for (const i of others)
+    assert.commandWorked(rst.nodes[i].getDB('admin').runCommand({configureFailPoint: 'stopReplProducer', mode: 'alwaysOn'}));
+  sleep(1500);
+  const lost = runCmd(oldPrimary.getDB('test'), {insert: 'c', documents: [{_id: 'lost', v: 1}], writeConcern: {w: 1}});
+  assert.commandWorked(lost);
   rst.isolate(p);
+  for (const i of others)
+    assert.commandWorked(rst.nodes[i].getDB('admin').runCommand({configureFailPoint: 'stopReplProducer', mode: 'off'}));
   // The isolated primary cannot see a majority: it steps down by itself.
   assert.soon(() => !oldPrimary.getDB('admin').runCommand({hello: 1}).isWritablePrimary,
               'the isolated primary did not step down', 30000, 100);
@@ -109,15 +123,35 @@ print('[failover_partition] partition the primary from the majority');
   // The majority takes majority writes without the old primary.
   acknowledged.push(...writeMajority(10));
   // The old primary, alone, refuses writes.
-  assert.commandFailedWithCode(runCmd(oldPrimary.getDB('test'), {insert: 'c', documents: [{_id: 'lost'}]}), 10107);
+  assert.commandFailedWithCode(runCmd(oldPrimary.getDB('test'), {insert: 'c', documents: [{_id: 'lost2'}]}), 10107);
   rst.heal();
-  // It had no writes the majority lacks, so it simply rejoins and catches up.
-  // TODO(rollback): a diverged old primary (writes only it took during the partition) stops in
-  // RECOVERING today; test it here once rollback lands.
-  rst.awaitSecondaryNodes();
+  // It rejoins without the write only it took, as a SECONDARY with exactly the set's documents.
+  const conn = rst.nodes[p];
+  let last = '';
+  assert.soon(() => {
+    try {
+      const st = rst.status(p).myState;
+      const n = conn.getDB('test').c.countDocuments({_id: 'lost'});
+      last = 'state ' + st + ', lost documents ' + n;
+      return st === 2 && n === 0;
+    } catch (e) {
+      last = String(e);
+      return false;  // ROLLBACK and STARTUP2 serve no reads
+    }
+  }, () => 'the old primary did not drop the write only it took (' + last + '):\n' +
+                 rst.mongods[p].log(3000).split('\n').filter((l) => /"c":"REPL"/.test(l)).slice(-30).join('\n'),
+              60000, 200);
+  rst.awaitSecondaryNodes(60000);
   assert.eq(np, rst.getPrimaryIndex());
   rst.awaitReplication();
-  assert.eq(acknowledged.length, oldPrimary.getDB('test').c.countDocuments({}));
+  assert.eq(acknowledged.length, conn.getDB('test').c.countDocuments({}));
+  // Its history diverged: it rolled back (ROLLBACK, a resync from the set), saving the document
+  // as it held it under <dbpath>/rollback/<collection uuid>/removed.<time>.bson.
+  const dir = path.join(rst.mongods[p].dbpath, 'rollback');
+  const files = [];
+  for (const d of fs.readdirSync(dir)) for (const f of fs.readdirSync(path.join(dir, d))) files.push(f);
+  assert.eq(1, files.length, 'rollback files: ' + JSON.stringify(files));
+  assert(/^removed\..*\.bson$/.test(files[0]), files[0]);
 }
 
 // --- kill -9 a minority (one secondary): majority writes go on; it rejoins after restart ---

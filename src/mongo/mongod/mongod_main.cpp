@@ -120,6 +120,7 @@ void startReplication(StorageEngine* eng) {
     }
     o.defaultHost = (loopbackOnly ? std::string("localhost") : host) + port;
     o.kv = eng->kvEngine();
+    o.dbpath = params.dbPath;
     auto opCtx = makeOperationContext(internalClient());
     repl::ReplicationCoordinator::get()->startup(opCtx.get(), std::move(o));
 }

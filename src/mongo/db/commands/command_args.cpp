@@ -147,7 +147,7 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     add("replSetRequestVotes", A::strict("ReplSetRequestVotesArgs", {"setName", "dryRun", "term", "candidateIndex",
                                                                      "configVersion", "configTerm", "lastAppliedOpTime",
                                                                      "lastCommittedOp"}));
-    add("replSetUpdatePosition", A::strict("UpdatePositionArgs", {"optimes", "$replData"}));
+    add("replSetUpdatePosition", A::strict("UpdatePositionArgs", {"optimes", "$replData", "term"}));
     add("_isSelf", A::lenient("a BasicCommand in MongoDB 7.0: it reads no fields"));
     add("replSetGetStatus", A::lenient("a BasicCommand in MongoDB 7.0: it reads the fields it knows and ignores the others"));
     add("hello", A::lenient("hello's IDL is strict: false, so that drivers may send fields of newer versions"));

@@ -10,6 +10,7 @@
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/query/find_request.h"
+#include "mongo/db/repl/coordinator.h"
 #include "mongo/db/query/find_cursor_source.h"
 #include "mongo/db/views/view_requests.h"
 #include "mongo/util/fail_point.h"
@@ -30,6 +31,13 @@ MONGO_FAIL_POINT_DEFINE(failGetMoreAfterCursorCheckout);
 
 namespace {
 
+// A member's oplog fetcher sends its term with find and getMore: a newer one than ours makes
+// a primary of an older term step down before it serves the entries (observeRequestTerm).
+void observeFetcherTerm(const BSONObj& body) {
+    BSONElement term = body["term"];
+    if (term.isNumber()) repl::ReplicationCoordinator::get()->observeRequestTerm(term.numberLong());
+}
+
 class FindCmd : public Command {
 public:
     FindCmd() : Command("find") {}
@@ -38,6 +46,7 @@ public:
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
         FindRequest fr = parseFindRequest(req.body);
+        observeFetcherTerm(req.body);
         std::optional<CatalogReadLock> lock;
         lock.emplace();
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
@@ -123,6 +132,7 @@ public:
         }
         long long id = idElem.numberLong();
         NamespaceString nss(req.db(), collElem.valueStringData());
+        observeFetcherTerm(req.body);
         uassertStatusOK(NamespaceString::validateCursorNamespace(nss.db(), nss.coll()));
         PinnedCursor cursor(CursorManager::get().checkOut(id, opCtx));
         if (!cursor) uasserted(ErrorCodes::CursorNotFound, "cursor id " + std::to_string(id) + " not found");

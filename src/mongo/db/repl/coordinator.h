@@ -49,6 +49,7 @@ struct ReplicationStartupOptions {
     std::vector<std::string> selfHosts;  // "host:port" strings naming this node
     std::string defaultHost;             // the host of replSetInitiate's default config
     KVEngine* kv = nullptr;              // for the stable/oldest timestamps (may be null in tests)
+    std::string dbpath;                  // where rollback files go (<dbpath>/rollback)
 };
 
 class ReplicationCoordinator {
@@ -99,11 +100,18 @@ public:
     void processHeartbeat(const BSONObj& cmd, BSONObjBuilder* result);
     void processRequestVotes(OperationContext* opCtx, const BSONObj& cmd, BSONObjBuilder* result);
     void processUpdatePosition(const BSONObj& cmd, BSONObjBuilder* result);
+    // A member's request carried its term (the fetcher's find/getMore on the oplog,
+    // replSetUpdatePosition): a newer one than ours is adopted at once, and a primary of an
+    // older term steps down before it serves or counts anything of the sender (Raft: any
+    // request from a newer term). Without it, a primary paused through an election and
+    // resumed could count a newer-term secondary that fetched its old-term writes towards a
+    // majority the new primary never sees. Returns true when the term was newer.
+    bool observeRequestTerm(long long term);
     // replSetStepDown {stepDownSecs, secondaryCatchUpPeriodSecs, force}.
     void stepDown(OperationContext* opCtx, long long stepDownSecs, long long catchUpSecs, bool force);
     void stepUp(OperationContext* opCtx);
     void freeze(long long secs, BSONObjBuilder* result);
-    int rbid() const { return _rbid; }
+    int rbid() const { return _rbid.load(); }
 
     // Write concern (after a write command ran): waits until the command's writes satisfy
     // wc's w (a number of data-bearing members, or "majority") within wtimeout; returns the
@@ -167,6 +175,9 @@ private:
     std::string currentSyncSourceLocked() const;
     void onBatchApplied(const OpTime& applied);
     void onCannotSync(const std::string& why);
+    // The fetcher found our history diverged from source's: ROLLBACK, the rolled-back
+    // documents saved (rollback.h), then an initial sync from the set. On the fetcher's thread.
+    void rollBack(RemoteClient* source, const std::string& why);
     std::optional<std::string> chooseSyncSource();
     void sendUpdatePosition();
     // The primary's commit point from members' durable optimes. REQUIRES: _mutex.
@@ -223,7 +234,7 @@ private:
     int _lastPrimarySeen = -1;  // for topologyVersion: hello's primary changed
     long long _nextFindSelfMillis = 0;  // retryFindSelfInStoredConfig's pace (guarded by _mutex)
     bool _threadsStarted = false;
-    int _rbid = 1;
+    std::atomic<int> _rbid{1};  // replSetGetRBID: up by one at every rollback
     Clock::time_point _clockBase = Clock::now();
     MemberLinks _links;
     OplogFetcher _fetcher;

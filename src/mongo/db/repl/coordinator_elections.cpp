@@ -368,6 +368,20 @@ void ReplicationCoordinator::processHeartbeat(const BSONObj& cmd, BSONObjBuilder
         if (e.fieldNameStringData() != "ok") result->append(e);
 }
 
+bool ReplicationCoordinator::observeRequestTerm(long long term) {
+    if (!isReplSet()) return false;
+    Actions actions;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        if (!_config || term <= _term) return false;
+        actions = _topo.observeTerm(nowMillis(), term);
+        syncTermLocked();
+    }
+    LOGV2(21360, Replication, "A member's request carries a newer term", logv2::attrs("term", term));
+    execute(actions);
+    return true;
+}
+
 void ReplicationCoordinator::processRequestVotes(OperationContext* opCtx, const BSONObj& cmd, BSONObjBuilder* result) {
     uassert(ErrorCodes::NoReplicationEnabled, "not running with --replSet", isReplSet());
     VoteRequest req;

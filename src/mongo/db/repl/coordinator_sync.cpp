@@ -33,8 +33,10 @@ void ReplicationCoordinator::manageFetcher() {
     OplogFetcher::Hooks hooks;
     hooks.chooseSyncSource = [this] { return chooseSyncSource(); };
     hooks.lastApplied = [this] { return lastApplied(); };
+    hooks.term = [this] { return term(); };
     hooks.onBatchApplied = [this](const OpTime& t) { onBatchApplied(t); };
     hooks.onCannotSync = [this](const std::string& why) { onCannotSync(why); };
+    hooks.onDiverged = [this](RemoteClient* source, const std::string& why) { rollBack(source, why); };
     hooks.delaySecs = [this] {
         std::lock_guard<std::mutex> lk(_mutex);
         return _config && _selfIndex >= 0 ? _config->members[size_t(_selfIndex)].secondaryDelaySecs : 0LL;
@@ -80,6 +82,7 @@ void ReplicationCoordinator::sendUpdatePosition() {
         if (target < 0 || target == _selfIndex) return;
         BSONObjBuilder b;
         b.append("replSetUpdatePosition", 1);
+        b.append("term", _term);
         BSONArrayBuilder arr;
         BSONObjBuilder& o = arr.subobjStart();
         o.append("durableOpTime", _lastDurable.toBSON());
@@ -99,6 +102,8 @@ void ReplicationCoordinator::processUpdatePosition(const BSONObj& cmd, BSONObjBu
     uassert(ErrorCodes::NoReplicationEnabled, "not running with --replSet", isReplSet());
     BSONElement optimes = cmd["optimes"];
     uassert(ErrorCodes::TypeMismatch, "replSetUpdatePosition's optimes must be an array", optimes.type() == Array);
+    // A reporter in a newer term is not counted: we step down instead (observeRequestTerm).
+    if (cmd["term"].isNumber() && observeRequestTerm(cmd["term"].numberLong())) return;
     {
         std::lock_guard<std::mutex> lk(_mutex);
         uassert(ErrorCodes::NotYetInitialized, "no replset config has been received", _config != nullptr);

@@ -7,9 +7,16 @@
 #include "mongo/db/repl/oplog_entry.h"
 #include "mongo/db/repl/remote_client.h"
 #include "mongo/db/service_context.h"
+#include "mongo/util/fail_point.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
+
+// stopReplProducer (MongoDB's name): while on, the fetcher asks its source for nothing more
+// (no find, no getMore); a batch already received is still applied. Rollback tests use it to
+// keep a write on the primary alone.
+MONGO_FAIL_POINT_DEFINE(stopReplProducer);
+
 namespace repl {
 namespace {
 
@@ -76,6 +83,8 @@ void OplogFetcher::run() {
 }
 
 void OplogFetcher::fetchFrom(const std::string& source) {
+    while (stopReplProducer.shouldFail() && !_stop) sleepFor(50);
+    if (_stop) return;
     RemoteClient client(source, kNetworkTimeoutMillis);
     const OpTime last = _hooks.lastApplied();
     BSONObjBuilder find;
@@ -89,6 +98,9 @@ void OplogFetcher::fetchFrom(const std::string& source) {
     }
     find.append("tailable", true);
     find.append("awaitData", true);
+    // Our term: a source in an older one (a primary paused through an election) steps down
+    // before it answers (ReplicationCoordinator::observeRequestTerm).
+    if (_hooks.term) find.append("term", _hooks.term());
     auto reply = client.runCommand("local", find.obj());
     if (!reply.isOK()) {
         LOGV2(21274, Replication, "Error returned from oplog query",
@@ -108,10 +120,9 @@ void OplogFetcher::fetchFrom(const std::string& source) {
             if (!newest.getValue().isEmpty()) {
                 auto e = OplogEntry::parse(newest.getValue());
                 if (e.isOK() && last < e.getValue().opTime)
-                    _hooks.onCannotSync("the sync source " + source + " has newer entries (up to " +
-                                        e.getValue().opTime.toString() + ") but none from our last applied optime " +
-                                        last.toString() + " on: this member's history diverged from the set's, which "
-                                        "needs rollback (issue 10, milestone 3)");
+                    _hooks.onDiverged(&client, "the sync source " + source + " has newer entries (up to " +
+                                                   e.getValue().opTime.toString() + ") but none from our last applied "
+                                                   "optime " + last.toString() + " on");
             }
         }
         return;
@@ -132,10 +143,22 @@ void OplogFetcher::fetchFrom(const std::string& source) {
         }
     } else {
         if (first.getValue().opTime != last) {
-            _hooks.onCannotSync("our last applied optime " + last.toString() + " is not in the sync source's oplog (its "
-                                "entry there is " + first.getValue().opTime.toString() + "): this member's history "
-                                "diverged from " + source + "'s or fell off its oplog, which needs rollback or initial "
-                                "sync (issue 10, milestone 3)");
+            // Our last entry is not in the source's oplog: it rolled off there (we are too
+            // stale: MongoDB's RECOVERING until someone resyncs us), or the source never had it
+            // (our history diverged: rollback).
+            auto oldest = oldestOplogEntry(&client);
+            auto o = oldest.isOK() && !oldest.getValue().isEmpty() ? OplogEntry::parse(oldest.getValue())
+                                                                   : StatusWith<OplogEntry>(oldest.getStatus());
+            if (o.isOK() && last.getTimestamp() < o.getValue().opTime.getTimestamp()) {
+                _hooks.onCannotSync("we are too stale to use " + source + " as a sync source: our last applied optime " +
+                                    last.toString() + " is older than its oldest entry " +
+                                    o.getValue().opTime.toString() + " (resync this member)");
+                return;
+            }
+            if (!oldest.isOK()) return;  // the source went away: choose again
+            _hooks.onDiverged(&client, "our last applied optime " + last.toString() + " is not in the sync source " +
+                                           source + "'s oplog (its entry there is " +
+                                           first.getValue().opTime.toString() + ")");
             return;
         }
         skip = 1;
@@ -181,10 +204,13 @@ void OplogFetcher::fetchFrom(const std::string& source) {
             client.runCommand("local", kill.obj());
             return;
         }
+        while (stopReplProducer.shouldFail() && !_stop) sleepFor(50);
+        if (_stop) return;
         BSONObjBuilder more;
         more.append("getMore", cursorId);
         more.append("collection", "oplog.rs");
         more.append("maxTimeMS", kAwaitMillis);
+        if (_hooks.term) more.append("term", _hooks.term());
         auto r = client.runCommand("local", more.obj(), int(kAwaitMillis));
         if (!r.isOK()) {
             LOGV2(21275, Replication, "Error returned from oplog query while tailing",

@@ -27,6 +27,8 @@
 namespace mongo {
 namespace repl {
 
+class RemoteClient;
+
 class OplogFetcher {
 public:
     struct Hooks {
@@ -40,6 +42,11 @@ public:
         std::function<void(const std::string& why)> onCannotSync;
         // secondaryDelaySecs of this member (0: none).
         std::function<long long()> delaySecs;
+        // Our history diverged from the source's (connected as `source`): roll back (the
+        // fetcher stops fetching from it; rollback.h).
+        std::function<void(RemoteClient* source, const std::string& why)> onDiverged;
+        // This member's term, sent with every find/getMore on the source's oplog.
+        std::function<long long()> term;
     };
 
     ~OplogFetcher() { stop(); }

@@ -110,11 +110,12 @@ StatusWith<BSONObj> RemoteClient::runCommandOnce(const std::string& db, const BS
                   "Error connecting to " + _host + " :: caused by :: " + error.message);
 }
 
-StatusWith<BSONObj> newestOplogEntry(RemoteClient* member) {
+namespace {
+StatusWith<BSONObj> oplogEnd(RemoteClient* member, int direction) {
     BSONObjBuilder q;
     q.append("find", "oplog.rs");
     BSONObjBuilder sort;
-    sort.append("$natural", -1);
+    sort.append("$natural", direction);
     q.append("sort", sort.obj());
     q.append("limit", 1);
     q.append("singleBatch", true);
@@ -123,6 +124,10 @@ StatusWith<BSONObj> newestOplogEntry(RemoteClient* member) {
     BSONObj batch = reply.getValue()["cursor"].embeddedObject()["firstBatch"].embeddedObject();
     return batch.isEmpty() ? BSONObj() : batch.firstElement().embeddedObject().getOwned();
 }
+}  // namespace
+
+StatusWith<BSONObj> newestOplogEntry(RemoteClient* member) { return oplogEnd(member, -1); }
+StatusWith<BSONObj> oldestOplogEntry(RemoteClient* member) { return oplogEnd(member, 1); }
 
 }  // namespace repl
 }  // namespace mongo

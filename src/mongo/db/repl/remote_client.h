@@ -47,6 +47,8 @@ private:
 
 // The member's newest oplog entry: its document, or an empty one if its oplog is empty.
 StatusWith<BSONObj> newestOplogEntry(RemoteClient* member);
+// Its oldest oplog entry (empty if its oplog is empty).
+StatusWith<BSONObj> oldestOplogEntry(RemoteClient* member);
 
 }  // namespace repl
 }  // namespace mongo

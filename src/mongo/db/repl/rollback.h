@@ -1,0 +1,47 @@
+#pragma once
+// Rollback of a member whose oplog diverged from the set's (its last entries were written by a
+// primary that lost its term before they reached a majority: a killed or partitioned primary
+// that comes back, a secondary that fetched from a primary paused through an election).
+//
+// This server rolls back by resyncing: the divergent entries are found against the sync
+// source (the common point), the documents they touched are saved to rollback files as this
+// member holds them, and the member then runs an initial sync from the set (replacing its
+// data wholesale). MongoDB instead undoes the entries in place by recovering to a stable
+// timestamp; the outcome for clients is the same (the member holds the set's history, the
+// rolled-back writes are in <dbpath>/rollback, the rollback id went up) at the cost of a
+// full copy, which is what lets it hold without per-table history (issue 10).
+// Thread safety: free functions, no shared state.
+#include <string>
+#include <vector>
+
+#include "mongo/base/status.h"
+#include "mongo/bson/bsonobj.h"
+#include "mongo/db/operation_context.h"
+#include "mongo/db/repl/optime.h"
+
+namespace mongo {
+namespace repl {
+
+class RemoteClient;
+
+struct RollbackPlan {
+    OpTime commonPoint;                // the newest entry both oplogs hold (null: none found)
+    std::vector<BSONObj> divergent;    // our entries after it, newest first
+    bool truncated = false;            // more divergent entries than kept (kMaxDivergentBytes)
+};
+
+// At most this many bytes of divergent entries are kept for the rollback files.
+constexpr size_t kMaxDivergentBytes = 64u << 20;
+
+// Walks our oplog and the source's backwards from our newest entry until both hold an entry of
+// the same optime. Errors: network, or the source's oplog cannot be read.
+StatusWith<RollbackPlan> findCommonPoint(OperationContext* opCtx, RemoteClient* source);
+
+// The documents the divergent inserts and updates touched, as this member holds them now, each
+// collection's in <dbpath>/rollback/<collection uuid>/removed.<time>.bson (MongoDB 7.0's
+// layout: BSON documents back to back, readable with bsondump, restorable with
+// mongorestore). Deletes and commands leave nothing to save. Returns the documents written.
+long long writeRollbackFiles(OperationContext* opCtx, const std::string& dbpath, const std::vector<BSONObj>& divergent);
+
+}  // namespace repl
+}  // namespace mongo
