@@ -1,7 +1,7 @@
 """A replica set of three mongod processes (issue 10, milestone 2): replSetInitiate with three
 members, an election, pymongo with replicaSet= finding the primary, w: "majority" writes present on
 every member, write concern errors in MongoDB's shape, replSetGetStatus' members, readConcern
-majority refused (148) rather than answered without majority guarantees, the primary killed and a
+majority and linearizable served (waiting for the commit point), snapshot refused (148), the primary killed and a
 new one elected within the election timeout, the old primary rejoining as a secondary, and dbHash
 equal on all members at the end. One set for the whole file (module fixture): CI has 2 cores."""
 
@@ -10,6 +10,7 @@ import time
 
 import bson
 import pymongo
+import pymongo.read_concern
 import pytest
 from bson import Timestamp
 
@@ -116,11 +117,47 @@ def test_write_concern_errors(rs):
         wait_for(lambda: status(victim)["myState"] == 2, 30, "the restarted member to be SECONDARY")
 
 
-def test_read_concern_majority_refused(rs):
+def test_majority_and_linearizable_reads(rs):
+    p = primary_of(rs)
+    secondaries = [m for m in rs if m is not p]
     with rs_client(rs) as c:
-        assert code_of(lambda: c.test.command({"find": "m", "readConcern": {"level": "majority"}})) == 148
-        assert code_of(lambda: c.test.command({"find": "m", "readConcern": {"level": "snapshot"}})) == 148
-        assert c.test.command({"find": "m", "readConcern": {"level": "local"}})["ok"] == 1
+        majority = c.test.get_collection("mr", read_concern=pymongo.read_concern.ReadConcern("majority"))
+        c.test.get_collection("mr", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_many(
+            [{"_id": i} for i in range(10)])
+        # A cursor of several batches: every getMore waits as the find did.
+        assert [d["_id"] for d in majority.find(batch_size=3).sort("_id", 1)] == list(range(10))
+        assert majority.count_documents({}) == 10
+        # A write no secondary has: a majority read cannot return it until it is majority-committed
+        # (maxTimeMS ends the wait), and returns it once the secondaries catch up.
+        for m in secondaries:
+            with m.client() as d:
+                d.admin.command({"configureFailPoint": "stopReplProducer", "mode": "alwaysOn"})
+        time.sleep(1.5)  # a getMore in flight ends within half a second
+        try:
+            c.test.get_collection("mr", write_concern=pymongo.WriteConcern(w=1)).insert_one({"_id": "new"})
+            assert code_of(lambda: c.test.command({"find": "mr", "filter": {"_id": "new"},
+                                                   "readConcern": {"level": "majority"}, "maxTimeMS": 300})) == 50
+            assert code_of(lambda: c.test.command({"find": "mr", "readConcern": {"level": "linearizable"},
+                                                   "maxTimeMS": 300})) == 50
+            assert c.test.command({"find": "mr", "filter": {"_id": "new"}, "readConcern": {"level": "local"}})[
+                "cursor"]["firstBatch"] == [{"_id": "new"}]
+        finally:
+            for m in secondaries:
+                with m.client() as d:
+                    d.admin.command({"configureFailPoint": "stopReplProducer", "mode": "off"})
+        assert majority.find_one({"_id": "new"}) == {"_id": "new"}
+        assert c.test.command({"find": "mr", "filter": {"_id": "new"}, "readConcern": {"level": "linearizable"}})[
+            "cursor"]["firstBatch"] == [{"_id": "new"}]
+        # A secondary serves majority reads once it knows the commit point covers what it read.
+        sec = c.test.get_collection("mr", read_concern=pymongo.read_concern.ReadConcern("majority"),
+                                    read_preference=pymongo.ReadPreference.SECONDARY)
+        assert sec.find_one({"_id": "new"}) == {"_id": "new"}
+        # snapshot needs history the tables do not keep: refused, not answered without its guarantee.
+        assert code_of(lambda: c.test.command({"find": "mr", "readConcern": {"level": "snapshot"}})) == 148
+        assert c.test.command({"find": "mr", "readConcern": {"level": "local"}})["ok"] == 1
+    with secondaries[0].client() as d:
+        assert code_of(lambda: d.test.command({"find": "mr", "readConcern": {"level": "linearizable"},
+                                               "$readPreference": {"mode": "secondary"}})) == 10107
 
 
 def test_causal_read_on_a_secondary_sees_the_sessions_write(rs):

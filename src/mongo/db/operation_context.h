@@ -89,6 +89,10 @@ public:
     // if none: set and cleared by repl/retryable_write.h, read by the write path and the op
     // observer.
     repl::RetryableWrite* retryableWrite = nullptr;
+    // readConcern majority (or linearizable) on a replica set: the command's reply waits until
+    // everything it read is majority-committed (ReplicationCoordinator::awaitReadDurable); a
+    // cursor it opens keeps the flag for its getMores (ClientCursor::majorityRead).
+    bool readsMajorityCommitted = false;
     // The command's bypassDocumentValidation: its writes skip collection validators.
     bool bypassDocumentValidation = false;
     // What the command's reads of deduplicated collections cost (explain's executionStats).

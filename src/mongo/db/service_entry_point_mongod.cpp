@@ -196,6 +196,13 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     if (!body["txnNumber"].eoo()) retryable = repl::RetryableWrite::begin(opCtx.get(), cmd->name(), body);
     repl::LocalOplog::resetLastAppendedOnThisThread();
     cmd->run(opCtx.get(), req, result);
+    // readConcern majority/linearizable (or a getMore of a cursor opened with it): the reply
+    // waits until what the command read is majority-committed.
+    if (replSet && opCtx->readsMajorityCommitted) {
+        BSONElement level = body["readConcern"].type() == Object ? body["readConcern"].Obj()["level"] : BSONElement();
+        repl::ReplicationCoordinator::get()->awaitReadDurable(
+            opCtx.get(), level.type() == String && level.str() == "linearizable");
+    }
     if (durable) opCtx->recoveryUnit()->waitUntilDurable();
     // A retry answered from history waits, as MongoDB, for everything this node holds (the
     // original write included) to satisfy the write concern.

@@ -38,6 +38,12 @@ void observeFetcherTerm(const BSONObj& body) {
     if (term.isNumber()) repl::ReplicationCoordinator::get()->observeRequestTerm(term.numberLong());
 }
 
+// ... and its reply tells the member our term and commit point ($replData).
+void appendReplDataForFetcher(const BSONObj& body, BSONObjBuilder& result) {
+    if (body["term"].isNumber() && repl::ReplicationCoordinator::get()->isReplSet())
+        repl::ReplicationCoordinator::get()->appendReplData(&result);
+}
+
 class FindCmd : public Command {
 public:
     FindCmd() : Command("find") {}
@@ -83,6 +89,7 @@ public:
             id = CursorManager::get().registerCursor(std::move(cursor));
         }
         appendCursorReply(result, "firstBatch", docs.arr(), id, nss.ns());
+        appendReplDataForFetcher(req.body, result);
     }
 };
 FindCmd findCmd;
@@ -196,6 +203,7 @@ public:
         }
         if (!exhausted) cursor.checkIn();  // else the pin destroys it
         appendCursorReply(result, "nextBatch", docs.arr(), exhausted ? 0 : id, nss.ns());
+        appendReplDataForFetcher(req.body, result);
     }
 };
 GetMoreCmd getMoreCmd;

@@ -35,6 +35,7 @@ long long CursorManager::registerCursor(std::unique_ptr<ClientCursor> c) {
     c->id = id;
     c->lastUsed = std::chrono::steady_clock::now();
     if (!c->awaitData) c->leftoverMaxTime = remainingMaxTimeOfThisThread();
+    if (const OperationContext* op = currentOperationOnThisThread()) c->majorityRead = op->readsMajorityCommitted;
     _cursors[id] = std::move(c);
     return id;
 }
@@ -46,6 +47,7 @@ std::unique_ptr<ClientCursor> CursorManager::checkOut(long long id, OperationCon
     auto c = std::move(it->second);
     _cursors.erase(it);
     _inUse[id] = InUse{true, user, c->lsid, c->owner};
+    if (user && c->majorityRead) user->readsMajorityCommitted = true;
     return c;
 }
 

@@ -52,6 +52,9 @@ struct ClientCursor {
     // leaves is kept for the next one. Time between getMores does not count. Unset: no limit.
     // Set by registerCursor and checkIn from the operation running on the calling thread.
     std::optional<std::chrono::microseconds> leftoverMaxTime;
+    // Opened by a readConcern majority command: every getMore's batch waits, as the first one
+    // did, until it is majority-committed (OperationContext::readsMajorityCommitted).
+    bool majorityRead = false;
 };
 
 class CursorManager {

@@ -124,7 +124,22 @@ public:
     // set of more than one member yet (tables ignore timestamps): ReadConcernMajorityNotEnabled.
     // {afterClusterTime: ts} (causally consistent sessions) waits until this node applied ts,
     // so a secondary never answers a session's read from before the session's own writes.
+    // readConcern majority and linearizable are served on sets of any size: the command reads
+    // the newest data and its reply waits (awaitReadDurable) until what it read is
+    // majority-committed. linearizable: on the primary only (NotWritablePrimary elsewhere).
+    // snapshot: refused on sets of more than one member (ReadConcernMajorityNotEnabled 148).
     void waitForReadConcern(OperationContext* opCtx, const BSONObj& cmd);
+    // After a read with opCtx->readsMajorityCommitted: waits (interruptibly: maxTimeMS) until
+    // the majority commit point reaches what this node had applied when the read ended, so no
+    // document returned can be rolled back (this node's tables keep no history, so it cannot
+    // read at the commit point as MongoDB does; it reads the newest data and waits instead).
+    // linearizable: first writes a no-op in this primary's term and waits for it (MongoDB's
+    // way: no newer primary took writes the read missed). Throws on step-down or shutdown.
+    void awaitReadDurable(OperationContext* opCtx, bool linearizable);
+    // $replData of a reply to a member's oplog find/getMore (the request carried a term): our
+    // term and commit point, so the fetching member learns the commit point with every batch
+    // (majority reads on secondaries) rather than at the next heartbeat.
+    void appendReplData(BSONObjBuilder* result) const;
 
     MemberState state() const;
     OpTime lastApplied() const;
@@ -182,6 +197,10 @@ private:
     void sendUpdatePosition();
     // The primary's commit point from members' durable optimes. REQUIRES: _mutex.
     void advanceCommitPointLocked();
+    // A non-primary learns the commit point from a primary or its sync source in its own term
+    // (never past what it applied itself). REQUIRES: _mutex.
+    void learnCommitPointLocked(const OpTime& committed, Date_t wall, long long sourceTerm);
+    void onSourceCommitPoint(const OpTime& committed, Date_t wall, long long sourceTerm);
     void setStateLocked(MemberState s, const char* why);
     // _term and the last vote follow the topology's after each of its events. REQUIRES: _mutex.
     void syncTermLocked();

@@ -280,13 +280,7 @@ void ReplicationCoordinator::onHeartbeatReply(int member, const StatusWith<BSONO
                       logv2::attrs("hostAndPort", _config->members[size_t(member)].host, "newState", memberStateString(r.state)));
             // A secondary learns the commit point from the primary of its term (never past what
             // it applied itself).
-            if (r.state == MemberState::kPrimary && r.term == _term && _state != MemberState::kPrimary) {
-                OpTime c = std::min(r.lastCommitted, _lastApplied);
-                if (c > _commitPoint) {
-                    _commitPoint = c;
-                    _commitPointWall = r.lastCommittedWall;
-                }
-            }
+            if (r.state == MemberState::kPrimary) learnCommitPointLocked(r.lastCommitted, r.lastCommittedWall, r.term);
             advanceCommitPointLocked();
         }
     }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/repl/coordinator.h"
 #include "mongo/db/repl/oplog.h"
@@ -34,6 +35,9 @@ void ReplicationCoordinator::manageFetcher() {
     hooks.chooseSyncSource = [this] { return chooseSyncSource(); };
     hooks.lastApplied = [this] { return lastApplied(); };
     hooks.term = [this] { return term(); };
+    hooks.onSourceCommitPoint = [this](const OpTime& c, Date_t wall, long long term) {
+        onSourceCommitPoint(c, wall, term);
+    };
     hooks.onBatchApplied = [this](const OpTime& t) { onBatchApplied(t); };
     hooks.onCannotSync = [this](const std::string& why) { onCannotSync(why); };
     hooks.onDiverged = [this](RemoteClient* source, const std::string& why) { rollBack(source, why); };
@@ -155,6 +159,51 @@ void ReplicationCoordinator::advanceCommitPointLocked() {
     _progressCv.notify_all();
 }
 
+void ReplicationCoordinator::learnCommitPointLocked(const OpTime& committed, Date_t wall, long long sourceTerm) {
+    if (sourceTerm != _term || _state == MemberState::kPrimary) return;
+    const OpTime c = std::min(committed, _lastApplied);
+    if (!(_commitPoint < c)) return;
+    _commitPoint = c;
+    _commitPointWall = wall;
+    _progressCv.notify_all();
+}
+
+void ReplicationCoordinator::onSourceCommitPoint(const OpTime& committed, Date_t wall, long long sourceTerm) {
+    std::lock_guard<std::mutex> lk(_mutex);
+    learnCommitPointLocked(committed, wall, sourceTerm);
+}
+
+void ReplicationCoordinator::appendReplData(BSONObjBuilder* result) const {
+    std::lock_guard<std::mutex> lk(_mutex);
+    BSONObjBuilder d;
+    d.append("term", _term);
+    d.append("lastOpCommitted", _commitPoint.toBSON());
+    d.append("lastCommittedWall", _commitPointWall);
+    d.append("isPrimary", _state == MemberState::kPrimary);
+    result->append("$replData", d.obj());
+}
+
+void ReplicationCoordinator::awaitReadDurable(OperationContext* opCtx, bool linearizable) {
+    OpTime target;
+    if (linearizable) {
+        CollectionWriteLock lock;
+        target = writeNoop(opCtx, "linearizable read");
+    } else {
+        std::lock_guard<std::mutex> lk(_mutex);
+        target = _lastApplied;
+    }
+    std::unique_lock<std::mutex> lk(_mutex);
+    while (_commitPoint < target) {
+        if (linearizable && _state != MemberState::kPrimary)
+            uasserted(ErrorCodes::PrimarySteppedDown, "primary stepped down while waiting for a linearizable read");
+        if (_shutdown) uasserted(ErrorCodes::ShutdownInProgress, "Replication is being shut down");
+        _progressCv.wait_for(lk, std::chrono::milliseconds(50));
+        lk.unlock();
+        opCtx->checkForInterrupt();
+        lk.lock();
+    }
+}
+
 int ReplicationCoordinator::dataBearingMembers() const {
     std::lock_guard<std::mutex> lk(_mutex);
     if (!_config) return 1;
@@ -172,12 +221,17 @@ void ReplicationCoordinator::waitForReadConcern(OperationContext* opCtx, const B
         const std::string l = level.str();
         if (l == "majority" || l == "snapshot" || l == "linearizable") {
             std::lock_guard<std::mutex> lk(_mutex);
-            // One member: everything applied is committed, so these are served.
-            if (_config && _config->members.size() > 1)
+            // One member: everything applied is committed, so these are served as they are.
+            const bool several = _config && _config->members.size() > 1;
+            if (l == "snapshot" && several)
                 uasserted(ErrorCodes::ReadConcernMajorityNotEnabled,
-                          "readConcern level '" + l + "' is not supported on a replica set of more than one member by "
-                          "this server yet: its tables do not keep history at the majority commit point, so such a "
-                          "read could return data that is not majority-committed");
+                          "readConcern level 'snapshot' is not supported on a replica set of more than one member by "
+                          "this server yet: its tables do not keep history, so a read cannot be served at one point "
+                          "in time across batches");
+            if (l == "linearizable")
+                uassert(ErrorCodes::NotWritablePrimary, "cannot satisfy linearizable read concern on non-primary node",
+                        _state == MemberState::kPrimary);
+            if (several && l != "snapshot") opCtx->readsMajorityCommitted = true;
         }
     }
     BSONElement after = rc.embeddedObject()["afterClusterTime"];

@@ -25,6 +25,12 @@ constexpr long long kAwaitMillis = 500;  // how long one getMore waits for new e
 
 void sleepFor(long long ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
+// The source's $replData (ReplicationCoordinator::appendReplData), owned; empty if none.
+BSONObj replDataOf(const BSONObj& reply) {
+    BSONElement d = reply["$replData"];
+    return d.type() == Object ? d.embeddedObject().getOwned() : BSONObj();
+}
+
 }  // namespace
 
 void OplogFetcher::start(Hooks hooks) {
@@ -108,6 +114,7 @@ void OplogFetcher::fetchFrom(const std::string& source) {
         return;
     }
     BSONObj cursor = reply.getValue()["cursor"].embeddedObject().getOwned();
+    BSONObj replData = replDataOf(reply.getValue());
     long long cursorId = cursor["id"].numberLong();
     std::vector<BSONElement> batch = cursor["firstBatch"].arrayElements();
     if (batch.empty()) {
@@ -191,6 +198,12 @@ void OplogFetcher::fetchFrom(const std::string& source) {
             }
             if (!applied.isNull()) _hooks.onBatchApplied(applied);
         }
+        if (_hooks.onSourceCommitPoint && replData["lastOpCommitted"].type() == Object) {
+            auto committed = OpTime::parse(replData["lastOpCommitted"].embeddedObject());
+            if (committed.isOK())
+                _hooks.onSourceCommitPoint(committed.getValue(), replData["lastCommittedWall"].date(),
+                                           replData["term"].numberLong());
+        }
         skip = 0;
         if (cursorId == 0) return;
         // A new sync source (say, a new primary) ends this cursor.
@@ -218,6 +231,7 @@ void OplogFetcher::fetchFrom(const std::string& source) {
             return;
         }
         BSONObj c = r.getValue()["cursor"].embeddedObject().getOwned();
+        replData = replDataOf(r.getValue());
         cursorId = c["id"].numberLong();
         cursor = c;
         batch = cursor["nextBatch"].arrayElements();

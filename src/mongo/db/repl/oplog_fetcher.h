@@ -47,6 +47,8 @@ public:
         std::function<void(RemoteClient* source, const std::string& why)> onDiverged;
         // This member's term, sent with every find/getMore on the source's oplog.
         std::function<long long()> term;
+        // The source's commit point and term ($replData of each reply), after the batch applied.
+        std::function<void(const OpTime& committed, Date_t wall, long long sourceTerm)> onSourceCommitPoint;
     };
 
     ~OplogFetcher() { stop(); }
