@@ -151,7 +151,8 @@ def test_majority_and_linearizable_reads(rs):
         # A secondary serves majority reads once it knows the commit point covers what it read.
         sec = c.test.get_collection("mr", read_concern=pymongo.read_concern.ReadConcern("majority"),
                                     read_preference=pymongo.ReadPreference.SECONDARY)
-        assert sec.find_one({"_id": "new"}) == {"_id": "new"}
+        # (A secondary that has not applied it yet rightly answers without it: wait for both.)
+        wait_for(lambda: sec.find_one({"_id": "new"}) == {"_id": "new"}, 10, "a majority read on a secondary")
         # snapshot needs history the tables do not keep: refused, not answered without its guarantee.
         assert code_of(lambda: c.test.command({"find": "mr", "readConcern": {"level": "snapshot"}})) == 148
         assert c.test.command({"find": "mr", "readConcern": {"level": "local"}})["ok"] == 1
@@ -284,6 +285,57 @@ def test_a_primary_learning_a_newer_term_from_a_fetcher_steps_down(rs):
     wait_for(lambda: primary_of(rs), 30, "a primary again")
     with rs_client(rs) as c:
         c.test.get_collection("t", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_one({"x": 1})
+
+
+def test_default_read_and_write_concerns(rs):
+    p = primary_of(rs)
+    secondaries = [m for m in rs if m is not p]
+    with p.client() as c:
+        d = c.admin.command("getDefaultRWConcern")
+        assert d["defaultWriteConcernSource"] == "implicit" and d["defaultWriteConcern"] == {"w": "majority", "wtimeout": 0}
+        assert d["defaultReadConcernSource"] == "implicit" and d["defaultReadConcern"] == {"level": "local"}
+        assert code_of(lambda: c.admin.command("setDefaultRWConcern")) == 2
+        assert code_of(lambda: c.admin.command("setDefaultRWConcern", defaultReadConcern={"level": "snapshot"})) == 2
+        assert code_of(lambda: c.admin.command("setDefaultRWConcern", defaultWriteConcern={"w": 0})) == 2
+        assert code_of(lambda: c.admin.command("setDefaultRWConcern", defaultWriteConcern={"w": "tagged"})) == 79
+        r = c.admin.command("setDefaultRWConcern", defaultWriteConcern={"w": "majority", "wtimeout": 500},
+                            defaultReadConcern={"level": "majority"})
+        assert r["defaultWriteConcern"] == {"w": "majority", "wtimeout": 500} and r["defaultWriteConcernSource"] == "global"
+        assert r["defaultReadConcern"] == {"level": "majority"} and r["defaultReadConcernSource"] == "global"
+        assert isinstance(r["updateOpTime"], Timestamp)
+        # Written to config.settings like any document: every member reads the same defaults.
+        for m in secondaries:
+            with m.client() as d:
+                wait_for(lambda: d.admin.command("getDefaultRWConcern")["defaultReadConcernSource"] == "global",
+                         10, "the defaults on a secondary")
+                assert code_of(lambda: d.admin.command("setDefaultRWConcern", defaultWriteConcern={"w": 1})) == 10107
+        for m in secondaries:
+            with m.client() as d:
+                d.admin.command({"configureFailPoint": "stopReplProducer", "mode": "alwaysOn"})
+        time.sleep(1.5)
+        try:
+            # A write without a writeConcern waits as the default says (w: majority, 500 ms) ...
+            r = c.test.command({"insert": "dflt", "documents": [{"_id": 1}]})
+            wce = r["writeConcernError"]
+            assert wce["code"] == 64 and wce["errInfo"]["writeConcern"]["provenance"] == "customDefault"
+            assert wce["errInfo"]["writeConcern"]["wtimeout"] == 500
+            # ... and a read without a readConcern is a majority read (the write is not committed).
+            assert code_of(lambda: c.test.command({"find": "dflt", "maxTimeMS": 300})) == 50
+            assert c.test.command({"find": "dflt", "readConcern": {"level": "local"}})["cursor"]["firstBatch"] == [{"_id": 1}]
+            # The defaults change: w: 1 does not wait; {} unsets the read concern (local again).
+            c.admin.command("setDefaultRWConcern", defaultWriteConcern={"w": 1}, defaultReadConcern={})
+            r = c.test.command({"insert": "dflt", "documents": [{"_id": 2}]})
+            assert "writeConcernError" not in r
+            assert len(c.test.command({"find": "dflt", "maxTimeMS": 300})["cursor"]["firstBatch"]) == 2
+            d = c.admin.command("getDefaultRWConcern")
+            assert d["defaultReadConcernSource"] == "implicit" and d["defaultWriteConcern"] == {"w": 1, "wtimeout": 0}
+            # A default write concern once set cannot be unset.
+            assert code_of(lambda: c.admin.command("setDefaultRWConcern", defaultWriteConcern={})) == 20
+        finally:
+            for m in secondaries:
+                with m.client() as d:
+                    d.admin.command({"configureFailPoint": "stopReplProducer", "mode": "off"})
+            c.admin.command("setDefaultRWConcern", defaultWriteConcern={"w": "majority", "wtimeout": 0})
 
 
 def test_dbhash_equal_everywhere(rs):

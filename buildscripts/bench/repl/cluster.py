@@ -170,9 +170,21 @@ class ReplSet:
                 out.append(m)
         return out
 
+    def rollbacks(self):
+        """Rollbacks the members went through so far (their logs' "resyncing from the set" line,
+        id 21612, written once per rollback)."""
+        n = 0
+        for m in self.members:
+            try:
+                with open(m.log_path, "rb") as f:
+                    n += f.read().count(b'"id":21612,')
+            except OSError:
+                pass
+        return n
+
     def reseed(self, bad):
         """Empties each member of `bad` and restarts it: it initial-syncs from the set. For members
-        that cannot rejoin because they would need a rollback (not built yet)."""
+        still not PRIMARY/SECONDARY long after a failover (rollback is automatic)."""
         for m in bad:
             m.stop()
             shutil.rmtree(m.dbpath, ignore_errors=True)

@@ -147,9 +147,13 @@ def write(results, out):
         for k, name in (("kill9", "kill -9 of the primary"), ("sigstop", "SIGSTOP of the primary"),
                         ("stepdown", "replSetStepDown")):
             if k in fo:
-                extra = ""
+                notes = []
+                if fo[k].get("rollbacks"):
+                    notes.append("%d rollback(s) of members that had diverged" % fo[k]["rollbacks"])
                 if fo[k].get("reseeded_after"):
-                    extra = " (after %d trials, members had diverged and could not rejoin without a rollback: reseeded from a healthy member's files)" % fo[k]["reseeded_after"]
+                    notes.append("after %d trial(s) a member was still not PRIMARY/SECONDARY after 120 s and was "
+                                 "emptied to initial-sync" % fo[k]["reseeded_after"])
+                extra = " (%s)" % "; ".join(notes) if notes else ""
                 if fo[k].get("error"):
                     extra = " (stopped: %s)" % fo[k]["error"]
                 L.append("| %s | %s | %s | %s%s |" % (name, _fmt(fo[k]["median_s"]), _fmt(fo[k]["max_s"]),

@@ -17,6 +17,7 @@
 #include "mongo/db/commands/profiler.h"
 #include "mongo/db/error_extra_info.h"
 #include "mongo/db/repl/coordinator.h"
+#include "mongo/db/repl/rw_concern_defaults.h"
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/retryable_write.h"
 #include "mongo/db/service_context.h"
@@ -50,6 +51,7 @@ std::optional<std::string> writeTargetDatabase(const std::string& name, const Op
         "revokeRolesFromUser", "createRole", "updateRole", "dropRole", "dropAllRolesFromDatabase",
         "grantRolesToRole", "revokeRolesFromRole", "grantPrivilegesToRole", "revokePrivilegesFromRole"};
     if (kWrites.count(name)) return req.db();
+    if (name == "setDefaultRWConcern") return std::string("config");  // config.settings
     if (name == "renameCollection") {
         BSONElement from = req.body.firstElement();
         if (from.type() != String) return std::nullopt;  // the command reports the bad argument
@@ -214,7 +216,10 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     // w asks for; a failure is the reply's writeConcernError, the writes stay done.
     if (replSet && writeDb && *writeDb != "local") {
         BSONObj wc = body["writeConcern"].type() == Object ? body["writeConcern"].Obj() : BSONObj();
-        BSONObj wce = repl::ReplicationCoordinator::get()->awaitWriteConcern(opCtx.get(), wc, waitFor);
+        // None given: the cluster's default (setDefaultRWConcern), else the implicit w: majority.
+        const bool fromDefault = wc.isEmpty();
+        if (fromDefault) wc = repl::RWConcernDefaults::get().current(opCtx.get()).writeConcern;
+        BSONObj wce = repl::ReplicationCoordinator::get()->awaitWriteConcern(opCtx.get(), wc, waitFor, fromDefault);
         if (!wce.isEmpty() && !result.hasField("writeConcernError")) result.append("writeConcernError", wce);
     }
     if (auto wce = failCommandWriteConcernError(opCtx.get(), cmd->name(), ns)) result.appendElements(*wce);

@@ -95,6 +95,7 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     add("shutdown", A::strict("shutdown", {"force", "timeoutSecs"}));
     add("fsync", A::strict("fsync", {"lock"}));
     add("getDefaultRWConcern", A::strict("getDefaultRWConcern", {"inMemory"}));
+    add("setDefaultRWConcern", A::strict("setDefaultRWConcern", {"defaultReadConcern", "defaultWriteConcern"}));
     add("setFeatureCompatibilityVersion", A::strict("setFeatureCompatibilityVersion", {"confirm", "fromConfigServer"}));
     add("waitForFailPoint", A::strict("waitForFailPoint", {"timesEntered"}));
     // The Stable API's test commands (api_version_test_cmds.cpp) take no arguments.

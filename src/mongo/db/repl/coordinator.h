@@ -117,7 +117,10 @@ public:
     // wc's w (a number of data-bearing members, or "majority") within wtimeout; returns the
     // writeConcernError document (empty when satisfied). opTime: the newest entry the command
     // wrote (null: it wrote none; then the newest entry this node has).
-    BSONObj awaitWriteConcern(OperationContext* opCtx, const BSONObj& writeConcern, OpTime opTime);
+    // fromDefault: the command gave none and writeConcern is the cluster's default (empty: the
+    // implicit w: "majority"); only the provenance reported in errors depends on it.
+    BSONObj awaitWriteConcern(OperationContext* opCtx, const BSONObj& writeConcern, OpTime opTime,
+                              bool fromDefault = false);
     // Data-bearing members of the config (w may not exceed it; 1 when not a set).
     int dataBearingMembers() const;
     // readConcern {level: majority | snapshot | linearizable} cannot be served correctly on a

@@ -2,12 +2,14 @@
 // progress reports (replSetUpdatePosition), the majority commit point, write concern waits,
 // and the read concerns a multi-member set cannot serve yet.
 #include <algorithm>
+#include <set>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/repl/coordinator.h"
 #include "mongo/db/repl/oplog.h"
+#include "mongo/db/repl/rw_concern_defaults.h"
 #include "mongo/db/service_context.h"
 #include "mongo/util/log.h"
 
@@ -214,8 +216,18 @@ int ReplicationCoordinator::dataBearingMembers() const {
 }
 
 void ReplicationCoordinator::waitForReadConcern(OperationContext* opCtx, const BSONObj& cmd) {
+    if (!isReplSet()) return;
     BSONElement rc = cmd["readConcern"];
-    if (rc.type() != Object || !isReplSet()) return;
+    if (rc.type() != Object) {
+        // None given: a read takes the cluster's default (setDefaultRWConcern), as MongoDB's.
+        static const std::set<std::string, std::less<>> kReads = {"find", "aggregate", "count", "distinct"};
+        if (!kReads.count(cmd.firstElementFieldName())) return;
+        const BSONObj def = RWConcernDefaults::get().current(opCtx).readConcern;
+        if (def.isEmpty()) return;
+        BSONObjBuilder b;
+        b.append("readConcern", def);
+        return waitForReadConcern(opCtx, b.obj());
+    }
     BSONElement level = rc.embeddedObject()["level"];
     if (level.type() == String) {
         const std::string l = level.str();
@@ -249,7 +261,8 @@ void ReplicationCoordinator::waitForReadConcern(OperationContext* opCtx, const B
     }
 }
 
-BSONObj ReplicationCoordinator::awaitWriteConcern(OperationContext* opCtx, const BSONObj& writeConcern, OpTime opTime) {
+BSONObj ReplicationCoordinator::awaitWriteConcern(OperationContext* opCtx, const BSONObj& writeConcern, OpTime opTime,
+                                                  bool fromDefault) {
     BSONElement w = writeConcern["w"];
     const bool majority = w.eoo() || (w.type() == String && w.str() == "majority");
     long long n = w.isNumber() ? w.numberLong() : 1;
@@ -301,7 +314,7 @@ BSONObj ReplicationCoordinator::awaitWriteConcern(OperationContext* opCtx, const
             wc.appendAs(w, "w");
         if (!writeConcern["j"].eoo()) wc.append("j", journal);
         wc.append("wtimeout", static_cast<int>(wtimeout));
-        wc.append("provenance", w.eoo() ? "implicitDefault" : "clientSupplied");
+        wc.append("provenance", w.eoo() ? "implicitDefault" : fromDefault ? "customDefault" : "clientSupplied");
         info.append("writeConcern", wc.obj());
         e.append("errInfo", info.obj());
         return e.obj();
