@@ -82,8 +82,10 @@ RWConcernDefaults& RWConcernDefaults::get() {
 RWConcernDefaults::Defaults RWConcernDefaults::load(OperationContext* opCtx) {
     Defaults d;
     d.localUpdateWallClockTime = Date_t::now();
+    CollectionCatalog* catalog = CollectionCatalog::get();
+    if (!catalog) return d;  // no storage (command unit tests): the implicit defaults
     CatalogReadLock lock;
-    Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, kSettings);
+    Collection* coll = catalog->lookupCollection(opCtx, kSettings);
     if (!coll) return d;
     BSONObjBuilder idb;
     idb.append("_id", kId);
