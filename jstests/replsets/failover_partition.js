@@ -6,7 +6,8 @@
 //   - a partition of the primary from the majority: it steps down, the majority elects a new
 //     primary and takes majority writes; once healed the old primary rolls back the write only
 //     it took (rollback files) and rejoins as SECONDARY;
-//   - majority writes survive killing (kill -9) a minority, and the primary itself; a member
+//   - majority writes survive killing (kill -9) a minority, and the primary itself (a change
+//     stream resumes on the new primary from its last token); a member
 //     restarted cleanly behind its bridge finds itself in its config and rejoins;
 //   - SIGSTOP of the primary: the others elect, and after SIGCONT it rejoins;
 //   - end checks: dbHash, oplogs, validate on every member (one member runs with --dedup).
@@ -172,16 +173,44 @@ print('[failover_partition] kill -9 a minority (one secondary): majority writes 
   rst.awaitReplication();
 }
 
-// --- kill -9 the primary: a new one is elected and has every acknowledged write ---
+// --- kill -9 the primary: a new one is elected and has every acknowledged write; a change
+// stream opened on the old primary resumes on the new one from its last token ---
 print('[failover_partition] kill -9 the primary: a new one is elected and has every acknowledged write');
 {
   p = rst.getPrimaryIndex();
+  const cs = assert.commandWorked(rst.nodes[p].getDB('test').runCommand(
+      {aggregate: 'c', pipeline: [{$changeStream: {}}], cursor: {}}));
+  const before = writeMajority(3);
+  let seen = [];
+  let token = cs.cursor.postBatchResumeToken;
+  assert.soon(() => {
+    const more = assert.commandWorked(rst.nodes[p].getDB('test').runCommand(
+        {getMore: cs.cursor.id, collection: 'c', maxTimeMS: 200}));
+    for (const e of more.cursor.nextBatch) seen.push(e.documentKey._id);
+    token = more.cursor.postBatchResumeToken;
+    return seen.length === before.length;
+  }, 'the change stream did not show the majority writes', 20000, 10);
+  assert.eq(before, seen);
+  acknowledged.push(...before);
   rst.kill(p);
   const np = rst.getPrimaryIndex(30000);
   assert.neq(p, np);
   const ids = rst.nodes[np].getDB('test').c.find({}, {_id: 1}).toArray().map((d) => d._id);
   assert.sameMembers(acknowledged, ids);
-  acknowledged.push(...writeMajority(10));
+  const after = writeMajority(10);
+  acknowledged.push(...after);
+  // Resumed on the new primary: exactly the events after the token, none lost or repeated.
+  const rs = assert.commandWorked(rst.nodes[np].getDB('test').runCommand(
+      {aggregate: 'c', pipeline: [{$changeStream: {resumeAfter: token}}], cursor: {}}));
+  seen = rs.cursor.firstBatch.map((e) => e.documentKey._id);
+  assert.soon(() => {
+    if (seen.length >= after.length) return true;
+    const more = assert.commandWorked(rst.nodes[np].getDB('test').runCommand(
+        {getMore: rs.cursor.id, collection: 'c', maxTimeMS: 200}));
+    for (const e of more.cursor.nextBatch) seen.push(e.documentKey._id);
+    return seen.length >= after.length;
+  }, 'the resumed change stream did not show the writes after the failover', 20000, 10);
+  assert.eq(after, seen);
   rst.start(p);
   rst.awaitSecondaryNodes();
   rst.awaitReplication();

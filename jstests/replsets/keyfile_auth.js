@@ -77,6 +77,20 @@ for (let i = 0; i < 3; i++) {
   // The user was replicated too: it authenticates on every member.
   assert.eq('root', c.getDB('admin').runCommand({connectionStatus: 1}).authInfo.authenticatedUsers[0].user);
 }
+// Change streams need changeStream + find on what they watch (a read role has both).
+assert.commandWorked(userP.getDB('test').runCommand(
+    {createUser: 'reader', pwd: 'pw', roles: [{role: 'read', db: 'test'}], writeConcern: {w: 3, wtimeout: 30000}}));
+assert.commandWorked(userP.getDB('test').runCommand(
+    {createUser: 'nobody', pwd: 'pw', roles: [], writeConcern: {w: 3, wtimeout: 30000}}));
+const as = (name) => new Mongo('mongodb://' + name + ':pw@127.0.0.1:' + rst.ports[p] +
+                               '/?directConnection=true&authSource=test&serverSelectionTimeoutMS=5000');
+const watch = {aggregate: 'c', pipeline: [{$changeStream: {}}], cursor: {}};
+assert.commandWorked(as('reader').getDB('test').runCommand(watch));
+assert.commandFailedWithCode(runCmd(as('nobody').getDB('test'), watch), 13);
+assert.commandFailedWithCode(
+    runCmd(as('reader').getDB('admin'), {aggregate: 1, pipeline: [{$changeStream: {allChangesForCluster: true}}], cursor: {}}),
+    13);
+
 let st = userP.getDB('admin').runCommand({replSetGetStatus: 1});
 for (const m of st.members) assert.eq(1, m.health, tojson(m));
 

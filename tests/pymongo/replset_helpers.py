@@ -2,6 +2,7 @@
 ports (MONGOD_BIN, TEST_PORT_BASE/TEST_PORT_COUNT from buildscripts/resmoke.py), initiating a set,
 waiting for a state, finding the primary, and a driver connection to the set."""
 import os
+import shutil
 import time
 
 import pymongo
@@ -89,3 +90,13 @@ def rs_client(members, set_name, **kw):
     kw.setdefault("serverSelectionTimeoutMS", 20000)
     hosts = ",".join(host(m) for m in members if m.proc is not None and m.proc.poll() is None)
     return pymongo.MongoClient("mongodb://%s/?replicaSet=%s" % (hosts, set_name), **kw)
+
+
+def one_member_set(tmp_path_factory, set_name, extra_args=()):
+    """A started, initiated one-member set for a module fixture: yields the member, then stops it
+    and removes its data (use with `yield from`)."""
+    m, = make_members(tmp_path_factory.mktemp(set_name), set_name, 1, lambda i: list(extra_args))
+    initiate([m], set_name)
+    yield m
+    m.stop()
+    shutil.rmtree(m.dbpath, ignore_errors=True)

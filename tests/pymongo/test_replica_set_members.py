@@ -1,7 +1,8 @@
 """A replica set of three mongod processes (issue 10, milestone 2): replSetInitiate with three
 members, an election, pymongo with replicaSet= finding the primary, w: "majority" writes present on
 every member, write concern errors in MongoDB's shape, replSetGetStatus' members, readConcern
-majority and linearizable served (waiting for the commit point), snapshot refused (148), the primary killed and a
+majority and linearizable served (waiting for the commit point), snapshot refused (148), a change
+stream showing only majority-committed events and resuming on a new primary, the primary killed and a
 new one elected within the election timeout, the old primary rejoining as a secondary, and dbHash
 equal on all members at the end. One set for the whole file (module fixture): CI has 2 cores."""
 
@@ -336,6 +337,43 @@ def test_default_read_and_write_concerns(rs):
                 with m.client() as d:
                     d.admin.command({"configureFailPoint": "stopReplProducer", "mode": "off"})
             c.admin.command("setDefaultRWConcern", defaultWriteConcern={"w": "majority", "wtimeout": 0})
+
+
+def test_change_stream_shows_majority_committed_events_and_resumes_across_failover(rs):
+    p = primary_of(rs)
+    secondaries = [m for m in rs if m is not p]
+    with rs_client(rs) as c:
+        coll = c.test.get_collection("cs", write_concern=pymongo.WriteConcern(w=1))
+        with coll.watch(max_await_time_ms=300) as s:
+            for m in secondaries:
+                with m.client() as d:
+                    d.admin.command({"configureFailPoint": "stopReplProducer", "mode": "alwaysOn"})
+            time.sleep(1.5)
+            try:
+                coll.insert_one({"_id": "pending"})
+                # Not majority-committed: no event yet (it could still be rolled back).
+                deadline = time.time() + 1.5
+                while time.time() < deadline:
+                    assert s.try_next() is None
+            finally:
+                for m in secondaries:
+                    with m.client() as d:
+                        d.admin.command({"configureFailPoint": "stopReplProducer", "mode": "off"})
+            e = wait_for(lambda: s.try_next(), 10, "the event once committed")
+            assert e["documentKey"] == {"_id": "pending"}
+            token = e["_id"]
+        coll.insert_one({"_id": "after"})
+    # A new primary: the stream resumes there from the token, as drivers do after a failover.
+    with p.client() as d:
+        d.admin.command("replSetStepDown", 20, secondaryCatchUpPeriodSecs=10)
+    wait_for(lambda: (lambda m: m if m is not None and m is not p else None)(primary_of(rs)), 30, "a new primary")
+    with rs_client(rs) as c:
+        c.test.get_collection("cs", write_concern=pymongo.WriteConcern(w="majority")).insert_one({"_id": "new"})
+        with c.test.cs.watch(resume_after=token, max_await_time_ms=300) as s:
+            got = [wait_for(lambda: s.try_next(), 10, "resumed events")["documentKey"]["_id"] for _ in range(2)]
+        assert got == ["after", "new"]
+    with p.client() as d:
+        d.admin.command("replSetFreeze", 0)
 
 
 def test_dbhash_equal_everywhere(rs):

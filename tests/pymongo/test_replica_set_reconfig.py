@@ -9,7 +9,7 @@ import pymongo
 import pytest
 from bson import ObjectId
 
-from replset_helpers import initiate, make_members
+from replset_helpers import one_member_set
 
 SET = "rs0"
 
@@ -23,10 +23,7 @@ def code_of(fn):
 @pytest.fixture(scope="module")
 def member(tmp_path_factory):
     # One server for the whole file (CI has 2 cores): the tests run in order on the same set.
-    m, = make_members(tmp_path_factory.mktemp("reconfig"), SET, 1)
-    initiate([m], SET)
-    yield m
-    m.stop()
+    yield from one_member_set(tmp_path_factory, SET)
 
 
 def conf(c):

@@ -10,7 +10,6 @@ Commands with an explicit lsid and txnNumber are sent over a plain socket (wire.
 would replace the lsid with its own session's, and a retry must be exactly a resend."""
 
 import contextlib
-import shutil
 import time
 import uuid
 
@@ -20,7 +19,7 @@ from bson import Int64, Timestamp
 from bson.binary import Binary
 
 import wire
-from replset_helpers import initiate, make_members
+from replset_helpers import one_member_set
 
 SET = "rsretry"
 
@@ -89,12 +88,7 @@ def wait_primary(m, timeout=30):
 @pytest.fixture(scope="module")
 def member(tmp_path_factory):
     # Records of expired sessions may be reaped at once (the test of the reaper asks for it).
-    m, = make_members(tmp_path_factory.mktemp("retry"), SET, 1,
-                      lambda i: ["--setParameter", "TransactionRecordMinimumLifetimeMinutes=0"])
-    initiate([m], SET)
-    yield m
-    m.stop()
-    shutil.rmtree(m.dbpath, ignore_errors=True)
+    yield from one_member_set(tmp_path_factory, SET, ["--setParameter", "TransactionRecordMinimumLifetimeMinutes=0"])
 
 
 @pytest.fixture

@@ -223,6 +223,11 @@ namespace mongo {
     X(DataCorruptionDetected, 296)                 \
     X(ObjectIsBusy, 314)                           \
     X(UnsupportedOpQueryCommand, 352)              \
+    X(InvalidResumeToken, 260)                     \
+    X(ChangeStreamFatalError, 280)                 \
+    X(ChangeStreamHistoryLost, 286)                \
+    X(Location40602, 40602)                        \
+    X(Location40674, 40674)                        \
     X(SocketException, 9001)
 
 enum class ErrorCodes : int {

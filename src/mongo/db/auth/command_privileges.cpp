@@ -63,6 +63,12 @@ void addStage(RequiredPrivileges& r, const std::string& db, const std::string& i
         r.add(input.empty() ? R::database(db) : R::exact(db, input), {A::collStats});
     } else if (name == "$indexStats") {
         r.add(input.empty() ? R::database(db) : R::exact(db, input), {A::indexStats});
+    } else if (name == "$changeStream") {
+        // As MongoDB: changeStream and find on the collection, the database, or (a cluster-wide
+        // stream) every normal resource.
+        const bool cluster = s.type() == Object && s.Obj()["allChangesForCluster"].trueValue();
+        r.add(cluster ? R::anyNormal() : input.empty() ? R::database(db) : R::exact(db, input),
+              {A::changeStream, A::find});
     } else if (name == "$listSessions" || name == "$listLocalSessions") {
         if (s.type() == Object && s.Obj()["allUsers"].trueValue()) r.add(R::cluster(), {A::listSessions});
     }
@@ -149,7 +155,8 @@ RequiredPrivileges aggregatePrivileges(const OpMsgRequest& req) {
             if (st.type() != Object || st.Obj().isEmpty()) continue;
             std::string n(st.Obj().firstElementFieldName());
             if (!firstIsSpecial && (n == "$collStats" || n == "$indexStats" || n == "$currentOp" ||
-                                    n == "$listSessions" || n == "$listLocalSessions" || n == "$documents"))
+                                    n == "$listSessions" || n == "$listLocalSessions" || n == "$documents" ||
+                                    n == "$changeStream"))
                 firstIsSpecial = true;
             addStage(r, req.db(), input, st.Obj());
             break;

@@ -1,6 +1,7 @@
 // aggregate: runs a pipeline over a collection scan (or an index scan chosen from a leading
 // $match) and returns a cursor.
 #include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/change_stream/change_stream_cursor.h"
 #include "mongo/db/commands/aggregate_cursor_source.h"
 #include "mongo/db/auth/command_privileges.h"
 #include "mongo/db/commands/command.h"
@@ -22,6 +23,7 @@ public:
     std::string help() const override { return "run an aggregation pipeline"; }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         AggregateRequest ar = parseAggregateRequest(req);
+        if (isChangeStreamPipeline(ar)) return runChangeStream(opCtx, ar, result);  // change_stream/
         if (BSONElement b = req.body["bypassDocumentValidation"]; !b.eoo())
             opCtx->bypassDocumentValidation = parseBoolArg(b, "aggregate");  // for $out / $merge
         // On a view: the view's stages run first, over its collection (views/view_requests.h).

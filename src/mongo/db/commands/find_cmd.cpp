@@ -193,16 +193,17 @@ public:
                 CatalogReadLock lock;
                 cursor->source->restore();
                 exhausted = fillBatch(opCtx, *cursor, batchSize, docs);
-                if (cursor->tailable) exhausted = false;  // it stays open at the end
+                if (cursor->tailable) exhausted = cursor->source->ended();  // it stays open at the end
                 if (!exhausted) cursor->source->save();
             }
-            if (cursor->nReturned > returnedBefore || !cursor->awaitData || !notifier) break;
+            if (cursor->nReturned > returnedBefore || !cursor->awaitData || !notifier || exhausted) break;
             // Nothing yet: wait (holding no lock) for an insert, then look again; a wake by an
             // insert the filter does not match just leads to another wait.
             if (!notifier->waitForChange(opCtx, seen, awaitDeadline)) break;
         }
+        const std::optional<BSONObj> resumeToken = cursor->source->postBatchResumeToken();
         if (!exhausted) cursor.checkIn();  // else the pin destroys it
-        appendCursorReply(result, "nextBatch", docs.arr(), exhausted ? 0 : id, nss.ns());
+        appendCursorReply(result, "nextBatch", docs.arr(), exhausted ? 0 : id, nss.ns(), resumeToken);
         appendReplDataForFetcher(req.body, result);
     }
 };

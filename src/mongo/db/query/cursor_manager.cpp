@@ -202,7 +202,7 @@ bool fillBatch(const OperationContext* opCtx, ClientCursor& cursor, long long ba
         docs.append(*d);
         n++;
     }
-    if (!exhausted && !cursor.stash && batchSize != 0) {
+    if (!exhausted && !cursor.stash && batchSize != 0 && !cursor.tailable) {  // (a tailable one never ends by running dry)
         // Peek, so that a cursor whose last document filled the batch reports id 0 now
         // rather than after one more empty getMore.
         cursor.stash = cursor.source->next(opCtx);
@@ -237,9 +237,10 @@ void replyWithCursor(OperationContext* opCtx, const NamespaceString& cursorNss, 
 }
 
 void appendCursorReply(BSONObjBuilder& reply, const char* batchName, BSONArray docs, long long id,
-                       const std::string& ns) {
+                       const std::string& ns, const std::optional<BSONObj>& postBatchResumeToken) {
     BSONObjBuilder& c = reply.subobjStart("cursor");
     c.append(batchName, docs);
+    if (postBatchResumeToken) c.append("postBatchResumeToken", *postBatchResumeToken);
     c.append("id", id);
     c.append("ns", ns);
     c.doneFast();

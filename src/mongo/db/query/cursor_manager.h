@@ -28,6 +28,10 @@ public:
     // Before a getMore batch; the caller holds a shared catalog lock. Throws if the cursor
     // cannot go on (QueryPlanKilled when its collection was dropped).
     virtual void restore() = 0;
+    // A change stream's resume token for the batch just filled (its replies carry it).
+    virtual std::optional<BSONObj> postBatchResumeToken() const { return std::nullopt; }
+    // A tailable cursor that will return nothing more (a change stream after its invalidate).
+    virtual bool ended() const { return false; }
 };
 
 struct ClientCursor {
@@ -130,8 +134,9 @@ private:
 void replyWithCursor(OperationContext* opCtx, const NamespaceString& cursorNss, std::unique_ptr<CursorSource> source,
                      const BSONObj& cmd, BSONObjBuilder& result);
 
-// Appends {cursor: {<batchName>: docs, id, ns}} (MongoDB's cursor reply shape).
+// Appends {cursor: {<batchName>: docs, postBatchResumeToken?, id, ns}} (MongoDB's cursor
+// reply shape; the token for change streams).
 void appendCursorReply(BSONObjBuilder& reply, const char* batchName, BSONArray docs, long long id,
-                       const std::string& ns);
+                       const std::string& ns, const std::optional<BSONObj>& postBatchResumeToken = std::nullopt);
 
 }  // namespace mongo

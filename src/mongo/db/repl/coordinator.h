@@ -146,6 +146,8 @@ public:
 
     MemberState state() const;
     OpTime lastApplied() const;
+    // The majority commit point as this member knows it (change streams show entries up to it).
+    OpTime majorityCommitPoint() const;
     long long term() const;
 
     // --- isync: replSetSyncFrom (coordinator_initial_sync.cpp)

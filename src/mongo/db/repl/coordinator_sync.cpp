@@ -159,6 +159,7 @@ void ReplicationCoordinator::advanceCommitPointLocked() {
     _commitPoint = candidate;
     _commitPointWall = _lastAppliedWall;
     _progressCv.notify_all();
+    LocalOplog::get()->notifyReaders();  // change streams: more entries are events now
 }
 
 void ReplicationCoordinator::learnCommitPointLocked(const OpTime& committed, Date_t wall, long long sourceTerm) {
@@ -168,6 +169,12 @@ void ReplicationCoordinator::learnCommitPointLocked(const OpTime& committed, Dat
     _commitPoint = c;
     _commitPointWall = wall;
     _progressCv.notify_all();
+    LocalOplog::get()->notifyReaders();
+}
+
+OpTime ReplicationCoordinator::majorityCommitPoint() const {
+    std::lock_guard<std::mutex> lk(_mutex);
+    return _commitPoint;
 }
 
 void ReplicationCoordinator::onSourceCommitPoint(const OpTime& committed, Date_t wall, long long sourceTerm) {

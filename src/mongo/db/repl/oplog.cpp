@@ -116,6 +116,7 @@ void LocalOplog::notifyOnCommit(RecoveryUnit* ru, const OpTime& opTime, Date_t w
     ru->onCommit([this, ru, pending] {
         forgetPending(ru);
         if (_listener) _listener(pending->opTime, pending->wall);
+        notifyReaders();
     });
     ru->onRollback([this, ru] { forgetPending(ru); });
 }

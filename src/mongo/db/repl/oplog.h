@@ -20,6 +20,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "mongo/db/catalog/capped_insert_notifier.h"
 #include "mongo/db/namespace_string.h"
 #include "mongo/db/operation_context.h"
 #include "mongo/db/repl/oplog_entry.h"
@@ -107,7 +108,13 @@ public:
     // longer primary). Set by the coordinator at startup.
     void setWriteGate(std::function<void()> f) { _writeGate = std::move(f); }
 
+    // Woken when an entry commits and when the majority commit point moves (notifyReaders):
+    // what change streams wait on, since an entry becomes an event only once committed.
+    std::shared_ptr<CappedInsertNotifier> readerNotifier() const { return _readers; }
+    void notifyReaders() { _readers->notifyAll(); }
+
 private:
+    std::shared_ptr<CappedInsertNotifier> _readers = std::make_shared<CappedInsertNotifier>();
     struct Pending {  // the newest entry of a unit of work not yet committed
         OpTime opTime;
         Date_t wall;

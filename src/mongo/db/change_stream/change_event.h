@@ -1,0 +1,66 @@
+#pragma once
+// Change stream events from oplog entries (MongoDB 7.0's shapes), and resume tokens.
+//
+// Events: insert {fullDocument}, update {updateDescription: {updatedFields, removedFields,
+// truncatedArrays}} (from the entry's $v: 2 diff), replace {fullDocument}, delete, each with
+// ns {db, coll} and documentKey {_id}; drop, rename {to}, dropDatabase; invalidate when the
+// watched collection is dropped or renamed away, or the watched database dropped. Every event
+// has _id (its resume token), operationType, clusterTime (the entry's ts) and wallTime (lsid and
+// txnNumber belong to transactions' events, which this server has none of; a retryable write's
+// are not shown, as MongoDB). Creates, index builds and other
+// DDL are not shown (MongoDB shows them only with showExpandedEvents).
+//
+// Resume token: {_data: <hex string>}: the entry's timestamp and whether the token is an
+// invalidate's. One oplog entry per timestamp, so a timestamp names an event (and a
+// high-water mark of a batch that returned none: postBatchResumeToken). Opaque to clients, as
+// MongoDB's: only this server decodes it.
+// Pure functions: thread safe.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mongo/base/status.h"
+#include "mongo/bson/bsonobj.h"
+
+namespace mongo {
+namespace change_stream {
+
+struct Scope {
+    enum class Kind { kCollection, kDatabase, kCluster };
+    Kind kind = Kind::kCollection;
+    std::string db;
+    std::string coll;  // kCollection only
+
+    // Whether a CRUD entry on ns ("db.coll") is an event of this stream: the collection; every
+    // non-system collection of the database; every non-system collection of every database but
+    // admin, config and local.
+    bool watches(const std::string& ns) const;
+};
+
+struct ResumeToken {
+    Timestamp ts;
+    bool fromInvalidate = false;
+
+    BSONObj toBSON() const;  // {_data: "..."}
+    // InvalidResumeToken (260) for anything this server did not make.
+    static StatusWith<ResumeToken> parse(const BSONObj& token);
+};
+
+// What a stream does with updates: the document as it is now (updateLookup), or none.
+struct EventOptions {
+    bool updateLookup = false;
+};
+
+// The events of one oplog entry for the scope, in order (none, one, or e.g. drop + invalidate).
+// lookup(ns, documentKey): the current document, for updateLookup (nullopt: gone -> null).
+// Throws DBException for an entry it cannot read.
+std::vector<BSONObj> eventsFor(const BSONObj& entry, const Scope& scope, const EventOptions& options,
+                               const std::function<std::optional<BSONObj>(const std::string& ns,
+                                                                          const BSONObj& documentKey)>& lookup);
+
+// updateDescription {updatedFields, removedFields, truncatedArrays} of a $v: 2 diff.
+BSONObj updateDescriptionOf(const BSONObj& diff);
+
+}  // namespace change_stream
+}  // namespace mongo
