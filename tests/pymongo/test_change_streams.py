@@ -116,6 +116,9 @@ def test_drop_and_rename_invalidate_a_collection_stream(c):
         assert strip(events[1]) == {"operationType": "drop", "ns": {"db": "cs", "coll": "dropped"}}
         assert not s.alive
     invalidate = events[2]
+    # Resumed after the drop (a driver whose batch ended there): the invalidate still follows.
+    with coll.watch(resume_after=events[1]["_id"], max_await_time_ms=200) as s:
+        assert [e["operationType"] for e in next_events(s, 1)] == ["invalidate"]
     # startAfter an invalidate opens a stream after it; resumeAfter may not (260).
     assert code_of(lambda: coll.watch(resume_after=invalidate["_id"]).try_next()) == 260
     with coll.watch(start_after=invalidate["_id"], max_await_time_ms=200) as s:
@@ -205,3 +208,34 @@ def test_refusals(c, member):
     with coll.watch([{"$project": {"_id": 0}}], max_await_time_ms=200) as s:
         coll.insert_one({"x": 1})
         assert code_of(lambda: next_events(s, 1)) == 280
+
+
+def test_resume_token_not_in_the_oplog(c):
+    coll = c.cs.missing
+    with coll.watch(max_await_time_ms=200) as s:
+        coll.insert_one({"_id": 1})
+        e, = next_events(s, 1)
+    # A token of the same second with an increment no entry has: resuming from it fails (280)
+    # rather than silently going on from there.
+    ts = e["clusterTime"]
+    fake = {"_data": "82%016X00" % ((ts.time << 32) | (ts.inc + 100000))}
+    with coll.watch(resume_after=fake, max_await_time_ms=200) as s:
+        coll.insert_one({"_id": 2})
+        assert code_of(lambda: next_events(s, 1)) == 280
+
+
+def test_resumable_errors_are_labelled(c):
+    """Drivers resume a stream only after errors labelled ResumableChangeStreamError."""
+    r = c.cs.command({"aggregate": "labels", "pipeline": [{"$changeStream": {}}], "cursor": {}})
+    plain = c.cs.command({"find": "events", "batchSize": 0})
+    c.admin.command({"configureFailPoint": "failCommand", "mode": {"times": 2},
+                     "data": {"failCommands": ["getMore"], "errorCode": 262}})
+    try:
+        with pytest.raises(pymongo.errors.OperationFailure) as e:
+            c.cs.command({"getMore": r["cursor"]["id"], "collection": "labels"})
+        assert e.value.code == 262 and "ResumableChangeStreamError" in e.value.details.get("errorLabels", [])
+        with pytest.raises(pymongo.errors.OperationFailure) as e:
+            c.cs.command({"getMore": plain["cursor"]["id"], "collection": "events"})
+        assert e.value.code == 262 and "ResumableChangeStreamError" not in e.value.details.get("errorLabels", [])
+    finally:
+        c.admin.command({"configureFailPoint": "failCommand", "mode": "off"})

@@ -226,7 +226,12 @@ def test_wiped_member_resyncs_and_survives_its_source_dying(rs):
     victim.kill9()
     fail_point(c, "initialSyncHangDuringCollectionClone", "off")
     # The attempt fails on the dead source and the next one completes from the other member.
-    wait_fail_point(c, "initialSyncHangBeforeFinish")
+    try:
+        wait_fail_point(c, "initialSyncHangBeforeFinish")
+    except pymongo.errors.PyMongoError as e:
+        # (Seen twice in CI, never alone: the members' own account of it.)
+        raise AssertionError("%s\n--- syncing member ---\n%s\n--- %s (killed source) ---\n%s\n--- the other ---\n%s" % (
+            e, c.tail(120), source_host, victim.tail(30), (b if victim is a else a).tail(60)))
     st = status(c)
     iss = st["initialSyncStatus"]
     assert iss["failedInitialSyncAttempts"] == 1

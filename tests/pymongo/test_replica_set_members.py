@@ -304,6 +304,12 @@ def test_default_read_and_write_concerns(rs):
         assert r["defaultWriteConcern"] == {"w": "majority", "wtimeout": 500} and r["defaultWriteConcernSource"] == "global"
         assert r["defaultReadConcern"] == {"level": "majority"} and r["defaultReadConcernSource"] == "global"
         assert isinstance(r["updateOpTime"], Timestamp)
+        # A majority default read concern is for clients: the members' own oplog reads ignore it
+        # (else replication would wait on itself and no majority write could complete).
+        for i in range(3):
+            r = c.test.command({"insert": "dflt_ok", "documents": [{"_id": i}],
+                                "writeConcern": {"w": "majority", "wtimeout": 10000}})
+            assert "writeConcernError" not in r
         # Written to config.settings like any document: every member reads the same defaults.
         for m in secondaries:
             with m.client() as d:

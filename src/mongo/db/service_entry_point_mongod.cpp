@@ -16,6 +16,7 @@
 #include "mongo/db/commands/profile_settings.h"
 #include "mongo/db/commands/profiler.h"
 #include "mongo/db/error_extra_info.h"
+#include "mongo/db/change_stream/change_stream_cursor.h"
 #include "mongo/db/repl/coordinator.h"
 #include "mongo/db/repl/rw_concern_defaults.h"
 #include "mongo/db/repl/oplog.h"
@@ -145,14 +146,18 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         opCtx->checkForInterrupt();  // maxTimeAlwaysTimeOut fails every command with a deadline
     }
     checkReadConcernArgument(body, replSet);
-    if (replSet) repl::ReplicationCoordinator::get()->waitForReadConcern(opCtx.get(), body);
+    // Members' own connections (the fetcher, initial sync, rollback) name themselves.
+    BSONElement app = client->metadata["application"];
+    const bool internalClient = app.type() == Object && app.Obj()["name"].type() == String &&
+                                app.Obj()["name"].str().rfind("replication", 0) == 0;
+    // The cluster's default read concern is for clients' reads of replicated data, never for
+    // a member's reads of another member's oplog (a majority default would wait for the very
+    // batch the member is fetching).
+    if (replSet)
+        repl::ReplicationCoordinator::get()->waitForReadConcern(opCtx.get(), body,
+                                                                !internalClient && req.db() != "local");
     // The Stable API parameters (api_parameters.h), before the command's other arguments.
-    {
-        BSONElement app = client->metadata["application"];
-        const bool internalClient = app.type() == Object && app.Obj()["name"].type() == String &&
-                                    app.Obj()["name"].str() == "replication";
-        checkAPIParameters(cmd->name(), body, internalClient);
-    }
+    checkAPIParameters(cmd->name(), body, internalClient);
     // The command's arguments, as MongoDB parses them before running anything (command_args.h).
     if (const CommandArgs* args = findCommandArgs(cmd->name()))
         args->check(body);
@@ -185,9 +190,12 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         }
         // carries ok: 0; errorLabels as the fail point says, else as MongoDB labels the error
         *labelsFinal = true;
-        result.appendElements(outcome->errorLabelsOverridden
-                                  ? outcome->reply
-                                  : repl::withRetryableWriteErrorLabel(cmd->name(), body, outcome->reply));
+        BSONObj injected = outcome->reply;
+        if (!outcome->errorLabelsOverridden) {
+            injected = repl::withRetryableWriteErrorLabel(cmd->name(), body, injected);
+            if (isChangeStreamCommand(cmd->name(), body)) injected = withResumableChangeStreamLabel(injected);
+        }
+        result.appendElements(injected);
         return;
     }
     // Retryable writes (txnNumber on a replica-set member): the session is checked out for the
@@ -243,6 +251,8 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     Status status;
     BSONObj extraInfo;  // fields of the error reply beyond ok/errmsg/code/codeName
     bool labelsFinal = false;
+    // Asked before running: a getMore that fails destroys its cursor.
+    const bool changeStreamCommand = isChangeStreamCommand(name, req.body);
     try {
         runCommand(cmd, client, req, result, &labelsFinal);
     } catch (const DuplicateKeyException& e) {
@@ -278,6 +288,7 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
         extra.appendElements(extraInfo);
         repl::ReplicationCoordinator::get()->appendClusterTimeFields(&extra);
         BSONObj reply = repl::withRetryableWriteErrorLabel(name, req.body, makeErrorReply(status, extra.obj()));
+        if (changeStreamCommand) reply = withResumableChangeStreamLabel(reply);
         profileCommandIfEnabled(client, req, name, profLevel, status, reply, ms);
         return reply;
     }

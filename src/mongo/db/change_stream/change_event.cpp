@@ -10,7 +10,7 @@ namespace change_stream {
 namespace {
 
 // "82" (a version byte, as MongoDB's KeyString tokens begin), 16 hex digits of the timestamp,
-// then "01" for an invalidate's token, "00" otherwise.
+// then the kind: "00" an event, "01" an invalidate, "02" a high-water mark.
 constexpr const char* kVersion = "82";
 
 bool isSystemCollection(const std::string& coll) { return coll.rfind("system.", 0) == 0; }
@@ -32,7 +32,7 @@ BSONObj nsDoc(const std::string& db, const std::string& coll) {
 void appendHeader(BSONObjBuilder& b, const repl::OplogEntry& e, const char* type, bool invalidate = false) {
     ResumeToken t;
     t.ts = e.opTime.getTimestamp();
-    t.fromInvalidate = invalidate;
+    t.kind = invalidate ? ResumeToken::Kind::kInvalidate : ResumeToken::Kind::kEvent;
     b.append("_id", t.toBSON());
     b.append("operationType", type);
     b.append("clusterTime", e.opTime.getTimestamp());
@@ -101,8 +101,8 @@ bool Scope::watches(const std::string& ns) const {
 
 BSONObj ResumeToken::toBSON() const {
     char buf[40];
-    std::snprintf(buf, sizeof buf, "%s%016llX%s", kVersion, static_cast<unsigned long long>(ts.asULL()),
-                  fromInvalidate ? "01" : "00");
+    std::snprintf(buf, sizeof buf, "%s%016llX%02d", kVersion, static_cast<unsigned long long>(ts.asULL()),
+                  static_cast<int>(kind));
     BSONObjBuilder b;
     b.append("_data", std::string(buf));
     return b.obj();
@@ -122,10 +122,10 @@ StatusWith<ResumeToken> ResumeToken::parse(const BSONObj& token) {
         v = (v << 4) | unsigned(x);
     }
     const std::string flag = s.substr(18);
-    if (flag != "00" && flag != "01") return bad;
+    if (flag != "00" && flag != "01" && flag != "02") return bad;
     ResumeToken t;
     t.ts = Timestamp::fromULL(v);
-    t.fromInvalidate = flag == "01";
+    t.kind = static_cast<ResumeToken::Kind>(flag[1] - '0');
     return t;
 }
 

@@ -10,10 +10,11 @@
 // are not shown, as MongoDB). Creates, index builds and other
 // DDL are not shown (MongoDB shows them only with showExpandedEvents).
 //
-// Resume token: {_data: <hex string>}: the entry's timestamp and whether the token is an
-// invalidate's. One oplog entry per timestamp, so a timestamp names an event (and a
-// high-water mark of a batch that returned none: postBatchResumeToken). Opaque to clients, as
-// MongoDB's: only this server decodes it.
+// Resume token: {_data: <hex string>}: the entry's timestamp and a kind: an event of the entry,
+// the entry's invalidate (which follows its drop/rename/dropDatabase event), or a high-water
+// mark (everything of the entry and before is accounted for: postBatchResumeToken of a batch
+// that ended past the last event). Tokens order as (ts, kind), and as strings. Opaque to
+// clients, as MongoDB's: only this server decodes them.
 // Pure functions: thread safe.
 #include <functional>
 #include <optional>
@@ -39,8 +40,10 @@ struct Scope {
 };
 
 struct ResumeToken {
+    enum class Kind { kEvent = 0, kInvalidate = 1, kHighWaterMark = 2 };
     Timestamp ts;
-    bool fromInvalidate = false;
+    Kind kind = Kind::kEvent;
+    bool fromInvalidate() const { return kind == Kind::kInvalidate; }
 
     BSONObj toBSON() const;  // {_data: "..."}
     // InvalidResumeToken (260) for anything this server did not make.

@@ -1,5 +1,7 @@
 #include "mongo/db/change_stream/change_stream_cursor.h"
 
+#include <set>
+
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/auth/authorization_session.h"
 #include "mongo/db/catalog/catalog_lock.h"
@@ -63,7 +65,7 @@ ChangeStreamCursorSource::Spec parseSpec(OperationContext* opCtx, const Aggregat
             uassert(ErrorCodes::InvalidResumeToken,
                     "Attempting to resume a change stream using 'resumeAfter' is not allowed from an invalidate "
                     "notification.",
-                    !(f == "resumeAfter" && t.getValue().fromInvalidate));
+                    !(f == "resumeAfter" && t.getValue().fromInvalidate()));
             resume = t.getValue();
             ++resumeOptions;
         } else if (f == "startAtOperationTime") {
@@ -119,14 +121,29 @@ ChangeStreamCursorSource::Spec parseSpec(OperationContext* opCtx, const Aggregat
     // Where the stream begins: after the resume token's entry, at startAtOperationTime, or
     // after the newest entry this member applied.
     std::optional<Timestamp> resumePoint;
-    if (resume) {
+    auto before = [](Timestamp t) { return Timestamp::fromULL(t.asULL() == 0 ? 0 : t.asULL() - 1); };
+    if (resume && resume->kind != ResumeToken::Kind::kHighWaterMark) {
+        // The token's entry is read again: an invalidate may follow the event in it.
+        spec.after = before(resume->ts);
+        spec.skipThrough = resume->toBSON()["_data"].str();
+        spec.entryMustExist = resume->ts;
+        spec.startToken = resume->toBSON();
+        resumePoint = resume->ts;
+    } else if (resume) {
         spec.after = resume->ts;
+        spec.startToken = resume->toBSON();
         resumePoint = resume->ts;
     } else if (startAt) {
-        spec.after = Timestamp::fromULL(startAt->asULL() == 0 ? 0 : startAt->asULL() - 1);
+        spec.after = before(*startAt);
         resumePoint = *startAt;
     } else {
         spec.after = repl::ReplicationCoordinator::get()->lastApplied().getTimestamp();
+    }
+    if (spec.startToken.isEmpty()) {
+        ResumeToken t;
+        t.ts = spec.after;
+        t.kind = ResumeToken::Kind::kHighWaterMark;
+        spec.startToken = t.toBSON();
     }
     if (resumePoint) {
         const auto first = repl::LocalOplog::get()->readFirst(opCtx).first;
@@ -194,15 +211,25 @@ bool ChangeStreamCursorSource::refill(const OperationContext* interruptCtx) {
             entry = d->getOwned();
         }
         const Timestamp ts = entry["ts"].timestamp();
+        if (_spec.entryMustExist) {
+            // The resume token's own entry must come first: else it is not in this oplog (rolled
+            // back, another set's token): MongoDB's ChangeStreamFatalError.
+            uassert(ErrorCodes::ChangeStreamFatalError, "cannot resume stream; the resume token was not found.",
+                    ts == *_spec.entryMustExist);
+            _spec.entryMustExist.reset();
+        }
         if (committed < ts) {
             _held = entry;
             break;
         }
         _held.reset();
         for (BSONObj& ev : change_stream::eventsFor(entry, _spec.scope, _spec.options, lookup)) {
+            // Resumed from an event of this entry: what the client already had is not shown again.
+            if (_spec.skipThrough && ev["_id"].embeddedObject()["_data"].str() <= *_spec.skipThrough) continue;
             if (ev["operationType"].str() == "invalidate") _invalidated = true;
             _pending.push_back(std::move(ev));
         }
+        _spec.skipThrough.reset();  // only the first entry is the token's
         _scanned = ts;
         any = true;
         if (_invalidated) break;  // nothing follows an invalidate
@@ -212,38 +239,60 @@ bool ChangeStreamCursorSource::refill(const OperationContext* interruptCtx) {
 
 std::optional<BSONObj> ChangeStreamCursorSource::next(const OperationContext* interruptCtx) {
     if (_ended) return std::nullopt;
-    while (true) {
-        if (auto d = _pipeline->getNext()) {
-            BSONElement id = (*d)["_id"];
-            auto token = id.type() == Object ? ResumeToken::parse(id.embeddedObject())
-                                             : StatusWith<ResumeToken>(ErrorCodes::BadValue, "");
-            uassert(ErrorCodes::ChangeStreamFatalError,
-                    "Encountered an event whose _id field, which contains the resume token, was modified by the "
-                    "pipeline. Modifying the _id field of an event makes it impossible to resume the stream from "
-                    "that point. Only transformations that retain the unmodified _id field are allowed.",
-                    token.isOK());
-            _lastReturned = id.embeddedObject().getOwned();
-            if (token.getValue().fromInvalidate) _ended = true;
-            return d;
+    try {
+        while (true) {
+            if (auto d = _pipeline->getNext()) {
+                BSONElement id = (*d)["_id"];
+                auto token = id.type() == Object ? ResumeToken::parse(id.embeddedObject())
+                                                 : StatusWith<ResumeToken>(ErrorCodes::BadValue, "");
+                uassert(ErrorCodes::ChangeStreamFatalError,
+                        "Encountered an event whose _id field, which contains the resume token, was modified by the "
+                        "pipeline. Modifying the _id field of an event makes it impossible to resume the stream from "
+                        "that point. Only transformations that retain the unmodified _id field are allowed.",
+                        token.isOK());
+                if (token.getValue().fromInvalidate()) _invalidateEmitted = true;
+                ++_notReturned;
+                return d;
+            }
+            if (_invalidated && _pending.empty()) {
+                // The invalidate was filtered out: the stream ends all the same. (Emitted, it
+                // ends when it is returned.)
+                if (!_invalidateEmitted) _ended = true;
+                return std::nullopt;
+            }
+            if (!refill(interruptCtx)) return std::nullopt;
         }
-        if (_invalidated && _pending.empty()) {
-            _ended = true;  // the invalidate was filtered out: the stream ends all the same
-            return std::nullopt;
-        }
-        if (!refill(interruptCtx)) return std::nullopt;
+    } catch (const DBException& e) {
+        // The oplog rolled over the stream's position: its history is gone, as MongoDB says it.
+        if (e.code() == static_cast<int>(ErrorCodes::CappedPositionLost))
+            uasserted(ErrorCodes::ChangeStreamHistoryLost,
+                      "Resume of change stream was not possible, as the resume point may no longer be in the oplog.");
+        throw;
     }
 }
 
+void ChangeStreamCursorSource::returned(const BSONObj& doc) {
+    if (_notReturned > 0) --_notReturned;
+    BSONElement id = doc["_id"];
+    if (id.type() != Object) return;
+    _lastReturned = id.embeddedObject().getOwned();
+    auto token = ResumeToken::parse(*_lastReturned);
+    if (token.isOK() && token.getValue().fromInvalidate()) _ended = true;
+}
+
 std::optional<BSONObj> ChangeStreamCursorSource::postBatchResumeToken() const {
-    // Events produced but not returned yet: resume from the last one returned. Otherwise every
-    // entry up to _scanned is accounted for: the high-water mark (the last event's own token
-    // when it is that entry's, so an invalidate's keeps its flag).
+    // Events produced but not yet in a batch: resume from the last one returned (or where the
+    // stream began). Otherwise every entry up to _scanned is accounted for: the last event's own
+    // token when it is of that entry, else a high-water mark there.
+    if (!_pending.empty() || _notReturned > 0 || _scanned == _spec.after)
+        return _lastReturned ? *_lastReturned : _spec.startToken;
     if (_lastReturned) {
         auto last = ResumeToken::parse(*_lastReturned);
-        if (!_pending.empty() || (last.isOK() && !(last.getValue().ts < _scanned))) return *_lastReturned;
+        if (last.isOK() && last.getValue().ts == _scanned) return *_lastReturned;
     }
     ResumeToken hwm;
-    hwm.ts = _pending.empty() ? _scanned : _spec.after;
+    hwm.ts = _scanned;
+    hwm.kind = ResumeToken::Kind::kHighWaterMark;
     return hwm.toBSON();
 }
 
@@ -280,7 +329,11 @@ void runChangeStream(OperationContext* opCtx, const AggregateRequest& ar, BSONOb
     cursor->tailable = true;
     cursor->awaitData = true;
     cursor->insertNotifier = repl::LocalOplog::get()->readerNotifier();  // commits and commit point moves
+    cursor->changeStream = true;
     cursor->source = std::make_unique<ChangeStreamCursorSource>(opCtx, ar.nss, std::move(spec), rest);
+    // Events stop at the commit point already: no second wait after each batch (readConcern
+    // majority, or a majority default).
+    opCtx->readsMajorityCommitted = false;
     BSONArrayBuilder docs;
     fillBatch(opCtx, *cursor, ar.batchSize, docs);
     const std::optional<BSONObj> token = cursor->source->postBatchResumeToken();
@@ -290,6 +343,45 @@ void runChangeStream(OperationContext* opCtx, const AggregateRequest& ar, BSONOb
         id = CursorManager::get().registerCursor(std::move(cursor));
     }
     appendCursorReply(result, "firstBatch", docs.arr(), id, ar.nss.ns(), token);
+}
+
+bool isChangeStreamCommand(const std::string& name, const BSONObj& body) {
+    if (name == "aggregate") {
+        BSONElement p = body["pipeline"];
+        if (p.type() != Array) return false;
+        BSONObj stages = p.embeddedObject();
+        return !stages.isEmpty() && stages.firstElement().type() == Object &&
+               std::string_view(stages.firstElement().embeddedObject().firstElementFieldName()) == "$changeStream";
+    }
+    if (name == "getMore") {
+        BSONElement id = body.firstElement();
+        return id.type() == NumberLong && CursorManager::get().isChangeStream(id.numberLong());
+    }
+    return false;
+}
+
+BSONObj withResumableChangeStreamLabel(const BSONObj& reply) {
+    // The errors after which drivers resume a stream (MongoDB 7.0 labels the same ones).
+    static const std::set<int> kResumable = {6,    7,    89,    91,    133,   150,   189,   234,   262,
+                                             9001, 10107, 11600, 11602, 13388, 13435, 13436, 63};
+    if (reply["ok"].trueValue() || !kResumable.count(reply["code"].numberInt())) return reply;
+    BSONObjBuilder b;
+    BSONArrayBuilder labels;
+    bool has = false;
+    for (BSONElement e : reply) {
+        if (e.fieldNameStringData() != "errorLabels") {
+            b.append(e);
+            continue;
+        }
+        if (e.type() == Array)
+            for (BSONElement l : e.embeddedObject()) {
+                labels.append(l);
+                if (l.type() == String && l.str() == "ResumableChangeStreamError") has = true;
+            }
+    }
+    if (!has) labels.append("ResumableChangeStreamError");
+    b.appendArray("errorLabels", labels.arr());
+    return b.obj();
 }
 
 }  // namespace mongo

@@ -33,15 +33,19 @@ namespace {
 
 // A member's oplog fetcher sends its term with find and getMore: a newer one than ours makes
 // a primary of an older term step down before it serves the entries (observeRequestTerm).
-void observeFetcherTerm(const BSONObj& body) {
-    BSONElement term = body["term"];
-    if (term.isNumber()) repl::ReplicationCoordinator::get()->observeRequestTerm(term.numberLong());
+// Only on the oplog, as MongoDB: a term on any other read is ignored.
+bool isFetcherRead(const NamespaceString& nss, const BSONObj& body) {
+    return body["term"].isNumber() && nss.db() == "local" && nss.coll() == "oplog.rs" &&
+           repl::ReplicationCoordinator::get()->isReplSet();
+}
+
+void observeFetcherTerm(const NamespaceString& nss, const BSONObj& body) {
+    if (isFetcherRead(nss, body)) repl::ReplicationCoordinator::get()->observeRequestTerm(body["term"].numberLong());
 }
 
 // ... and its reply tells the member our term and commit point ($replData).
-void appendReplDataForFetcher(const BSONObj& body, BSONObjBuilder& result) {
-    if (body["term"].isNumber() && repl::ReplicationCoordinator::get()->isReplSet())
-        repl::ReplicationCoordinator::get()->appendReplData(&result);
+void appendReplDataForFetcher(const NamespaceString& nss, const BSONObj& body, BSONObjBuilder& result) {
+    if (isFetcherRead(nss, body)) repl::ReplicationCoordinator::get()->appendReplData(&result);
 }
 
 class FindCmd : public Command {
@@ -52,7 +56,7 @@ public:
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
         NamespaceString nss = commandTargetNamespace(req);
         FindRequest fr = parseFindRequest(req.body);
-        observeFetcherTerm(req.body);
+        observeFetcherTerm(nss, req.body);
         std::optional<CatalogReadLock> lock;
         lock.emplace();
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
@@ -89,7 +93,7 @@ public:
             id = CursorManager::get().registerCursor(std::move(cursor));
         }
         appendCursorReply(result, "firstBatch", docs.arr(), id, nss.ns());
-        appendReplDataForFetcher(req.body, result);
+        appendReplDataForFetcher(nss, req.body, result);
     }
 };
 FindCmd findCmd;
@@ -139,7 +143,7 @@ public:
         }
         long long id = idElem.numberLong();
         NamespaceString nss(req.db(), collElem.valueStringData());
-        observeFetcherTerm(req.body);
+        observeFetcherTerm(nss, req.body);
         uassertStatusOK(NamespaceString::validateCursorNamespace(nss.db(), nss.coll()));
         PinnedCursor cursor(CursorManager::get().checkOut(id, opCtx));
         if (!cursor) uasserted(ErrorCodes::CursorNotFound, "cursor id " + std::to_string(id) + " not found");
@@ -204,7 +208,7 @@ public:
         const std::optional<BSONObj> resumeToken = cursor->source->postBatchResumeToken();
         if (!exhausted) cursor.checkIn();  // else the pin destroys it
         appendCursorReply(result, "nextBatch", docs.arr(), exhausted ? 0 : id, nss.ns(), resumeToken);
-        appendReplDataForFetcher(req.body, result);
+        appendReplDataForFetcher(nss, req.body, result);
     }
 };
 GetMoreCmd getMoreCmd;

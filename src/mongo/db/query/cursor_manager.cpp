@@ -67,6 +67,12 @@ void CursorManager::checkIn(std::unique_ptr<ClientCursor> c) {
     _cursors[id] = std::move(c);
 }
 
+bool CursorManager::isChangeStream(long long id) {
+    std::lock_guard<std::mutex> lk(_mutex);
+    auto it = _cursors.find(id);
+    return it != _cursors.end() && it->second->changeStream;
+}
+
 std::optional<std::string> CursorManager::ownerOf(long long id) {
     std::lock_guard<std::mutex> lk(_mutex);
     if (auto it = _cursors.find(id); it != _cursors.end()) return it->second->owner;
@@ -200,6 +206,7 @@ bool fillBatch(const OperationContext* opCtx, ClientCursor& cursor, long long ba
             break;
         }
         docs.append(*d);
+        cursor.source->returned(*d);
         n++;
     }
     if (!exhausted && !cursor.stash && batchSize != 0 && !cursor.tailable) {  // (a tailable one never ends by running dry)

@@ -32,6 +32,8 @@ public:
     virtual std::optional<BSONObj> postBatchResumeToken() const { return std::nullopt; }
     // A tailable cursor that will return nothing more (a change stream after its invalidate).
     virtual bool ended() const { return false; }
+    // doc (from next()) went into a batch: one kept back for the next batch (16 MB) has not.
+    virtual void returned(const BSONObj& doc) {}
 };
 
 struct ClientCursor {
@@ -59,6 +61,8 @@ struct ClientCursor {
     // Opened by a readConcern majority command: every getMore's batch waits, as the first one
     // did, until it is majority-committed (OperationContext::readsMajorityCommitted).
     bool majorityRead = false;
+    // A $changeStream's cursor: its getMore errors carry ResumableChangeStreamError.
+    bool changeStream = false;
 };
 
 class CursorManager {
@@ -84,6 +88,8 @@ public:
     bool exists(long long id);
     // The owner (ClientCursor::owner) of a registered cursor, in use or not; nullopt if none.
     std::optional<std::string> ownerOf(long long id);
+    // Whether cursor id is a change stream's (false when there is no such cursor).
+    bool isChangeStream(long long id);
     void killAll();
     // Kills (as kill() does) every cursor whose session (its lsid, {} if none) satisfies pred:
     // killSessions, endSessions and expired sessions. Returns how many.

@@ -131,7 +131,8 @@ public:
     // the newest data and its reply waits (awaitReadDurable) until what it read is
     // majority-committed. linearizable: on the primary only (NotWritablePrimary elsewhere).
     // snapshot: refused on sets of more than one member (ReadConcernMajorityNotEnabled 148).
-    void waitForReadConcern(OperationContext* opCtx, const BSONObj& cmd);
+    // useDefault: a command without readConcern takes the cluster's default (setDefaultRWConcern).
+    void waitForReadConcern(OperationContext* opCtx, const BSONObj& cmd, bool useDefault = true);
     // After a read with opCtx->readsMajorityCommitted: waits (interruptibly: maxTimeMS) until
     // the majority commit point reaches what this node had applied when the read ended, so no
     // document returned can be rolled back (this node's tables keep no history, so it cannot
@@ -204,7 +205,7 @@ private:
     void advanceCommitPointLocked();
     // A non-primary learns the commit point from a primary or its sync source in its own term
     // (never past what it applied itself). REQUIRES: _mutex.
-    void learnCommitPointLocked(const OpTime& committed, Date_t wall, long long sourceTerm);
+    void learnCommitPointLocked(const OpTime& committed, Date_t wall, long long sourceTerm, bool fromSyncSource);
     void onSourceCommitPoint(const OpTime& committed, Date_t wall, long long sourceTerm);
     void setStateLocked(MemberState s, const char* why);
     // _term and the last vote follow the topology's after each of its events. REQUIRES: _mutex.

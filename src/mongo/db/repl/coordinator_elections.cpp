@@ -280,7 +280,7 @@ void ReplicationCoordinator::onHeartbeatReply(int member, const StatusWith<BSONO
                       logv2::attrs("hostAndPort", _config->members[size_t(member)].host, "newState", memberStateString(r.state)));
             // A secondary learns the commit point from the primary of its term (never past what
             // it applied itself).
-            if (r.state == MemberState::kPrimary) learnCommitPointLocked(r.lastCommitted, r.lastCommittedWall, r.term);
+            if (r.state == MemberState::kPrimary) learnCommitPointLocked(r.lastCommitted, r.lastCommittedWall, r.term, false);
             advanceCommitPointLocked();
         }
     }

@@ -129,6 +129,8 @@ bool ReplicationCoordinator::manageInitialSync() {
             std::lock_guard<std::mutex> lk(_mutex);
             _lastApplied = _lastDurable = OpTime();
             _lastAppliedWall = _lastDurableWall = Date_t();
+            _commitPoint = OpTime();  // learnt again from the set, on the history being copied
+            _commitPointWall = Date_t();
             _topo.setMyLastApplied(OpTime());
             kv = _options.kv;
         }

@@ -34,16 +34,33 @@ void ReplicationCoordinator::rollBack(RemoteClient* source, const std::string& w
     LOGV2(21605, Replication, "Rollback common point found",
           logv2::attrs("commonPoint", p.commonPoint.toBSON(), "divergentEntries", static_cast<long long>(p.divergent.size()),
                        "truncated", p.truncated));
+    // The resync below discards this member's data: only once what it rolls back is saved.
+    // Otherwise it stops (RECOVERING, as a MongoDB rollback that fails) and keeps its data.
+    auto stop = [&](const std::string& reason) {
+        std::lock_guard<std::mutex> lk(_mutex);
+        if (_cannotSync.empty()) _cannotSync = reason;
+        LOGV2_ERROR(21610, Replication, "Rollback failed: this member keeps its data and stops replicating",
+                    logv2::attrs("reason", reason));
+        if (_state == MemberState::kRollback) setStateLocked(MemberState::kRecovering, "rollback failed");
+    };
+    if (p.truncated) {
+        stop("more than " + std::to_string(kMaxDivergentBytes >> 20) + " MB of divergent oplog entries: too many to "
+             "save before a resync; save what is needed from this member, then empty its data directory");
+        return;
+    }
     long long saved = 0;
     try {
         saved = writeRollbackFiles(opCtx.get(), _options.dbpath, p.divergent);
     } catch (const DBException& e) {
-        LOGV2_ERROR(21610, Replication, "Rollback: saving the rolled-back documents failed",
-                    logv2::attrs("error", e.toStatus().toString()));
+        stop("saving the rolled-back documents failed: " + e.toStatus().toString());
+        return;
     }
     {
         std::lock_guard<std::mutex> lk(_mutex);
+        if (_shutdown || _state != MemberState::kRollback) return;  // removed or shut down meanwhile
         _rbid.fetch_add(1);
+        _commitPoint = OpTime();  // learnt again on the set's history
+        _commitPointWall = Date_t();
         // The data is replaced by an initial sync from the set (manageInitialSync), which
         // begins by dropping every replicated database.
         _initialSyncActive = true;

@@ -162,8 +162,14 @@ void ReplicationCoordinator::advanceCommitPointLocked() {
     LocalOplog::get()->notifyReaders();  // change streams: more entries are events now
 }
 
-void ReplicationCoordinator::learnCommitPointLocked(const OpTime& committed, Date_t wall, long long sourceTerm) {
+void ReplicationCoordinator::learnCommitPointLocked(const OpTime& committed, Date_t wall, long long sourceTerm,
+                                                    bool fromSyncSource) {
     if (sourceTerm != _term || _state == MemberState::kPrimary) return;
+    // Clamping to our last applied entry is sound only on the sync source's history (the fetcher
+    // checked it continues ours). From anyone else (heartbeats) a commit point is taken only in
+    // the term of our last entry: a member whose last entries are another branch's (an old
+    // primary back with unreplicated writes) must not count them as committed.
+    if (!fromSyncSource && committed.getTerm() != _lastApplied.getTerm()) return;
     const OpTime c = std::min(committed, _lastApplied);
     if (!(_commitPoint < c)) return;
     _commitPoint = c;
@@ -179,7 +185,7 @@ OpTime ReplicationCoordinator::majorityCommitPoint() const {
 
 void ReplicationCoordinator::onSourceCommitPoint(const OpTime& committed, Date_t wall, long long sourceTerm) {
     std::lock_guard<std::mutex> lk(_mutex);
-    learnCommitPointLocked(committed, wall, sourceTerm);
+    learnCommitPointLocked(committed, wall, sourceTerm, true);
 }
 
 void ReplicationCoordinator::appendReplData(BSONObjBuilder* result) const {
@@ -222,13 +228,13 @@ int ReplicationCoordinator::dataBearingMembers() const {
     return n;
 }
 
-void ReplicationCoordinator::waitForReadConcern(OperationContext* opCtx, const BSONObj& cmd) {
+void ReplicationCoordinator::waitForReadConcern(OperationContext* opCtx, const BSONObj& cmd, bool useDefault) {
     if (!isReplSet()) return;
     BSONElement rc = cmd["readConcern"];
     if (rc.type() != Object) {
         // None given: a read takes the cluster's default (setDefaultRWConcern), as MongoDB's.
         static const std::set<std::string, std::less<>> kReads = {"find", "aggregate", "count", "distinct"};
-        if (!kReads.count(cmd.firstElementFieldName())) return;
+        if (!useDefault || !kReads.count(cmd.firstElementFieldName())) return;
         const BSONObj def = RWConcernDefaults::get().current(opCtx).readConcern;
         if (def.isEmpty()) return;
         BSONObjBuilder b;

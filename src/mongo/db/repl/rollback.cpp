@@ -206,11 +206,9 @@ long long writeRollbackFiles(OperationContext* opCtx, const std::string& dbpath,
         std::ofstream out(file, std::ios::binary | std::ios::app);
         out.write(docs.data(), std::streamsize(docs.size()));
         out.close();
-        if (ec || !out) {
-            LOGV2_ERROR(21608, Replication, "Rollback: could not write a rollback file",
-                        logv2::attrs("file", file.string(), "namespace", ns));
-            continue;
-        }
+        uassert(ErrorCodes::FileStreamFailed,
+                "could not write the rollback file " + file.string() + " for " + ns + (ec ? ": " + ec.message() : ""),
+                !ec && out);
         LOGV2(21609, Replication, "Rollback: wrote the rolled-back documents of a collection",
               logv2::attrs("namespace", ns, "uuid", dirName, "file", file.string(), "documents", n));
         written += n;

@@ -40,7 +40,9 @@ StatusWith<RollbackPlan> findCommonPoint(OperationContext* opCtx, RemoteClient* 
 // The documents the divergent inserts and updates touched, as this member holds them now, each
 // collection's in <dbpath>/rollback/<collection uuid>/removed.<time>.bson (MongoDB 7.0's
 // layout: BSON documents back to back, readable with bsondump, restorable with
-// mongorestore). Deletes and commands leave nothing to save. Returns the documents written.
+// mongorestore). Deletes and commands leave nothing to save. Returns the documents written;
+// throws (FileStreamFailed) when a file cannot be written: the caller must not go on to
+// discard the data then.
 long long writeRollbackFiles(OperationContext* opCtx, const std::string& dbpath, const std::vector<BSONObj>& divergent);
 
 }  // namespace repl
