@@ -110,6 +110,20 @@ def test_after_a_crash_the_state_is_rebuilt_from_storage(mongod_factory):
     check_documents(client, docs + more)
 
 
+def restart_with_stale_state_and_check(mongod_factory, m, old_state, docs):
+    """Kills m, puts the saved state old_state back, restarts: the state must be refused (the
+    collection rebuilt from storage, said in the log) and every document read back as docs."""
+    dbpath = m.dbpath
+    m.kill9()
+    shutil.copy(old_state, os.path.join(dbpath, SAVED))
+    m = mongod_factory(["--dedup"], dbpath=dbpath)
+    client = m.client()
+    rebuild = wait_ready(client)["startupRebuild"]
+    assert rebuild["collectionsFromSavedState"] == 0, rebuild
+    assert "does not match a collection; rebuilding it from storage" in open(m.log_path).read()
+    check_documents(client, docs)
+
+
 def test_a_stale_saved_state_is_not_used(mongod_factory, tmp_path):
     """A saved state from before later writes (put back by hand) does not match the records:
     the collection is rebuilt from storage and every document reads back."""
@@ -117,14 +131,7 @@ def test_a_stale_saved_state_is_not_used(mongod_factory, tmp_path):
     dbpath = m.dbpath
     shutil.copy(os.path.join(dbpath, SAVED), tmp_path / "old")
     m, more = restart_and_add_versions(mongod_factory, m, 3)
-    m.kill9()
-    shutil.copy(tmp_path / "old", os.path.join(dbpath, SAVED))
-    m = mongod_factory(["--dedup"], dbpath=dbpath)
-    client = m.client()
-    rebuild = wait_ready(client)["startupRebuild"]
-    assert rebuild["collectionsFromSavedState"] == 0, rebuild
-    assert "does not match a collection; rebuilding it from storage" in open(m.log_path).read()
-    check_documents(client, docs + more)
+    restart_with_stale_state_and_check(mongod_factory, m, tmp_path / "old", docs + more)
 
 
 def test_a_stale_saved_state_is_not_used_after_updates_in_the_middle(mongod_factory, tmp_path):
@@ -140,14 +147,7 @@ def test_a_stale_saved_state_is_not_used_after_updates_in_the_middle(mongod_fact
         client.sv.c.update_one({"_id": d["_id"]}, {"$set": {"touched": True}})
         d["touched"] = True
     wait_settled(client)
-    m.kill9()
-    shutil.copy(tmp_path / "old", os.path.join(dbpath, SAVED))
-    m = mongod_factory(["--dedup"], dbpath=dbpath)
-    client = m.client()
-    rebuild = wait_ready(client)["startupRebuild"]
-    assert rebuild["collectionsFromSavedState"] == 0, rebuild
-    assert "does not match a collection; rebuilding it from storage" in open(m.log_path).read()
-    check_documents(client, docs)
+    restart_with_stale_state_and_check(mongod_factory, m, tmp_path / "old", docs)
 
 
 def test_a_damaged_saved_state_is_ignored(mongod_factory):

@@ -46,9 +46,29 @@ def fail_point(m, name, mode, data=None):
         c.admin.command(cmd)
 
 
+MEMBERS = []  # the file's set (the rs fixture), for the diagnostics of a wait that times out
+
+
+def threads_of(m):
+    """The member's thread stacks (gdb), or "" when gdb is missing."""
+    if not shutil.which("gdb") or m.proc is None or m.proc.poll() is not None:
+        return ""
+    return subprocess.run(["gdb", "-p", str(m.proc.pid), "-batch", "-ex", "thread apply all bt 25"],
+                          capture_output=True, text=True, timeout=120).stdout
+
+
 def wait_fail_point(m, name, times=1, timeout_ms=60000):
-    with m.client(socketTimeoutMS=timeout_ms + 5000) as c:
-        c.admin.command({"waitForFailPoint": name, "timesEntered": times, "maxTimeMS": timeout_ms})
+    try:
+        with m.client(socketTimeoutMS=timeout_ms + 5000) as c:
+            c.admin.command({"waitForFailPoint": name, "timesEntered": times, "maxTimeMS": timeout_ms})
+    except pymongo.errors.PyMongoError as e:
+        # Seen in CI only (never when this file runs alone): an initial sync attempt that stops
+        # making progress. Every member's log and threads, for whoever looks next.
+        report = ["%s (waiting for %s on port %d)" % (e, name, m.port)]
+        for x in MEMBERS:
+            if x.proc is not None and x.proc.poll() is None:
+                report.append("--- member on port %d: log ---\n%s\n--- its threads ---\n%s" % (x.port, x.tail(80), threads_of(x)))
+        raise AssertionError("\n".join(report))
 
 
 def start_with_fail_points(m, points):
@@ -68,6 +88,7 @@ def start_with_fail_points(m, points):
 def rs(tmp_path_factory):
     # The member that initial-syncs runs the dedup engine: cloned documents take the normal insert path.
     members = make_members(tmp_path_factory.mktemp("isync"), SET, 3, lambda i: ["--dedup"] if i == 2 else [])
+    MEMBERS[:] = members
     initiate(members[:2], SET)
     yield members
     stop_all(members)
@@ -227,18 +248,7 @@ def test_wiped_member_resyncs_and_survives_its_source_dying(rs):
     victim.kill9()
     fail_point(c, "initialSyncHangDuringCollectionClone", "off")
     # The attempt fails on the dead source and the next one completes from the other member.
-    try:
-        wait_fail_point(c, "initialSyncHangBeforeFinish")
-    except pymongo.errors.PyMongoError as e:
-        # Seen in CI (3 runs of 4 lately), never when the file runs alone: the remaining member
-        # then logs nothing at all after the source's death (no election, no heartbeat failure).
-        # The members' logs and the remaining member's threads, for whoever looks next.
-        other = b if victim is a else a
-        stacks = subprocess.run(["gdb", "-p", str(other.proc.pid), "-batch", "-ex", "thread apply all bt 25"],
-                                capture_output=True, text=True, timeout=120).stdout if shutil.which("gdb") else ""
-        raise AssertionError("%s\n--- syncing member ---\n%s\n--- %s (killed source) ---\n%s\n--- the other ---\n%s\n"
-                             "--- the other's threads ---\n%s" % (e, c.tail(120), source_host, victim.tail(30),
-                                                                   other.tail(60), stacks))
+    wait_fail_point(c, "initialSyncHangBeforeFinish")
     st = status(c)
     iss = st["initialSyncStatus"]
     assert iss["failedInitialSyncAttempts"] == 1

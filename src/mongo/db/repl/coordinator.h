@@ -207,6 +207,10 @@ private:
     // (never past what it applied itself). REQUIRES: _mutex.
     void learnCommitPointLocked(const OpTime& committed, Date_t wall, long long sourceTerm, bool fromSyncSource);
     void onSourceCommitPoint(const OpTime& committed, Date_t wall, long long sourceTerm);
+    // One step of a wait on _progressCv: up to 50 ms for progress, then the operation's
+    // interrupt check (maxTimeMS, killOp) without the mutex. REQUIRES: lk holds _mutex; it holds
+    // it again on return, also when the check throws.
+    void waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx);
     void setStateLocked(MemberState s, const char* why);
     // _term and the last vote follow the topology's after each of its events. REQUIRES: _mutex.
     void syncTermLocked();

@@ -487,16 +487,12 @@ void ReplicationCoordinator::stepDown(OperationContext* opCtx, long long stepDow
     const auto deadline = Clock::now() + std::chrono::seconds(catchUpSecs);
     std::unique_lock<std::mutex> lk(_mutex);
     while (!_topo.hasCaughtUpElectableSecondary(nowMillis()) && Clock::now() < deadline) {
-        _progressCv.wait_for(lk, std::chrono::milliseconds(50));
-        lk.unlock();
         try {
-            opCtx->checkForInterrupt();
+            waitForProgressLocked(lk, opCtx);
         } catch (...) {
-            lk.lock();
             if (_state == MemberState::kPrimary) _writesAllowed = true;
             throw;
         }
-        lk.lock();
     }
     if (!force && !_topo.hasCaughtUpElectableSecondary(nowMillis())) {
         if (_state == MemberState::kPrimary) _writesAllowed = true;

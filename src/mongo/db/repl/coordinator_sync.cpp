@@ -212,11 +212,20 @@ void ReplicationCoordinator::awaitReadDurable(OperationContext* opCtx, bool line
         if (linearizable && _state != MemberState::kPrimary)
             uasserted(ErrorCodes::PrimarySteppedDown, "primary stepped down while waiting for a linearizable read");
         if (_shutdown) uasserted(ErrorCodes::ShutdownInProgress, "Replication is being shut down");
-        _progressCv.wait_for(lk, std::chrono::milliseconds(50));
-        lk.unlock();
-        opCtx->checkForInterrupt();
-        lk.lock();
+        waitForProgressLocked(lk, opCtx);
     }
+}
+
+void ReplicationCoordinator::waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx) {
+    _progressCv.wait_for(lk, std::chrono::milliseconds(50));
+    lk.unlock();
+    try {
+        opCtx->checkForInterrupt();
+    } catch (...) {
+        lk.lock();
+        throw;
+    }
+    lk.lock();
 }
 
 int ReplicationCoordinator::dataBearingMembers() const {
@@ -266,10 +275,7 @@ void ReplicationCoordinator::waitForReadConcern(OperationContext* opCtx, const B
     // The primary holds every write acknowledged in its term (an operationTime a client saw is
     // at most what it applied); a secondary waits until it applied that far.
     while (_state != MemberState::kPrimary && _lastApplied.getTimestamp() < ts) {
-        _progressCv.wait_for(lk, std::chrono::milliseconds(50));
-        lk.unlock();
-        opCtx->checkForInterrupt();
-        lk.lock();
+        waitForProgressLocked(lk, opCtx);
         if (_shutdown) uasserted(ErrorCodes::ShutdownInProgress, "Replication is being shut down");
     }
 }
@@ -338,15 +344,11 @@ BSONObj ReplicationCoordinator::awaitWriteConcern(OperationContext* opCtx, const
         if (_shutdown) return wcError(ErrorCodes::ShutdownInProgress, "Replication is being shut down", false);
         if (wtimeout > 0 && Clock::now() - start >= std::chrono::milliseconds(wtimeout))
             return wcError(ErrorCodes::WriteConcernFailed, "waiting for replication timed out", true);
-        _progressCv.wait_for(lk, std::chrono::milliseconds(50));
-        lk.unlock();
         try {
-            opCtx->checkForInterrupt();
+            waitForProgressLocked(lk, opCtx);
         } catch (const DBException& e) {
-            lk.lock();
             return wcError(ErrorCodes(e.code()), e.reason(), false);
         }
-        lk.lock();
     }
     return BSONObj();
 }

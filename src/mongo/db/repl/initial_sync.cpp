@@ -49,7 +49,7 @@ OpTime newestEntry(RemoteClient* source, BSONObj* doc) {
 int rollbackIdOf(RemoteClient* source) {
     BSONObjBuilder cmd;
     cmd.append("replSetGetRBID", 1);
-    return DataCloner::run(source, "admin", cmd.obj())["rbid"].numberInt();
+    return runOrThrow(source, "admin", cmd.obj())["rbid"].numberInt();
 }
 
 }  // namespace
@@ -228,66 +228,40 @@ OpTime InitialSyncer::attempt(OperationContext* opCtx, const std::string& source
     filter.append("ts", gte.obj());
     find.append("filter", filter.obj());
     find.append("batchSize", kOplogBatchSize);
-    BSONObj reply = DataCloner::run(&source, "local", find.obj());
-    BSONObj cursor = reply["cursor"].embeddedObject().getOwned();
-    long long cursorId = cursor["id"].numberLong();
-    BSONObj batch = cursor["firstBatch"].embeddedObject();
-    bool first = true, reachedEnd = false;
+    RemoteCursor cursor(&source, "local", find.obj());
+    bool first = true;
     long long applied = 0;
-    while (!reachedEnd) {
-        for (BSONElement el : batch) {
-            checkInterrupt();
-            BSONObj doc = el.embeddedObject().getOwned();
-            auto parsed = OplogEntry::parse(doc);
-            uassertStatusOK(parsed.getStatus());
-            const OplogEntry& e = parsed.getValue();
-            if (first) {
-                // The source's oplog must still hold the start point (else it rolled over or
-                // rolled back during the clone: the entries in between are lost to us).
-                uassert(ErrorCodes::InitialSyncOplogSourceMissing,
-                        "the sync source's oplog no longer holds the initial sync's start point " + start.toString() +
-                            " (its first entry from there is " + e.opTime.toString() + ")",
-                        e.opTime == start);
-                CollectionWriteLock lock;
-                WriteUnitOfWork wuow(opCtx);
-                LocalOplog::get()->appendVerbatim(opCtx, doc, e.opTime, e.wall);
-                wuow.commit();
-                first = false;
-            } else {
-                if (end < e.opTime) {
-                    reachedEnd = true;
-                    break;
-                }
-                Status s = OplogApplier::apply(opCtx, e, doc, OplogApplier::Mode::kInitialSync);
-                if (!s.isOK())
-                    uassertStatusOK(Status(s.code(), "initial sync: failed to apply " + doc.jsonString() + ": " + s.reason()));
-                ++applied;
-                update([&](InitialSyncProgress& p) { p.appliedOps = applied; });
-            }
-            opCtx->recoveryUnit()->abandonSnapshot();
-            if (e.opTime == end) {
-                reachedEnd = true;
-                break;
-            }
-        }
-        if (reachedEnd) break;
+    for (;;) {
+        const BSONObj* next = cursor.next();
         uassert(ErrorCodes::InitialSyncOplogSourceMissing,
-                "the sync source's oplog ended before the initial sync's end point " + end.toString(), cursorId != 0);
-        BSONObjBuilder more;
-        more.append("getMore", cursorId);
-        more.append("collection", "oplog.rs");
-        BSONObj r = DataCloner::run(&source, "local", more.obj());
-        cursor = r["cursor"].embeddedObject().getOwned();
-        cursorId = cursor["id"].numberLong();
-        batch = cursor["nextBatch"].embeddedObject();
-    }
-    if (cursorId != 0) {
-        BSONObjBuilder kill;
-        kill.append("killCursors", "oplog.rs");
-        BSONArrayBuilder ids;
-        ids.append(cursorId);
-        kill.appendArray("cursors", ids.arr());
-        source.runCommand("local", kill.obj());
+                "the sync source's oplog ended before the initial sync's end point " + end.toString(), next);
+        checkInterrupt();
+        BSONObj doc = next->getOwned();
+        auto parsed = OplogEntry::parse(doc);
+        uassertStatusOK(parsed.getStatus());
+        const OplogEntry& e = parsed.getValue();
+        if (first) {
+            // The source's oplog must still hold the start point (else it rolled over or
+            // rolled back during the clone: the entries in between are lost to us).
+            uassert(ErrorCodes::InitialSyncOplogSourceMissing,
+                    "the sync source's oplog no longer holds the initial sync's start point " + start.toString() +
+                        " (its first entry from there is " + e.opTime.toString() + ")",
+                    e.opTime == start);
+            CollectionWriteLock lock;
+            WriteUnitOfWork wuow(opCtx);
+            LocalOplog::get()->appendVerbatim(opCtx, doc, e.opTime, e.wall);
+            wuow.commit();
+            first = false;
+        } else {
+            if (end < e.opTime) break;
+            Status s = OplogApplier::apply(opCtx, e, doc, OplogApplier::Mode::kInitialSync);
+            if (!s.isOK())
+                uassertStatusOK(Status(s.code(), "initial sync: failed to apply " + doc.jsonString() + ": " + s.reason()));
+            ++applied;
+            update([&](InitialSyncProgress& p) { p.appliedOps = applied; });
+        }
+        opCtx->recoveryUnit()->abandonSnapshot();
+        if (e.opTime == end) break;
     }
     LOGV2(21181, Replication, "Initial sync: oplog applied", logv2::attrs("appliedOps", applied, "lastApplied", end.toBSON()));
 

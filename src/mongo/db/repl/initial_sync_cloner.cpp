@@ -21,21 +21,6 @@ namespace {
 
 constexpr int kFindBatchSize = 1000;  // first batch; getMore batches are up to 16 MB
 
-BSONObj withSecondaryOk(const BSONObj& cmd) {
-    BSONObjBuilder b;
-    b.appendElements(cmd);
-    BSONObjBuilder rp;
-    rp.append("mode", "secondaryPreferred");
-    b.append("$readPreference", rp.obj());
-    return b.obj();
-}
-
-// The documents of one find/getMore batch, owned.
-std::vector<BSONObj> batchOf(const BSONObj& cursor, const char* field) {
-    std::vector<BSONObj> docs;
-    for (BSONElement e : cursor[field].embeddedObject()) docs.push_back(e.embeddedObject().getOwned());
-    return docs;
-}
 
 // Inserts one batch in one unit of work, unobserved, unique secondary indexes relaxed. A
 // document whose _id exists already (the source moved it while we scanned) replaces it.
@@ -69,12 +54,6 @@ void insertBatch(OperationContext* opCtx, const NamespaceString& nss, const std:
 
 }  // namespace
 
-BSONObj DataCloner::run(RemoteClient* source, const std::string& db, const BSONObj& cmd) {
-    auto reply = source->runCommand(db, withSecondaryOk(cmd));
-    uassertStatusOK(reply.getStatus());
-    return reply.getValue();
-}
-
 void dropReplicatedDatabases(OperationContext* opCtx) {
     UnreplicatedWritesBlock unreplicated;
     CatalogDDLLock lock;
@@ -90,7 +69,7 @@ void DataCloner::cloneAll(OperationContext* opCtx) {
     BSONObjBuilder cmd;
     cmd.append("listDatabases", 1);
     cmd.append("nameOnly", true);
-    BSONObj reply = run(_source, "admin", cmd.obj());
+    BSONObj reply = runOrThrow(_source, "admin", cmd.obj());
     std::vector<std::string> dbs;
     for (BSONElement e : reply["databases"].embeddedObject()) {
         const std::string name = e.embeddedObject()["name"].str();
@@ -120,7 +99,7 @@ void DataCloner::cloneDatabase(OperationContext* opCtx, size_t dbIndex, const st
     const Date_t start = Date_t::now();
     BSONObjBuilder cmd;
     cmd.append("listCollections", 1);
-    BSONObj reply = run(_source, db, cmd.obj());
+    BSONObj reply = runOrThrow(_source, db, cmd.obj());
     std::vector<std::pair<std::string, BSONObj>> colls;
     for (BSONElement e : reply["cursor"].embeddedObject()["firstBatch"].embeddedObject()) {
         BSONObj c = e.embeddedObject();
@@ -158,11 +137,12 @@ void DataCloner::cloneCollection(OperationContext* opCtx, size_t dbIndex, size_t
     const Date_t start = Date_t::now();
     BSONObjBuilder statsCmd;
     statsCmd.append("collStats", coll);
-    BSONObj stats = run(_source, db, statsCmd.obj());
+    BSONObj stats = runOrThrow(_source, db, statsCmd.obj());
     BSONObjBuilder idxCmd;
     idxCmd.append("listIndexes", coll);
-    BSONObj idxReply = run(_source, db, idxCmd.obj());
-    std::vector<BSONObj> specs = batchOf(idxReply["cursor"].embeddedObject(), "firstBatch");
+    std::vector<BSONObj> specs;
+    for (RemoteCursor idx(_source, db, idxCmd.obj()); !idx.exhausted();)
+        for (BSONObj& spec : idx.nextBatch()) specs.push_back(std::move(spec));
     const long long toCopy = stats["count"].numberLong(), bytes = stats["size"].numberLong();
     auto updateColl = [&](const std::function<void(InitialSyncProgress::Collection&)>& f) {
         _update([&](InitialSyncProgress& p) { f(p.databases[dbIndex].collections[collIndex]); });
@@ -197,12 +177,10 @@ void DataCloner::cloneCollection(OperationContext* opCtx, size_t dbIndex, size_t
     BSONObjBuilder find;
     find.append("find", coll);
     find.append("batchSize", kFindBatchSize);
-    BSONObj reply = run(_source, db, find.obj());
-    BSONObj cursor = reply["cursor"].embeddedObject().getOwned();
-    long long cursorId = cursor["id"].numberLong();
-    std::vector<BSONObj> docs = batchOf(cursor, "firstBatch");
+    RemoteCursor cursor(_source, db, find.obj());
     long long copied = 0;
-    for (;;) {
+    while (!cursor.exhausted()) {
+        std::vector<BSONObj> docs = cursor.nextBatch();
         if (!docs.empty()) {
             long long batchBytes = 0;
             for (const BSONObj& d : docs) batchBytes += d.objsize();
@@ -219,14 +197,6 @@ void DataCloner::cloneCollection(OperationContext* opCtx, size_t dbIndex, size_t
             });
         }
         _checkInterrupt();
-        if (cursorId == 0) break;
-        BSONObjBuilder more;
-        more.append("getMore", cursorId);
-        more.append("collection", coll);
-        BSONObj r = run(_source, db, more.obj());
-        BSONObj c = r["cursor"].embeddedObject().getOwned();
-        cursorId = c["id"].numberLong();
-        docs = batchOf(c, "nextBatch");
     }
     const Date_t end = Date_t::now();
     updateColl([&](InitialSyncProgress::Collection& c) { c.end = end; });

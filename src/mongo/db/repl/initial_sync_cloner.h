@@ -37,10 +37,6 @@ public:
 
     void cloneAll(OperationContext* opCtx);
 
-    // The source's reply to cmd on db, or throws its error. Reads are sent with the
-    // secondaryOk read preference: a sync source may be a secondary.
-    static BSONObj run(RemoteClient* source, const std::string& db, const BSONObj& cmd);
-
 private:
     void cloneDatabase(OperationContext* opCtx, size_t dbIndex, const std::string& db);
     void cloneCollection(OperationContext* opCtx, size_t dbIndex, size_t collIndex, const std::string& db,

@@ -25,6 +25,12 @@ constexpr long long kAwaitMillis = 500;  // how long one getMore waits for new e
 
 void sleepFor(long long ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
+// Holds the fetcher while stopReplProducer is on; true if it must stop meanwhile.
+bool heldByStopReplProducer(const std::atomic<bool>& stop) {
+    while (stopReplProducer.shouldFail() && !stop) sleepFor(50);
+    return stop;
+}
+
 // The source's $replData (ReplicationCoordinator::appendReplData), owned; empty if none.
 BSONObj replDataOf(const BSONObj& reply) {
     BSONElement d = reply["$replData"];
@@ -89,8 +95,7 @@ void OplogFetcher::run() {
 }
 
 void OplogFetcher::fetchFrom(const std::string& source) {
-    while (stopReplProducer.shouldFail() && !_stop) sleepFor(50);
-    if (_stop) return;
+    if (heldByStopReplProducer(_stop)) return;
     RemoteClient client(source, kNetworkTimeoutMillis);
     const OpTime last = _hooks.lastApplied();
     BSONObjBuilder find;
@@ -217,8 +222,7 @@ void OplogFetcher::fetchFrom(const std::string& source) {
             client.runCommand("local", kill.obj());
             return;
         }
-        while (stopReplProducer.shouldFail() && !_stop) sleepFor(50);
-        if (_stop) return;
+        if (heldByStopReplProducer(_stop)) return;
         BSONObjBuilder more;
         more.append("getMore", cursorId);
         more.append("collection", "oplog.rs");

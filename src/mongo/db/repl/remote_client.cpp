@@ -3,6 +3,7 @@
 #include <mongoc/mongoc.h>
 #include <unistd.h>
 
+#include <exception>
 #include <mutex>
 
 #include "mongo/db/auth/auth_options.h"
@@ -108,6 +109,68 @@ StatusWith<BSONObj> RemoteClient::runCommandOnce(const std::string& db, const BS
                           std::string(error.message).find("Timed out") != std::string::npos;
     return Status(timedOut ? ErrorCodes::NetworkTimeout : ErrorCodes::HostUnreachable,
                   "Error connecting to " + _host + " :: caused by :: " + error.message);
+}
+
+BSONObj runOrThrow(RemoteClient* member, const std::string& db, const BSONObj& cmd) {
+    BSONObjBuilder b;
+    b.appendElements(cmd);
+    BSONObjBuilder rp;
+    rp.append("mode", "secondaryPreferred");
+    b.append("$readPreference", rp.obj());
+    auto reply = member->runCommand(db, b.obj());
+    uassertStatusOK(reply.getStatus());
+    return reply.getValue();
+}
+
+RemoteCursor::RemoteCursor(RemoteClient* member, std::string db, const BSONObj& cmd)
+    : _member(member), _db(std::move(db)) {
+    BSONObj reply = runOrThrow(_member, _db, cmd);
+    BSONObj cursor = reply["cursor"].embeddedObject();
+    _id = cursor["id"].numberLong();
+    const std::string ns = cursor["ns"].type() == String ? cursor["ns"].str() : "";
+    _coll = ns.find('.') == std::string::npos ? ns : ns.substr(ns.find('.') + 1);
+    _first = reply.getOwned();
+}
+
+RemoteCursor::~RemoteCursor() {
+    // Not when unwinding from an error: the member may be the reason (gone, hung).
+    if (_id == 0 || std::uncaught_exceptions() > 0) return;
+    BSONObjBuilder kill;
+    kill.append("killCursors", _coll);
+    BSONArrayBuilder ids;
+    ids.append(_id);
+    kill.appendArray("cursors", ids.arr());
+    _member->runCommand(_db, kill.obj());  // best effort: the member times it out otherwise
+}
+
+std::vector<BSONObj> RemoteCursor::nextBatch() {
+    BSONObj cursor;
+    const char* field = "nextBatch";
+    if (_first) {
+        cursor = (*_first)["cursor"].embeddedObject();
+        field = "firstBatch";
+    } else {
+        if (_id == 0) return {};
+        BSONObjBuilder more;
+        more.append("getMore", _id);
+        more.append("collection", _coll);
+        BSONObj reply = runOrThrow(_member, _db, more.obj());
+        cursor = reply["cursor"].embeddedObject().getOwned();
+        _id = cursor["id"].numberLong();
+    }
+    std::vector<BSONObj> docs;
+    for (BSONElement e : cursor[field].embeddedObject()) docs.push_back(e.embeddedObject().getOwned());
+    _first.reset();
+    return docs;
+}
+
+const BSONObj* RemoteCursor::next() {
+    while (_pos >= _batch.size()) {
+        if (exhausted()) return nullptr;
+        _batch = nextBatch();
+        _pos = 0;
+    }
+    return &_batch[_pos++];
 }
 
 namespace {

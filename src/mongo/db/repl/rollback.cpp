@@ -25,85 +25,29 @@ constexpr size_t kChunk = 1000;  // entries read per step, on either side
 struct Entry {
     OpTime opTime;
     BSONObj doc;
+    RecordId id;
 };
 
-// Up to n of our entries older than `below` (all when below is null), newest first. Each call
-// scans from the newest entry: divergences are short (what one primary wrote unreplicated).
-std::vector<Entry> ourEntriesBelow(OperationContext* opCtx, const OpTime& below, size_t n) {
+// Up to n of our entries, newest first: from the newest one, or after `from` (the last of the
+// previous chunk: the scan goes on from there, without holding the lock between chunks).
+// Empty at the end (or if `from` is gone meanwhile: the oplog rolled over it).
+std::vector<Entry> ourEntries(OperationContext* opCtx, const std::optional<RecordId>& from, size_t n) {
     std::vector<Entry> out;
     CatalogReadLock lock;
     Collection* oplog = CollectionCatalog::get()->lookupCollection(opCtx, LocalOplog::nss());
     if (!oplog) return out;
     auto cursor = oplog->getCursor(opCtx, false);
+    if (from && !cursor->seekExact(*from)) return out;
     while (out.size() < n) {
         auto r = cursor->next();
         if (!r) break;
         auto parsed = OplogEntry::parse(r->doc);
         uassertStatusOK(parsed.getStatus());
-        const OpTime t = parsed.getValue().opTime;
-        if (!below.isNull() && !(t.getTimestamp() < below.getTimestamp())) continue;
-        out.push_back({t, r->doc.getOwned()});
+        out.push_back({parsed.getValue().opTime, r->doc.getOwned(), r->id});
     }
     opCtx->recoveryUnit()->abandonSnapshot();
     return out;
 }
-
-// The source's oplog from a timestamp down, newest first, a batch at a time.
-class RemoteOplogBackwards {
-public:
-    RemoteOplogBackwards(RemoteClient* source, Timestamp from) : _source(source) {
-        BSONObjBuilder q;
-        q.append("find", "oplog.rs");
-        BSONObjBuilder filter;
-        BSONObjBuilder lte;
-        lte.append("$lte", from);
-        filter.append("ts", lte.obj());
-        q.append("filter", filter.obj());
-        BSONObjBuilder sort;
-        sort.append("$natural", -1);
-        q.append("sort", sort.obj());
-        q.append("batchSize", static_cast<long long>(kChunk));
-        take(source->runCommand("local", q.obj()), "firstBatch");
-    }
-    ~RemoteOplogBackwards() {
-        if (_cursorId == 0) return;
-        BSONObjBuilder kill;
-        kill.append("killCursors", "oplog.rs");
-        BSONArrayBuilder ids;
-        ids.append(_cursorId);
-        kill.appendArray("cursors", ids.arr());
-        _source->runCommand("local", kill.obj());
-    }
-    // The current entry, or nullptr at the end of the source's oplog.
-    const Entry* current() {
-        while (_pos >= _batch.size() && _cursorId != 0) {
-            BSONObjBuilder more;
-            more.append("getMore", _cursorId);
-            more.append("collection", "oplog.rs");
-            take(_source->runCommand("local", more.obj()), "nextBatch");
-        }
-        return _pos < _batch.size() ? &_batch[_pos] : nullptr;
-    }
-    void advance() { ++_pos; }
-
-private:
-    void take(const StatusWith<BSONObj>& reply, const char* field) {
-        uassertStatusOK(reply.getStatus());
-        BSONObj cursor = reply.getValue()["cursor"].embeddedObject();
-        _cursorId = cursor["id"].numberLong();
-        _batch.clear();
-        _pos = 0;
-        for (BSONElement e : cursor[field].embeddedObject()) {
-            auto parsed = OplogEntry::parse(e.embeddedObject());
-            uassertStatusOK(parsed.getStatus());
-            _batch.push_back({parsed.getValue().opTime, e.embeddedObject().getOwned()});
-        }
-    }
-    RemoteClient* _source;
-    long long _cursorId = 0;
-    std::vector<Entry> _batch;
-    size_t _pos = 0;
-};
 
 std::string fileTime() {
     std::time_t now = std::time(nullptr);
@@ -133,24 +77,44 @@ StatusWith<RollbackPlan> findCommonPoint(OperationContext* opCtx, RemoteClient* 
     try {
         RollbackPlan plan;
         size_t kept = 0;
-        std::vector<Entry> ours = ourEntriesBelow(opCtx, OpTime(), kChunk);
+        std::vector<Entry> ours = ourEntries(opCtx, std::nullopt, kChunk);
         if (ours.empty()) return plan;
-        RemoteOplogBackwards theirs(source, ours.front().opTime.getTimestamp());
+        // The source's oplog from our newest entry's timestamp down, newest first.
+        BSONObjBuilder q;
+        q.append("find", "oplog.rs");
+        BSONObjBuilder filter;
+        BSONObjBuilder lte;
+        lte.append("$lte", ours.front().opTime.getTimestamp());
+        filter.append("ts", lte.obj());
+        q.append("filter", filter.obj());
+        BSONObjBuilder sort;
+        sort.append("$natural", -1);
+        q.append("sort", sort.obj());
+        q.append("batchSize", static_cast<long long>(kChunk));
+        RemoteCursor theirs(source, "local", q.obj());
+        // The optime of the source's next entry; nullopt at the end of its oplog.
+        auto theirNext = [&]() -> std::optional<OpTime> {
+            const BSONObj* d = theirs.next();
+            if (!d) return std::nullopt;
+            auto parsed = OplogEntry::parse(*d);
+            uassertStatusOK(parsed.getStatus());
+            return parsed.getValue().opTime;
+        };
+        std::optional<OpTime> t = theirNext();
         size_t i = 0;
         while (true) {
             if (i == ours.size()) {
-                ours = ourEntriesBelow(opCtx, ours.back().opTime, kChunk);
+                ours = ourEntries(opCtx, ours.back().id, kChunk);
                 i = 0;
                 if (ours.empty()) return plan;  // our oplog ended first: no common point
             }
-            const Entry* t = theirs.current();
             if (!t) return plan;  // theirs ended first (rolled over): no common point
             const Entry& o = ours[i];
-            if (o.opTime == t->opTime) {
+            if (o.opTime == *t) {
                 plan.commonPoint = o.opTime;
                 return plan;
             }
-            if (t->opTime.getTimestamp() < o.opTime.getTimestamp() || o.opTime.getTimestamp() == t->opTime.getTimestamp()) {
+            if (!(o.opTime.getTimestamp() < t->getTimestamp())) {
                 // Ours is newer than anything left of theirs, or the same time in another term.
                 if (kept + size_t(o.doc.objsize()) <= kMaxDivergentBytes) {
                     kept += size_t(o.doc.objsize());
@@ -158,10 +122,10 @@ StatusWith<RollbackPlan> findCommonPoint(OperationContext* opCtx, RemoteClient* 
                 } else {
                     plan.truncated = true;
                 }
-                if (o.opTime.getTimestamp() == t->opTime.getTimestamp()) theirs.advance();
+                if (o.opTime.getTimestamp() == t->getTimestamp()) t = theirNext();
                 ++i;
             } else {
-                theirs.advance();
+                t = theirNext();
             }
         }
     } catch (const DBException& e) {
