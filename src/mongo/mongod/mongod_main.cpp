@@ -15,6 +15,7 @@
 #include "mongo/db/commands/serverstatus_section.h"
 #include "mongo/transport/network_stats.h"
 #include "mongo/db/query/cursor_manager.h"
+#include "mongo/db/repl/dedup/dedup_repl_stats.h"
 #include "mongo/db/repl/coordinator.h"
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/server_options.h"
@@ -182,7 +183,12 @@ int runMongod() {
         }
     }
     registerServerStatusSections(eng);
-    registerServerStatusSection("dedup", [dedupStorage](OperationContext*) { return dedupStorage->serverStatusSection(); });
+    registerServerStatusSection("dedup", [dedupStorage](OperationContext*) {
+        BSONObjBuilder b;
+        b.appendElements(dedupStorage->serverStatusSection());
+        b.append("replication", repl::DedupReplStats::get().toBSON(dedupStorage));  // repl/dedup
+        return b.obj();
+    });
 
     ServiceEntryPointMongod sep;
     transport::TransportLayer::Options to;

@@ -13,5 +13,7 @@ class OperationContext;
 // collection without one (a capped collection may have none) is scanned. nullopt if none.
 // The caller holds the catalog lock that keeps `coll` valid.
 std::optional<Record> findDocumentById(OperationContext* opCtx, Collection* coll, const BSONElement& id);
+// The same, the record id alone: the document is not read (nor decoded) when an _id index has it.
+std::optional<RecordId> findRecordIdById(OperationContext* opCtx, Collection* coll, const BSONElement& id);
 
 }  // namespace mongo

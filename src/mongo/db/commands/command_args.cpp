@@ -36,7 +36,7 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
                           {"filter", "projection", "sort", "hint", "skip", "limit", "batchSize", "singleBatch",
                            "max", "min", "returnKey", "showRecordId", "tailable", "oplogReplay",
                            "noCursorTimeout", "awaitData", "allowPartialResults", "collation", "readOnce", "let",
-                           "term", "allowDiskUse"}));
+                           "term", "allowDiskUse", "$_dedupForwardDeltas"}));
     add("getMore", A::strict("getMore", {"collection", "batchSize", "term", "lastKnownCommittedOpTime"}));
     add("killCursors", A::strict("killCursors", {"cursors"}));
     add("aggregate", A::strict("aggregate", {"pipeline", "explain", "allowDiskUse", "cursor", "bypassDocumentValidation",

@@ -11,6 +11,8 @@
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/repl/coordinator.h"
+#include "mongo/db/repl/dedup/forward_delta_cursor_source.h"
+#include "mongo/db/repl/dedup/oplog_delta_encoding.h"
 #include "mongo/db/query/find_cursor_source.h"
 #include "mongo/db/views/view_requests.h"
 #include "mongo/util/fail_point.h"
@@ -78,6 +80,9 @@ public:
         if (coll) cursor->insertNotifier = coll->cappedInsertNotifier();
         cursor->source = std::make_unique<FindCursorSource>(
             std::make_unique<PlanExecutor>(opCtx->getClient(), coll, nss, fr.qr, PlanPurpose::kFind, "", opCtx));
+        // A member fetching our oplog may take inserts as forward deltas (dbDedup in replication).
+        if (nss.db() == "local" && nss.coll() == "oplog.rs" && req.body[repl::kFetchForwardDeltasField].trueValue())
+            cursor->source = std::make_unique<repl::ForwardDeltaCursorSource>(std::move(cursor->source));
         waitInFindBeforeMakingBatch.pauseWhileSet([&] { opCtx->checkForInterrupt(); }, [&](const BSONObj& data) {
             return !data.hasField("nss") || data["nss"].str() == nss.ns();
         });

@@ -75,6 +75,8 @@ FindRequest parseFindRequest(const BSONObj& cmd) {
             parseBoolArg(e, kStruct);
         } else if (f == "term") {
             parseIntegerArg(e, kStruct);
+        } else if (f == "$_dedupForwardDeltas") {
+            parseBoolArg(e, kStruct);  // a member's fetch (repl/dedup); find_cmd.cpp reads it
         }
     }
     // Tailable cursors (MongoDB's checks, in its order); whether the collection is capped is

@@ -3,7 +3,12 @@
 #include <chrono>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/repl/dedup/dedup_repl_stats.h"
+#include "mongo/db/repl/dedup/oplog_delta_encoding.h"
 #include "mongo/db/repl/oplog_applier.h"
+#include "mongo/db/repl/repl_metrics.h"
+#include "mongo/db/server_parameters.h"
+#include "mongo/db/storage/dedup/dedup_storage.h"
 #include "mongo/db/repl/oplog_entry.h"
 #include "mongo/db/repl/remote_client.h"
 #include "mongo/db/service_context.h"
@@ -23,6 +28,10 @@ namespace {
 constexpr int kNetworkTimeoutMillis = 5000;
 constexpr long long kAwaitMillis = 500;  // how long one getMore waits for new entries
 
+// Whether members ask their sync source for forward-encoded inserts (oplog_delta_encoding.h).
+ServerParameterWithStorage<bool> gFetchForwardDeltas("replFetchForwardDeltas", true,
+                                                     ServerParameterType::kStartupAndRuntime);
+
 void sleepFor(long long ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
 // Holds the fetcher while stopReplProducer is on; true if it must stop meanwhile.
@@ -37,7 +46,51 @@ BSONObj replDataOf(const BSONObj& reply) {
     return d.type() == Object ? d.embeddedObject().getOwned() : BSONObj();
 }
 
+// The entry at ts as the source stores it (the supplemental fetch of an encoded entry whose
+// source this member does not hold as the delta expects).
+StatusWith<BSONObj> fetchWholeEntry(RemoteClient* source, const BSONElement& ts) {
+    BSONObjBuilder find;
+    find.append("find", "oplog.rs");
+    BSONObjBuilder f;
+    f.appendAs(ts, "ts");
+    find.append("filter", f.obj());
+    find.append("limit", 1LL);
+    find.append("singleBatch", true);
+    auto reply = source->runCommand("local", find.obj());
+    if (!reply.isOK()) return reply.getStatus();
+    BSONElement c = reply.getValue()["cursor"];
+    std::vector<BSONElement> batch = c.type() == Object ? c.embeddedObject()["firstBatch"].arrayElements()
+                                                        : std::vector<BSONElement>();
+    if (batch.empty() || batch[0].type() != Object)
+        return Status(ErrorCodes::NoSuchKey, "the sync source no longer has the entry at " + ts.toString(false));
+    return batch[0].embeddedObject().getOwned();
+}
+
 }  // namespace
+
+StatusWith<OplogFetcher::Fetched> OplogFetcher::rebuildEntry(OperationContext* opCtx, RemoteClient* source,
+                                                             const BSONObj& fetched) {
+    Fetched out;
+    if (!isEncodedEntry(fetched)) {
+        out.doc = fetched;
+        return out;
+    }
+    auto decoded = decodeFromLocalSource(opCtx, fetched);
+    if (decoded.isOK()) {
+        out.doc = decoded.getValue().entry;
+        out.replicated = decoded.getValue().replicated;
+        return out;
+    }
+    // Whatever the reason (the source is not here as the delta expects, or the encoding is not
+    // understood), the entry is fetched whole: dedup never keeps an entry from applying.
+    DedupReplStats::get().supplementalFetches.fetch_add(1, std::memory_order_relaxed);
+    LOGV2_DEBUG(7700201, 1, Replication, "Fetching an encoded oplog entry whole",
+                logv2::attrs("ts", fetched["ts"].toString(false), "reason", decoded.getStatus().toString()));
+    auto whole = fetchWholeEntry(source, fetched["ts"]);
+    if (!whole.isOK()) return whole.getStatus();
+    out.doc = whole.getValue();
+    return out;
+}
 
 void OplogFetcher::start(Hooks hooks) {
     std::lock_guard<std::mutex> life(_lifecycleMutex);
@@ -112,7 +165,15 @@ void OplogFetcher::fetchFrom(const std::string& source) {
     // Our term: a source in an older one (a primary paused through an election) steps down
     // before it answers (ReplicationCoordinator::observeRequestTerm).
     if (_hooks.term) find.append("term", _hooks.term());
+    // Inserts as forward deltas against documents we hold (oplog_delta_encoding.h), unless the
+    // source refused the field before (a server that does not know it).
+    const bool askDeltas = gFetchForwardDeltas.get() && source != _refusedDeltas;
+    if (askDeltas) find.append(kFetchForwardDeltasField, true);
     auto reply = client.runCommand("local", find.obj());
+    if (!reply.isOK() && askDeltas && reply.getStatus().code() == 40415) {  // unknown field
+        _refusedDeltas = source;
+        return;
+    }
     if (!reply.isOK()) {
         LOGV2(21274, Replication, "Error returned from oplog query",
               logv2::attrs("syncSource", source, "error", reply.getStatus().toString()));
@@ -176,11 +237,21 @@ void OplogFetcher::fetchFrom(const std::string& source) {
         skip = 1;
     }
     while (!_stop) {
+        noteBatchReceived(batch);
         if (skip < batch.size()) {
             auto opCtx = makeOperationContext(internalClient());
             OpTime applied;
+            bool incomplete = false;  // an entry could not be had: a new cursor starts after `applied`
             for (size_t i = skip; i < batch.size() && !_stop; ++i) {
-                BSONObj doc = batch[i].embeddedObject().getOwned();
+                auto rebuilt = rebuildEntry(opCtx.get(), &client, batch[i].embeddedObject());
+                if (!rebuilt.isOK()) {
+                    LOGV2(7700202, Replication, "Could not fetch an oplog entry whole",
+                          logv2::attrs("syncSource", source, "error", rebuilt.getStatus().toString()));
+                    incomplete = true;
+                    break;
+                }
+                BSONObj doc = rebuilt.getValue().doc.getOwned();
+                opCtx->recoveryUnit()->abandonSnapshot();
                 auto e = OplogEntry::parse(doc);
                 if (!e.isOK()) {
                     _hooks.onCannotSync("cannot parse the fetched entry " + doc.jsonString() + ": " + e.getStatus().toString());
@@ -193,7 +264,10 @@ void OplogFetcher::fetchFrom(const std::string& source) {
                 }
                 std::lock_guard<std::mutex> applying(_applyMutex);
                 if (_stop) break;  // stopApplying(): not one more entry
-                Status s = OplogApplier::apply(opCtx.get(), e.getValue(), doc);
+                Status s = [&] {
+                    ReplicatedDeltaScope re(rebuilt.getValue().replicated);
+                    return OplogApplier::apply(opCtx.get(), e.getValue(), doc);
+                }();
                 if (!s.isOK()) {
                     _hooks.onCannotSync("failed to apply the entry " + doc.jsonString() + ": " + s.toString());
                     return;
@@ -202,6 +276,7 @@ void OplogFetcher::fetchFrom(const std::string& source) {
                 opCtx->recoveryUnit()->abandonSnapshot();
             }
             if (!applied.isNull()) _hooks.onBatchApplied(applied);
+            if (incomplete) return;
         }
         if (_hooks.onSourceCommitPoint && replData["lastOpCommitted"].type() == Object) {
             auto committed = OpTime::parse(replData["lastOpCommitted"].embeddedObject());
@@ -228,7 +303,10 @@ void OplogFetcher::fetchFrom(const std::string& source) {
         more.append("collection", "oplog.rs");
         more.append("maxTimeMS", kAwaitMillis);
         if (_hooks.term) more.append("term", _hooks.term());
+        const auto getMoreStart = std::chrono::steady_clock::now();
         auto r = client.runCommand("local", more.obj(), int(kAwaitMillis));
+        noteOplogGetMore(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                               getMoreStart).count());
         if (!r.isOK()) {
             LOGV2(21275, Replication, "Error returned from oplog query while tailing",
                   logv2::attrs("syncSource", source, "error", r.getStatus().toString()));

@@ -8,6 +8,7 @@
 
 #include "mongo/db/auth/auth_options.h"
 #include "mongo/db/server_options.h"
+#include "mongo/rpc/compression.h"
 
 namespace mongo {
 namespace repl {
@@ -54,6 +55,13 @@ void RemoteClient::connect(int socketTimeoutMillis) {
     mongoc_uri_t* u = mongoc_uri_new_with_error(uri.c_str(), &error);
     if (!u) return;
     mongoc_uri_set_appname(u, appName().c_str());
+    // Members compress what they send each other with the server's own compressors
+    // (--networkMessageCompressors), as MongoDB's members do: the oplog fetched from the sync
+    // source is most of it.
+    std::string compressors;
+    for (const std::string& c : enabledCompressorNames())
+        if (c != "noop") compressors += (compressors.empty() ? "" : ",") + c;
+    if (!compressors.empty()) mongoc_uri_set_compressors(u, compressors.c_str());
     // With a key file every connection to another member authenticates as __system@local
     // (SCRAM-SHA-256, the key as password), as MongoDB's members do (auth/auth_options.h).
     if (auto c = auth::internalAuthCredentials(_keyIndex)) {

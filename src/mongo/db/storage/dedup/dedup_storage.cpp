@@ -18,6 +18,7 @@ namespace {
 std::unique_ptr<DedupStorage> gDedup;
 
 thread_local OperationContext* tlsOpCtx = nullptr;
+thread_local std::shared_ptr<const ReplicatedDelta> tlsReplicatedDelta;
 
 // Tests hold the encoder, to see inserts wait in (and past) the backlog.
 MONGO_FAIL_POINT_DEFINE(hangDedupEncoder);
@@ -88,7 +89,8 @@ DedupStorage::DedupStorage(StorageEngine* engine, const dedup::Options& options,
     : _storageEngine(engine),
       _service(service),
       _engine(std::make_unique<dedup::Engine>(options, this)),
-      _decoded(service.readCacheBytes, &RecoveryUnit::changeEpoch()) {}
+      _decoded(service.readCacheBytes, &RecoveryUnit::changeEpoch()),
+      _forwardDeltas(service.forwardDeltaCacheBytes) {}
 
 DedupStorage::~DedupStorage() { shutdown(); }
 
@@ -165,7 +167,19 @@ void DedupStorage::shutdown(bool saveState) {
 // ---------------------------------------------------------------------------------------
 // Inserts.
 
-void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size, bool updated) {
+ReplicatedDeltaScope::ReplicatedDeltaScope(std::shared_ptr<const ReplicatedDelta> d) {
+    tlsReplicatedDelta = std::move(d);
+}
+
+ReplicatedDeltaScope::~ReplicatedDeltaScope() { tlsReplicatedDelta.reset(); }
+
+std::shared_ptr<const ReplicatedDelta> ReplicatedDeltaScope::take(size_t recordSize) {
+    if (!tlsReplicatedDelta || tlsReplicatedDelta->recordSize != recordSize) return nullptr;
+    return std::move(tlsReplicatedDelta);
+}
+
+void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size, bool updated,
+                                 std::shared_ptr<const ReplicatedDelta> replicated) {
     std::unique_lock<std::mutex> lk(_queueMu);
     // Under the throttle policy admitClientWrite keeps the backlog near its bound; a writer
     // admitted just before it filled may still overshoot by one batch, up to four times the
@@ -178,11 +192,12 @@ void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size,
     // kMaxDeferredInserts a record stays whole. This runs in a commit handler, which must not
     // wait or fail.
     const size_t cap = _service.throttleWhenFull ? 4 * _service.backlogBytes : _service.backlogBytes;
-    PendingInsert p{ns, id, size, nowNanos(), ++_enqueuedSeq, updated};
+    PendingInsert p{ns, id, size, nowNanos(), ++_enqueuedSeq, updated, std::move(replicated)};
     const bool wasIdle = _queue.empty() && _deferred.empty();
     if (!_queue.empty() && _queueBytes + size > cap) {
         if (_service.throttleWhenFull || _deferred.size() >= kMaxDeferredInserts) {
             _backlogStoredRaw.fetch_add(1, std::memory_order_relaxed);
+            if (!updated) _forwardDeltas.putNotEncoded(ns, id);
             return;
         }
         _deferredBytes += size;
@@ -246,10 +261,13 @@ void DedupStorage::processInsertLocked(OperationContext* opCtx, const PendingIns
             // Not tracked (inserted before dedup was on, or its insert was skipped because
             // it changed while queued): learn it now, as an insert.
         }
+        if (p.replicated && reencodeLocked(p, v.payload)) return;
         auto sw = _engine->onInsert(p.ns, p.id, v.payload);
         // DuplicateKey: a resync after a rollback already reported the record.
         if (!sw.isOK() && sw.getStatus().code() != static_cast<int>(ErrorCodes::DuplicateKey))
             _insertsDropped.fetch_add(1, std::memory_order_relaxed);
+        if (sw.isOK() && sw.getValue().outcome == dedup::InsertDecision::Outcome::kEncoded)
+            _forwardDeltas.put(p.ns, p.id, sw.getValue().sourceId, std::move(sw.getValue().forwardDelta));
     } catch (const DBException& e) {
         // Only compression is lost: the record stays stored whole.
         _insertsDropped.fetch_add(1, std::memory_order_relaxed);
@@ -271,6 +289,23 @@ dedup::RecordInfo DedupStorage::prepareClientChange(OperationContext* opCtx, con
         if (!_queue.empty() || !_deferred.empty()) _changedWhileQueued[{ns, id}] = _enqueuedSeq;
     }
     return info;
+}
+
+bool DedupStorage::reencodeLocked(const PendingInsert& p, std::string_view bytes) {
+    // The delta names its result's length and CRC32C: it fails here if the source changed since
+    // the entry was decoded (a later entry updated it), and the record is then searched for as
+    // any insert.
+    std::string rebuilt;
+    Status st = _engine->onReplicatedInsert(p.ns, p.id, p.replicated->sourceId, p.replicated->delta, &rebuilt);
+    if (!st.isOK() || rebuilt != bytes) {
+        if (st.isOK()) resyncLocked(p.ns);  // cannot happen (the CRC); never keep wrong bookkeeping
+        _reencodeFallbacks.fetch_add(1, std::memory_order_relaxed);
+        return st.isOK();
+    }
+    _reencoded.fetch_add(1, std::memory_order_relaxed);
+    // This member serves the same delta to members that sync from it (chained replication).
+    _forwardDeltas.put(p.ns, p.id, p.replicated->sourceId, p.replicated->delta);
+    return true;
 }
 
 void DedupStorage::encoderLoop() {
@@ -308,6 +343,8 @@ void DedupStorage::encoderLoop() {
                 _encoding = 1;
             }
             processInsertLocked(opCtx.get(), p);
+            // Whatever became of it, a member's fetch waiting for its delta may go on.
+            if (!p.updated && !_forwardDeltas.get(p.ns, p.id)) _forwardDeltas.putNotEncoded(p.ns, p.id);
             uint64_t oldest;
             {
                 std::lock_guard<std::mutex> q(_queueMu);
@@ -337,6 +374,7 @@ uint64_t DedupStorage::oldestPendingSeqLocked() const {
 
 void DedupStorage::forgetNamespace(const std::string& ns) {
     std::lock_guard<std::mutex> lk(_insertMu);
+    _forwardDeltas.forgetNamespace(ns);
     {
         std::lock_guard<std::mutex> q(_queueMu);
         for (auto [queue, bytes] : {std::pair{&_queue, &_queueBytes}, std::pair{&_deferred, &_deferredBytes}}) {

@@ -45,6 +45,7 @@
 #include "mongo/db/operation_context.h"
 #include "mongo/db/storage/dedup/dedup_read_stats.h"
 #include "mongo/db/storage/dedup/dedup_saved_state.h"
+#include "mongo/db/storage/dedup/forward_delta_cache.h"
 #include "mongo/db/storage/storage_engine.h"
 
 namespace mongo {
@@ -52,11 +53,35 @@ namespace mongo {
 struct DedupOptions;
 class DedupRecordStore;
 
+// A replicated insert that arrived as a forward delta (repl/dedup): the record it rebuilds
+// from, by this member's record id in the same collection, and the delta. The encoder then
+// stores the record against that source without a similarity search (the paper's re-encoder,
+// Engine::onReplicatedInsert), indexing its features so a failover finds the index warm.
+struct ReplicatedDelta {
+    int64_t sourceId = 0;
+    std::string delta;
+    size_t recordSize = 0;  // the size of the record it rebuilds (the insert it belongs to)
+};
+
+// The oplog applier sets it around the application of one insert entry that arrived encoded:
+// the next insert of a record of that size on this thread takes it (once).
+class ReplicatedDeltaScope {
+public:
+    explicit ReplicatedDeltaScope(std::shared_ptr<const ReplicatedDelta> d);
+    ~ReplicatedDeltaScope();
+    ReplicatedDeltaScope(const ReplicatedDeltaScope&) = delete;
+    ReplicatedDeltaScope& operator=(const ReplicatedDeltaScope&) = delete;
+    // The scope's delta if it is for a record of this size, and not yet taken.
+    static std::shared_ptr<const ReplicatedDelta> take(size_t recordSize);
+};
+
 // What the service does beyond the engine's own options.
 struct DedupServiceOptions {
     size_t backlogBytes = 16u << 20;  // --dedupBacklogMB
     bool throttleWhenFull = false;    // --dedupBacklogPolicy throttle (else storeRaw)
     size_t readCacheBytes = 32u << 20;  // --dedupReadCacheMB: the decoded record cache
+    // The forward deltas kept for members fetching the oplog (forward_delta_cache.h).
+    size_t forwardDeltaCacheBytes = 16u << 20;
     // Where the engine's state is saved at a clean shutdown (dedup_saved_state.h); empty: never.
     std::string dbpath;
     // Off on replica-set members: their start-up recovers to a stable checkpoint and replays
@@ -107,7 +132,16 @@ public:
     // A committed insert of `size` bytes, for the encoder thread (which reads the record as
     // it is when its turn comes). updated: a committed update, which left the record stored
     // whole; the encoder stores it against its chain again (Engine::onUpdateSettled).
-    void enqueueInsert(const std::string& ns, int64_t id, size_t size, bool updated = false);
+    // replicated: the insert arrived as a forward delta (ReplicatedDelta).
+    void enqueueInsert(const std::string& ns, int64_t id, size_t size, bool updated = false,
+                       std::shared_ptr<const ReplicatedDelta> replicated = nullptr);
+    // The forward deltas of recent inserts, by the engine's namespace and record id, and the
+    // inserts examined without one (ForwardDeltaCache::waitFor waits for the encoder).
+    const ForwardDeltaCache& forwardDeltas() const { return _forwardDeltas; }
+    // Replicated inserts stored against the source their entry named / that fell back to a
+    // similarity search (the source was no longer as the delta expects).
+    long long reencoded() const { return _reencoded.load(); }
+    long long reencodeFallbacks() const { return _reencodeFallbacks.load(); }
     // The collection was dropped or truncated.
     void forgetNamespace(const std::string& ns);
     // Relearns a collection from its stored records (after a rollback).
@@ -148,6 +182,7 @@ private:
         long long enqueuedNanos = 0;
         uint64_t seq = 0;
         bool updated = false;
+        std::shared_ptr<const ReplicatedDelta> replicated;
     };
     DedupStorage(StorageEngine* engine, const dedup::Options& options, const DedupServiceOptions& service);
 public:
@@ -158,6 +193,8 @@ private:
     uint64_t oldestPendingSeqLocked() const;
     // REQUIRES: _insertMu held.
     void processInsertLocked(OperationContext* opCtx, const PendingInsert& p);
+    // A replicated insert with its source (see ReplicatedDelta): true if the engine took it.
+    bool reencodeLocked(const PendingInsert& p, std::string_view bytes);
     bool clientWritesPaused() const;
     void resyncLocked(const std::string& ns);
     void encoderLoop();
@@ -187,6 +224,8 @@ private:
     std::unique_ptr<dedup::Engine> _engine;
     dedup::DecodedRecordCache _decoded;
     DedupReadStats _readStats;
+    ForwardDeltaCache _forwardDeltas;
+    std::atomic<long long> _reencoded{0}, _reencodeFallbacks{0};
 
     mutable std::mutex _storesMu;
     std::map<std::string, DedupRecordStore*, std::less<>> _stores;

@@ -1,0 +1,167 @@
+#include "mongo/db/repl/dedup/oplog_delta_encoding.h"
+
+#include <cstring>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/catalog/collection_impl.h"
+#include "mongo/db/catalog/find_by_id.h"
+#include "mongo/db/dedup/delta_format.h"
+#include "mongo/db/repl/dedup/dedup_repl_stats.h"
+#include "mongo/db/storage/dedup/dedup_record_store.h"
+#include "mongo/db/storage/dedup/dedup_storage.h"
+#include "mongo/util/fail_point.h"
+
+namespace mongo {
+
+// dedupMissingSource: a member rebuilding an encoded entry acts as if it did not hold the
+// source (tests of the supplemental fetch).
+MONGO_FAIL_POINT_DEFINE(dedupMissingSource);
+
+namespace repl {
+namespace {
+
+Collection* collectionOf(OperationContext* opCtx, const BSONObj& entry) {
+    BSONElement ns = entry["ns"];
+    if (ns.type() != String) return nullptr;
+    try {
+        return CollectionCatalog::get()->lookupCollection(opCtx, NamespaceString::parse(ns.str()));
+    } catch (const DBException&) {
+        return nullptr;
+    }
+}
+
+// The collection's dedup record store, or null (not deduplicated on this member).
+DedupRecordStore* dedupStoreOf(Collection* c) {
+    auto* impl = dynamic_cast<CollectionImpl*>(c);
+    return impl ? dynamic_cast<DedupRecordStore*>(impl->recordStore()) : nullptr;
+}
+
+// An insert entry's document, or an empty object.
+BSONObj insertedDocument(const BSONObj& entry) {
+    BSONElement op = entry["op"];
+    BSONElement o = entry["o"];
+    if (op.type() != String || op.valueStringData() != "i" || o.type() != Object) return BSONObj();
+    return o.embeddedObject();
+}
+
+// entry with o replaced (by {_id} or by the whole document) and $dedup dropped or appended.
+BSONObj withDocument(const BSONObj& entry, const BSONObj& o, const BSONObj* encoding) {
+    BSONObjBuilder b;
+    for (BSONElement e : entry) {
+        std::string_view name = e.fieldNameStringData();
+        if (name == "o")
+            b.append("o", o);
+        else if (name != kEncodedEntryField)
+            b.append(e);
+    }
+    if (encoding) b.append(kEncodedEntryField, *encoding);
+    return b.obj();
+}
+
+// Why an eligible entry goes whole, or nullopt with *out the encoded entry.
+std::atomic<long long>* tryEncode(OperationContext* opCtx, Collection* c, DedupRecordStore* rs,
+                                  const BSONObj& entry, const BSONObj& doc, const AwaitEncoder& awaitEncoder,
+                                  BSONObj* out) {
+    DedupReplStats& stats = DedupReplStats::get();
+    DedupStorage* svc = DedupStorage::get();
+    const BSONElement id = doc["_id"];
+    if (!svc || id.eoo()) return &stats.wholeNotEncoded;
+    auto rid = findRecordIdById(opCtx, c, id);
+    if (!rid) return &stats.wholeRecordGone;  // deleted since: its source may be gone too
+    auto fd = svc->forwardDeltas().get(rs->engineNs(), rid->repr());
+    if (!fd && awaitEncoder) fd = awaitEncoder(rs->engineNs(), rid->repr());
+    if (!fd || !fd->encoded()) return &stats.wholeNotEncoded;
+    // The source as it is now (a retained record, deleted by a client, reads as absent: a member
+    // could not find it by _id).
+    auto src = c->findDoc(opCtx, RecordId(fd->sourceId));
+    if (!src || (*src)["_id"].eoo()) return &stats.wholeSourceGone;
+    std::string rebuilt;
+    Status st = dedup::applyDelta(reinterpret_cast<const uint8_t*>(src->objdata()), size_t(src->objsize()),
+                                  reinterpret_cast<const uint8_t*>(fd->delta.data()), fd->delta.size(), &rebuilt);
+    // The source changed since the encoder read it, or the record is not the entry's document.
+    if (!st.isOK() || rebuilt.size() != size_t(doc.objsize()) || std::memcmp(rebuilt.data(), doc.objdata(), rebuilt.size()))
+        return &stats.wholeMismatch;
+    BSONObjBuilder enc;
+    enc.appendAs((*src)["_id"], "b");
+    enc.appendBinData("d", int(fd->delta.size()), 0, fd->delta.data());
+    BSONObjBuilder idOnly;
+    idOnly.append(id);
+    const BSONObj encoding = enc.obj();
+    *out = withDocument(entry, idOnly.obj(), &encoding);
+    return nullptr;
+}
+
+}  // namespace
+
+BSONObj encodeForMember(OperationContext* opCtx, const BSONObj& entry, const AwaitEncoder& awaitEncoder) {
+    const BSONObj doc = insertedDocument(entry);
+    if (doc.isEmpty()) return entry;
+    Collection* c = collectionOf(opCtx, entry);
+    DedupRecordStore* rs = c ? dedupStoreOf(c) : nullptr;
+    if (!rs) return entry;
+    DedupReplStats& stats = DedupReplStats::get();
+    BSONObj out = entry;
+    if (std::atomic<long long>* whole = tryEncode(opCtx, c, rs, entry, doc, awaitEncoder, &out)) {
+        whole->fetch_add(1, std::memory_order_relaxed);
+        stats.entriesSentWhole.fetch_add(1, std::memory_order_relaxed);
+        out = entry;
+    } else {
+        stats.entriesEncoded.fetch_add(1, std::memory_order_relaxed);
+    }
+    stats.logicalBytes.fetch_add(entry.objsize(), std::memory_order_relaxed);
+    stats.sentBytes.fetch_add(out.objsize(), std::memory_order_relaxed);
+    return out;
+}
+
+bool isEncodedEntry(const BSONObj& fetched) { return fetched.hasField(kEncodedEntryField); }
+
+StatusWith<DecodedEntry> decodeFromLocalSource(OperationContext* opCtx, const BSONObj& fetched) {
+    auto missing = [](const std::string& why) {
+        return StatusWith<DecodedEntry>(ErrorCodes::NoSuchKey, "cannot rebuild a forward-encoded oplog entry: " + why);
+    };
+    BSONElement enc = fetched[kEncodedEntryField];
+    BSONElement o = fetched["o"];
+    if (enc.type() != Object || o.type() != Object || o.embeddedObject()["_id"].eoo())
+        return Status(ErrorCodes::FailedToParse, "malformed forward-encoded oplog entry");
+    const BSONObj encoding = enc.embeddedObject();
+    int deltaLen = 0, subtype = 0;
+    const char* delta = encoding["d"].type() == BinData ? encoding["d"].binData(&deltaLen, &subtype) : nullptr;
+    if (!delta || encoding["b"].eoo()) return Status(ErrorCodes::FailedToParse, "malformed $dedup in an oplog entry");
+    if (dedupMissingSource.shouldFail()) return missing("fail point dedupMissingSource");
+
+    CatalogReadLock lock;
+    Collection* c = collectionOf(opCtx, fetched);
+    if (!c) return missing("no collection " + fetched["ns"].str());
+    auto src = findDocumentById(opCtx, c, encoding["b"]);
+    if (!src) return missing("the source document is not here");
+    std::string rebuilt;
+    Status st = dedup::applyDelta(reinterpret_cast<const uint8_t*>(src->doc.objdata()), size_t(src->doc.objsize()),
+                                  reinterpret_cast<const uint8_t*>(delta), size_t(deltaLen), &rebuilt);
+    if (!st.isOK()) return missing("the source document is not as the delta expects (" + st.reason() + ")");
+    // The delta's CRC32C matched: these are the bytes the source wrote. Still, never apply
+    // something that is not one BSON document with the entry's _id.
+    int32_t len = 0;
+    if (rebuilt.size() >= 5) std::memcpy(&len, rebuilt.data(), 4);
+    if (len != int32_t(rebuilt.size()) || rebuilt.back() != 0) return missing("the rebuilt document is not BSON");
+    BSONObj doc = BSONObj(rebuilt.data()).getOwned();
+    if (doc["_id"].woCompare(o.embeddedObject()["_id"]) != 0) return missing("the rebuilt document has another _id");
+
+    DedupReplStats& stats = DedupReplStats::get();
+    stats.entriesDecoded.fetch_add(1, std::memory_order_relaxed);
+    stats.decodedReceivedBytes.fetch_add(fetched.objsize(), std::memory_order_relaxed);
+    DecodedEntry out;
+    out.entry = withDocument(fetched, doc, nullptr);
+    stats.decodedLogicalBytes.fetch_add(out.entry.objsize(), std::memory_order_relaxed);
+    if (dedupStoreOf(c)) {
+        auto r = std::make_shared<ReplicatedDelta>();
+        r->sourceId = src->id.repr();
+        r->delta.assign(delta, size_t(deltaLen));
+        r->recordSize = rebuilt.size();
+        out.replicated = std::move(r);
+    }
+    return out;
+}
+
+}  // namespace repl
+}  // namespace mongo
