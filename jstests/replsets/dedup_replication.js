@@ -5,9 +5,10 @@
 //   - a plain find on local.oplog.rs, on every member, sees whole documents, never $dedup;
 //   - a member made to lack every source (fail point dedupMissingSource) fetches each entry
 //     whole (supplementalFetches) and ends with the same data;
-//   - kill -9 of the primary in the middle of the load: every acknowledged write is on the new
-//     primary, which deduplicates the next versions from its first insert (its index is warm);
-//   - end checks: dbHash, oplogs (byte for byte the same entries) and validate on every member.
+//   - kill -9 of the primary between two loads (tests/pymongo/test_dedup_replication.py kills it
+//     in the middle of one): every acknowledged write is on the new primary, which deduplicates
+//     the next versions from its first insert (its index is warm);
+//   - end checks: dbHash, oplogs and validate on every member.
 load(__dirname + '/../lib/assert.js');
 load(__dirname + '/../lib/replsettest.js');
 load(__dirname + '/../lib/dedup_data.js');
@@ -79,7 +80,7 @@ print('[dedup_replication] a member lacking the sources fetches entries whole');
   rst.checkReplicatedDataHashes();
 }
 
-print('[dedup_replication] kill -9 of the primary mid-load');
+print('[dedup_replication] kill -9 of the primary between loads');
 {
   const old = rst.getPrimaryIndex();
   loadRange(350, 450);

@@ -190,7 +190,11 @@ def wait_caught_up(rs, primary, timeout=300):
 
 
 def oplog_stats(m):
-    with m.client(5000) as c:
+    with m.client(30000) as c:
+        try:
+            c.admin.command("fsync")  # a checkpoint, so that the file's size is the data's
+        except pymongo.errors.PyMongoError:
+            pass
         s = c.local.command("collStats", "oplog.rs")
         first = c.local["oplog.rs"].find_one(sort=[("$natural", 1)])
         last = c.local["oplog.rs"].find_one(sort=[("$natural", -1)])
@@ -246,18 +250,20 @@ def sent(m):
 
 
 def failover_dip(args, dataset, records, window=100, after=2000):
-    """--dedup set: load 60% of the data, kill -9 the primary, then insert `after` more documents in
-    windows of `window` and report each window's ratio of inserted to shipped bytes on the new
-    primary (the paper's failover figure), beside the ratio of the last 1000 inserts before."""
+    """--dedup set: load 60% of the data, kill -9 the primary, then insert up to `after` more
+    documents in windows of `window` and report each window's ratio of inserted to shipped bytes
+    on the new primary (the paper's failover figure), beside the ratio of the last (up to) 1000
+    inserts before."""
     root = tempfile.mkdtemp(prefix="dedup-repl-dip-")
     rs = ProxiedSet(args.mongod, True, "disabled", root, args.oplog_mb)
     try:
         rs.start()
         p = rs.primary()
-        split = max(1000 + BATCH, int(len(records) * 0.6))
-        load(p, batches_of(records[:split - 1000]), args.clients)
+        split = int(len(records) * 0.6)
+        steady_n = min(1000, split // 2)
+        load(p, batches_of(records[:split - steady_n]), args.clients)
         before = sent(p)
-        load(p, batches_of(records[split - 1000:split]), args.clients)
+        load(p, batches_of(records[split - steady_n:split]), args.clients)
         after_steady = sent(p)
         steady = (after_steady[0] - before[0]) / max(1, after_steady[1] - before[1])
         wait_caught_up(rs, p)
@@ -274,7 +280,8 @@ def failover_dip(args, dataset, records, window=100, after=2000):
             windows.append({"inserts_since_failover": i + len(rest[i:i + window]),
                             "ratio": (s1[0] - s0[0]) / max(1, s1[1] - s0[1]),
                             "encoded": s1[2] - s0[2], "whole": s1[3] - s0[3]})
-        return {"dataset": dataset, "steady_ratio": steady, "election_s": elected_s, "windows": windows}
+        return {"dataset": dataset, "steady_ratio": steady, "steady_inserts": steady_n, "election_s": elected_s,
+                "windows": windows}
     finally:
         rs.stop()
         shutil.rmtree(root, ignore_errors=True)

@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "mongo/bson/bsonobjbuilder.h"
-#include "mongo/db/repl/dedup/dedup_repl_stats.h"
+#include "mongo/db/repl/dedup/entry_rebuilder.h"
 #include "mongo/db/repl/dedup/oplog_delta_encoding.h"
 #include "mongo/db/repl/oplog_applier.h"
 #include "mongo/db/repl/repl_metrics.h"
@@ -40,57 +40,23 @@ bool heldByStopReplProducer(const std::atomic<bool>& stop) {
     return stop;
 }
 
+void killCursor(RemoteClient* source, long long cursorId) {
+    if (cursorId == 0) return;
+    BSONObjBuilder kill;
+    kill.append("killCursors", "oplog.rs");
+    BSONArrayBuilder ids;
+    ids.append(cursorId);
+    kill.appendArray("cursors", ids.arr());
+    source->runCommand("local", kill.obj(), int(kAwaitMillis));
+}
+
 // The source's $replData (ReplicationCoordinator::appendReplData), owned; empty if none.
 BSONObj replDataOf(const BSONObj& reply) {
     BSONElement d = reply["$replData"];
     return d.type() == Object ? d.embeddedObject().getOwned() : BSONObj();
 }
 
-// The entry at ts as the source stores it (the supplemental fetch of an encoded entry whose
-// source this member does not hold as the delta expects).
-StatusWith<BSONObj> fetchWholeEntry(RemoteClient* source, const BSONElement& ts) {
-    BSONObjBuilder find;
-    find.append("find", "oplog.rs");
-    BSONObjBuilder f;
-    f.appendAs(ts, "ts");
-    find.append("filter", f.obj());
-    find.append("limit", 1LL);
-    find.append("singleBatch", true);
-    auto reply = source->runCommand("local", find.obj());
-    if (!reply.isOK()) return reply.getStatus();
-    BSONElement c = reply.getValue()["cursor"];
-    std::vector<BSONElement> batch = c.type() == Object ? c.embeddedObject()["firstBatch"].arrayElements()
-                                                        : std::vector<BSONElement>();
-    if (batch.empty() || batch[0].type() != Object)
-        return Status(ErrorCodes::NoSuchKey, "the sync source no longer has the entry at " + ts.toString(false));
-    return batch[0].embeddedObject().getOwned();
-}
-
 }  // namespace
-
-StatusWith<OplogFetcher::Fetched> OplogFetcher::rebuildEntry(OperationContext* opCtx, RemoteClient* source,
-                                                             const BSONObj& fetched) {
-    Fetched out;
-    if (!isEncodedEntry(fetched)) {
-        out.doc = fetched;
-        return out;
-    }
-    auto decoded = decodeFromLocalSource(opCtx, fetched);
-    if (decoded.isOK()) {
-        out.doc = decoded.getValue().entry;
-        out.replicated = decoded.getValue().replicated;
-        return out;
-    }
-    // Whatever the reason (the source is not here as the delta expects, or the encoding is not
-    // understood), the entry is fetched whole: dedup never keeps an entry from applying.
-    DedupReplStats::get().supplementalFetches.fetch_add(1, std::memory_order_relaxed);
-    LOGV2_DEBUG(7700201, 1, Replication, "Fetching an encoded oplog entry whole",
-                logv2::attrs("ts", fetched["ts"].toString(false), "reason", decoded.getStatus().toString()));
-    auto whole = fetchWholeEntry(source, fetched["ts"]);
-    if (!whole.isOK()) return whole.getStatus();
-    out.doc = whole.getValue();
-    return out;
-}
 
 void OplogFetcher::start(Hooks hooks) {
     std::lock_guard<std::mutex> life(_lifecycleMutex);
@@ -167,11 +133,13 @@ void OplogFetcher::fetchFrom(const std::string& source) {
     if (_hooks.term) find.append("term", _hooks.term());
     // Inserts as forward deltas against documents we hold (oplog_delta_encoding.h), unless the
     // source refused the field before (a server that does not know it).
-    const bool askDeltas = gFetchForwardDeltas.get() && source != _refusedDeltas;
+    const bool askDeltas = gFetchForwardDeltas.get() && source != _sourceRefusingDeltas;
     if (askDeltas) find.append(kFetchForwardDeltasField, true);
     auto reply = client.runCommand("local", find.obj());
     if (!reply.isOK() && askDeltas && reply.getStatus().code() == 40415) {  // unknown field
-        _refusedDeltas = source;
+        LOGV2(7700203, Replication, "The sync source does not send forward-encoded entries; fetching whole ones",
+              logv2::attrs("syncSource", source, "error", reply.getStatus().toString()));
+        _sourceRefusingDeltas = source;
         return;
     }
     if (!reply.isOK()) {
@@ -243,7 +211,7 @@ void OplogFetcher::fetchFrom(const std::string& source) {
             OpTime applied;
             bool incomplete = false;  // an entry could not be had: a new cursor starts after `applied`
             for (size_t i = skip; i < batch.size() && !_stop; ++i) {
-                auto rebuilt = rebuildEntry(opCtx.get(), &client, batch[i].embeddedObject());
+                auto rebuilt = rebuildFetchedEntry(opCtx.get(), &client, batch[i].embeddedObject(), int(kAwaitMillis));
                 if (!rebuilt.isOK()) {
                     LOGV2(7700202, Replication, "Could not fetch an oplog entry whole",
                           logv2::attrs("syncSource", source, "error", rebuilt.getStatus().toString()));
@@ -276,7 +244,10 @@ void OplogFetcher::fetchFrom(const std::string& source) {
                 opCtx->recoveryUnit()->abandonSnapshot();
             }
             if (!applied.isNull()) _hooks.onBatchApplied(applied);
-            if (incomplete) return;
+            if (incomplete) {
+                killCursor(&client, cursorId);
+                return;
+            }
         }
         if (_hooks.onSourceCommitPoint && replData["lastOpCommitted"].type() == Object) {
             auto committed = OpTime::parse(replData["lastOpCommitted"].embeddedObject());
@@ -289,12 +260,7 @@ void OplogFetcher::fetchFrom(const std::string& source) {
         // A new sync source (say, a new primary) ends this cursor.
         auto want = _hooks.chooseSyncSource();
         if (!want || *want != source) {
-            BSONObjBuilder kill;
-            kill.append("killCursors", "oplog.rs");
-            BSONArrayBuilder ids;
-            ids.append(cursorId);
-            kill.appendArray("cursors", ids.arr());
-            client.runCommand("local", kill.obj());
+            killCursor(&client, cursorId);
             return;
         }
         if (heldByStopReplProducer(_stop)) return;

@@ -16,21 +16,15 @@
 // fetcher's thread.
 #include <atomic>
 #include <functional>
-#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
 
 #include "mongo/bson/bsonobj.h"
-#include "mongo/base/status.h"
-#include "mongo/db/operation_context.h"
 #include "mongo/db/repl/optime.h"
 
 namespace mongo {
-
-struct ReplicatedDelta;
-
 namespace repl {
 
 class RemoteClient;
@@ -73,14 +67,6 @@ private:
     void run();
     // One cursor's life on source: returns when it ends (error, stop, source change).
     void fetchFrom(const std::string& source);
-    // A fetched entry as the source stores it: rebuilt from a forward delta against our copy of
-    // its source document (oplog_delta_encoding.h), or fetched whole from source when that
-    // fails (the supplemental fetch). An error only if the whole entry cannot be had either.
-    struct Fetched {
-        BSONObj doc;
-        std::shared_ptr<const ReplicatedDelta> replicated;  // for the re-encoder, or null
-    };
-    StatusWith<Fetched> rebuildEntry(OperationContext* opCtx, RemoteClient* source, const BSONObj& fetched);
 
     Hooks _hooks;
     std::thread _thread;
@@ -88,7 +74,9 @@ private:
     std::atomic<bool> _running{false};
     mutable std::mutex _mutex;
     std::string _source;
-    std::string _refusedDeltas;  // the last source that refused $_dedupForwardDeltas (fetcher thread only)
+    // The last source that refused $_dedupForwardDeltas (fetcher thread only): it is asked
+    // without it from then on, until another source refuses it too or this member restarts.
+    std::string _sourceRefusingDeltas;
     std::mutex _applyMutex;  // held while one entry is applied (stopApplying waits for it)
     // start/stop come from different threads (the coordinator's background thread, an
     // election won on a heartbeat thread): one at a time, or two would join (and one replace)

@@ -17,15 +17,15 @@ BSONObj DedupReplStats::toBSON(const DedupStorage* service) const {
     {
         BSONObjBuilder& s = b.subobjStart("sent");
         s.append("entriesEncoded", entriesEncoded.load());
-        s.append("entriesWhole", entriesSentWhole.load());
+        s.append("entriesWhole", entriesWhole.load());
         s.append("logicalBytes", logical);
         s.append("sentBytes", sent);
         s.append("ratio", sent ? double(logical) / double(sent) : 1.0);
         BSONObjBuilder& w = s.subobjStart("wholeBecause");
         w.append("notEncoded", wholeNotEncoded.load());
         w.append("sourceGone", wholeSourceGone.load());
-        w.append("mismatch", wholeMismatch.load());
         w.append("recordGone", wholeRecordGone.load());
+        w.append("error", wholeError.load());
         w.doneFast();
         s.append("encoderWaits", encoderWaits.load());
         s.append("encoderWaitTimeouts", encoderWaitTimeouts.load());

@@ -15,10 +15,10 @@ namespace repl {
 struct DedupReplStats {
     // Sync source: inserts into deduplicated collections served to members that asked for
     // deltas, encoded or whole, with the bytes they would take whole and the bytes sent.
-    std::atomic<long long> entriesEncoded{0}, entriesSentWhole{0};
+    std::atomic<long long> entriesEncoded{0}, entriesWhole{0};
     std::atomic<long long> logicalBytes{0}, sentBytes{0};
     // Why eligible entries went whole.
-    std::atomic<long long> wholeNotEncoded{0}, wholeSourceGone{0}, wholeMismatch{0}, wholeRecordGone{0};
+    std::atomic<long long> wholeNotEncoded{0}, wholeSourceGone{0}, wholeRecordGone{0}, wholeError{0};
     std::atomic<long long> encoderWaits{0}, encoderWaitTimeouts{0};
     // Member: encoded entries received and rebuilt, their logical and received bytes, and the
     // entries fetched whole because the source was not here as the delta expects.

@@ -9,8 +9,11 @@ namespace mongo {
 namespace repl {
 namespace {
 
-ServerParameterWithStorage<long long> gEncoderWaitMillis("dedupOplogEncoderWaitMillis", 50,
-                                                         ServerParameterType::kStartupAndRuntime);
+ServerParameterWithStorage<long long> gEncoderWaitMillis(
+    "dedupOplogEncoderWaitMillis", 50, ServerParameterType::kStartupAndRuntime, [](const long long& v) {
+        return v >= 0 && v <= 1000 ? Status::OK()
+                                   : Status(ErrorCodes::BadValue, "dedupOplogEncoderWaitMillis must be between 0 and 1000");
+    });
 
 std::chrono::steady_clock::time_point budgetEnd() {
     return std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max(0LL, gEncoderWaitMillis.get()));
@@ -29,7 +32,7 @@ void ForwardDeltaCursorSource::restore() {
 std::optional<ForwardDeltaCache::Entry> ForwardDeltaCursorSource::awaitEncoder(const std::string& engineNs,
                                                                                int64_t recordId) {
     DedupStorage* svc = DedupStorage::get();
-    if (!svc || std::chrono::steady_clock::now() >= _waitUntil) return std::nullopt;
+    if (!svc || !svc->encoderRunning() || std::chrono::steady_clock::now() >= _waitUntil) return std::nullopt;
     DedupReplStats& stats = DedupReplStats::get();
     stats.encoderWaits.fetch_add(1, std::memory_order_relaxed);
     auto e = svc->forwardDeltas().waitFor(engineNs, recordId, _waitUntil);

@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include <murmurhash.h>
+
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection_impl.h"
@@ -35,6 +37,15 @@ Collection* collectionOf(OperationContext* opCtx, const BSONObj& entry) {
 DedupRecordStore* dedupStoreOf(Collection* c) {
     auto* impl = dynamic_cast<CollectionImpl*>(c);
     return impl ? dynamic_cast<DedupRecordStore*>(impl->recordStore()) : nullptr;
+}
+
+// The rebuilt document's 64-bit digest, sent with the delta: the delta's own CRC32C tells a
+// wrong source from the right one by accident, not against a client who controls the source,
+// its update and the new document (CRC32C is linear); this does.
+long long documentDigest(const char* data, size_t len) {
+    uint64_t h[2];
+    lmmh_x64_128(data, static_cast<unsigned>(len), 0x6464'7570u, h);
+    return static_cast<long long>(h[0]);
 }
 
 // An insert entry's document, or an empty object.
@@ -72,19 +83,18 @@ std::atomic<long long>* tryEncode(OperationContext* opCtx, Collection* c, DedupR
     auto fd = svc->forwardDeltas().get(rs->engineNs(), rid->repr());
     if (!fd && awaitEncoder) fd = awaitEncoder(rs->engineNs(), rid->repr());
     if (!fd || !fd->encoded()) return &stats.wholeNotEncoded;
-    // The source as it is now (a retained record, deleted by a client, reads as absent: a member
-    // could not find it by _id).
-    auto src = c->findDoc(opCtx, RecordId(fd->sourceId));
-    if (!src || (*src)["_id"].eoo()) return &stats.wholeSourceGone;
-    std::string rebuilt;
-    Status st = dedup::applyDelta(reinterpret_cast<const uint8_t*>(src->objdata()), size_t(src->objsize()),
-                                  reinterpret_cast<const uint8_t*>(fd->delta.data()), fd->delta.size(), &rebuilt);
-    // The source changed since the encoder read it, or the record is not the entry's document.
-    if (!st.isOK() || rebuilt.size() != size_t(doc.objsize()) || std::memcmp(rebuilt.data(), doc.objdata(), rebuilt.size()))
-        return &stats.wholeMismatch;
+    // The source is still there under the same record id (a member finds it by _id). Whether it
+    // still holds the bytes the delta was made against is for the member to find out (the
+    // delta's CRC32C and the document digest): reading and decoding it here for every member
+    // that fetches would cost more than the rare supplemental fetch.
+    if (fd->sourceKey.size() < 5) return &stats.wholeSourceGone;
+    BSONObj sourceKey(fd->sourceKey.data());
+    auto srcRid = findRecordIdById(opCtx, c, sourceKey.firstElement());
+    if (!srcRid || srcRid->repr() != fd->sourceId) return &stats.wholeSourceGone;
     BSONObjBuilder enc;
-    enc.appendAs((*src)["_id"], "b");
+    enc.appendAs(sourceKey.firstElement(), "b");
     enc.appendBinData("d", int(fd->delta.size()), 0, fd->delta.data());
+    enc.append("h", documentDigest(doc.objdata(), size_t(doc.objsize())));
     BSONObjBuilder idOnly;
     idOnly.append(id);
     const BSONObj encoding = enc.obj();
@@ -102,9 +112,17 @@ BSONObj encodeForMember(OperationContext* opCtx, const BSONObj& entry, const Awa
     if (!rs) return entry;
     DedupReplStats& stats = DedupReplStats::get();
     BSONObj out = entry;
-    if (std::atomic<long long>* whole = tryEncode(opCtx, c, rs, entry, doc, awaitEncoder, &out)) {
+    std::atomic<long long>* whole;
+    try {
+        whole = tryEncode(opCtx, c, rs, entry, doc, awaitEncoder, &out);
+    } catch (const DBException&) {
+        // A source that cannot be read (DataCorruptionDetected...): validate reports it; the
+        // member gets the entry as stored.
+        whole = &stats.wholeError;
+    }
+    if (whole) {
         whole->fetch_add(1, std::memory_order_relaxed);
-        stats.entriesSentWhole.fetch_add(1, std::memory_order_relaxed);
+        stats.entriesWhole.fetch_add(1, std::memory_order_relaxed);
         out = entry;
     } else {
         stats.entriesEncoded.fetch_add(1, std::memory_order_relaxed);
@@ -116,7 +134,9 @@ BSONObj encodeForMember(OperationContext* opCtx, const BSONObj& entry, const Awa
 
 bool isEncodedEntry(const BSONObj& fetched) { return fetched.hasField(kEncodedEntryField); }
 
-StatusWith<DecodedEntry> decodeFromLocalSource(OperationContext* opCtx, const BSONObj& fetched) {
+namespace {
+
+StatusWith<DecodedEntry> decodeOrThrow(OperationContext* opCtx, const BSONObj& fetched) {
     auto missing = [](const std::string& why) {
         return StatusWith<DecodedEntry>(ErrorCodes::NoSuchKey, "cannot rebuild a forward-encoded oplog entry: " + why);
     };
@@ -127,7 +147,8 @@ StatusWith<DecodedEntry> decodeFromLocalSource(OperationContext* opCtx, const BS
     const BSONObj encoding = enc.embeddedObject();
     int deltaLen = 0, subtype = 0;
     const char* delta = encoding["d"].type() == BinData ? encoding["d"].binData(&deltaLen, &subtype) : nullptr;
-    if (!delta || encoding["b"].eoo()) return Status(ErrorCodes::FailedToParse, "malformed $dedup in an oplog entry");
+    if (!delta || encoding["b"].eoo() || encoding["h"].type() != NumberLong)
+        return Status(ErrorCodes::FailedToParse, "malformed $dedup in an oplog entry");
     if (dedupMissingSource.shouldFail()) return missing("fail point dedupMissingSource");
 
     CatalogReadLock lock;
@@ -139,12 +160,13 @@ StatusWith<DecodedEntry> decodeFromLocalSource(OperationContext* opCtx, const BS
     Status st = dedup::applyDelta(reinterpret_cast<const uint8_t*>(src->doc.objdata()), size_t(src->doc.objsize()),
                                   reinterpret_cast<const uint8_t*>(delta), size_t(deltaLen), &rebuilt);
     if (!st.isOK()) return missing("the source document is not as the delta expects (" + st.reason() + ")");
-    // The delta's CRC32C matched: these are the bytes the source wrote. Still, never apply
-    // something that is not one BSON document with the entry's _id.
-    int32_t len = 0;
-    if (rebuilt.size() >= 5) std::memcpy(&len, rebuilt.data(), 4);
-    if (len != int32_t(rebuilt.size()) || rebuilt.back() != 0) return missing("the rebuilt document is not BSON");
-    BSONObj doc = BSONObj(rebuilt.data()).getOwned();
+    // The delta's CRC32C matched; the digest says these are the bytes the source sent. Still,
+    // never apply something that is not one valid BSON document with the entry's _id.
+    if (documentDigest(rebuilt.data(), rebuilt.size()) != encoding["h"].numberLong())
+        return missing("the rebuilt document is not the one the source sent");
+    auto parsed = BSONObj::fromUntrusted(rebuilt.data(), rebuilt.size());
+    if (!parsed.isOK()) return missing("the rebuilt document is not BSON: " + parsed.getStatus().reason());
+    BSONObj doc = parsed.getValue().getOwned();
     if (doc["_id"].woCompare(o.embeddedObject()["_id"]) != 0) return missing("the rebuilt document has another _id");
 
     DedupReplStats& stats = DedupReplStats::get();
@@ -158,9 +180,25 @@ StatusWith<DecodedEntry> decodeFromLocalSource(OperationContext* opCtx, const BS
         r->sourceId = src->id.repr();
         r->delta.assign(delta, size_t(deltaLen));
         r->recordSize = rebuilt.size();
+        r->engineNs = dedupStoreOf(c)->engineNs();
+        BSONObjBuilder key;
+        key.appendAs(src->doc["_id"], "");
+        BSONObj k = key.obj();
+        r->sourceKey.assign(k.objdata(), size_t(k.objsize()));
         out.replicated = std::move(r);
     }
     return out;
+}
+
+}  // namespace
+
+StatusWith<DecodedEntry> decodeFromLocalSource(OperationContext* opCtx, const BSONObj& fetched) {
+    try {
+        return decodeOrThrow(opCtx, fetched);
+    } catch (const DBException& e) {
+        // This member's copy of the source cannot be read: the entry is fetched whole.
+        return Status(ErrorCodes::NoSuchKey, "cannot rebuild a forward-encoded oplog entry: " + e.toStatus().toString());
+    }
 }
 
 }  // namespace repl

@@ -246,7 +246,7 @@ RecordId DedupRecordStore::doInsertRecord(OperationContext* opCtx, const char* d
         // The engine hears of the record once it is committed: an aborted insert leaves no
         // trace in its bookkeeping, and the encoding runs off the client's path.
         opCtx->recoveryUnit()->onCommit(
-            [svc, ns = _engineNs, id, len, replicated = ReplicatedDeltaScope::take(static_cast<size_t>(len))] {
+            [svc, ns = _engineNs, id, len, replicated = ReplicatedDeltaScope::take(_engineNs, static_cast<size_t>(len))] {
                 svc->enqueueInsert(ns, id.repr(), static_cast<size_t>(len), false, replicated);
             });
     }

@@ -18,7 +18,6 @@ namespace {
 std::unique_ptr<DedupStorage> gDedup;
 
 thread_local OperationContext* tlsOpCtx = nullptr;
-thread_local std::shared_ptr<const ReplicatedDelta> tlsReplicatedDelta;
 
 // Tests hold the encoder, to see inserts wait in (and past) the backlog.
 MONGO_FAIL_POINT_DEFINE(hangDedupEncoder);
@@ -167,17 +166,6 @@ void DedupStorage::shutdown(bool saveState) {
 // ---------------------------------------------------------------------------------------
 // Inserts.
 
-ReplicatedDeltaScope::ReplicatedDeltaScope(std::shared_ptr<const ReplicatedDelta> d) {
-    tlsReplicatedDelta = std::move(d);
-}
-
-ReplicatedDeltaScope::~ReplicatedDeltaScope() { tlsReplicatedDelta.reset(); }
-
-std::shared_ptr<const ReplicatedDelta> ReplicatedDeltaScope::take(size_t recordSize) {
-    if (!tlsReplicatedDelta || tlsReplicatedDelta->recordSize != recordSize) return nullptr;
-    return std::move(tlsReplicatedDelta);
-}
-
 void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size, bool updated,
                                  std::shared_ptr<const ReplicatedDelta> replicated) {
     std::unique_lock<std::mutex> lk(_queueMu);
@@ -202,6 +190,8 @@ void DedupStorage::enqueueInsert(const std::string& ns, int64_t id, size_t size,
         }
         _deferredBytes += size;
         _deferred.push_back(std::move(p));
+        // Encoded only once the backlog empties: a member's fetch does not wait for it.
+        if (!updated) _forwardDeltas.putNotEncoded(ns, id);
         _backlogDeferredTotal.fetch_add(1, std::memory_order_relaxed);
     } else {
         _queueBytes += size;
@@ -267,7 +257,7 @@ void DedupStorage::processInsertLocked(OperationContext* opCtx, const PendingIns
         if (!sw.isOK() && sw.getStatus().code() != static_cast<int>(ErrorCodes::DuplicateKey))
             _insertsDropped.fetch_add(1, std::memory_order_relaxed);
         if (sw.isOK() && sw.getValue().outcome == dedup::InsertDecision::Outcome::kEncoded)
-            _forwardDeltas.put(p.ns, p.id, sw.getValue().sourceId, std::move(sw.getValue().forwardDelta));
+            keepForwardDelta(opCtx, rs, p, sw.getValue().sourceId, std::move(sw.getValue().forwardDelta));
     } catch (const DBException& e) {
         // Only compression is lost: the record stays stored whole.
         _insertsDropped.fetch_add(1, std::memory_order_relaxed);
@@ -304,8 +294,22 @@ bool DedupStorage::reencodeLocked(const PendingInsert& p, std::string_view bytes
     }
     _reencoded.fetch_add(1, std::memory_order_relaxed);
     // This member serves the same delta to members that sync from it (chained replication).
-    _forwardDeltas.put(p.ns, p.id, p.replicated->sourceId, p.replicated->delta);
+    _forwardDeltas.put(p.ns, p.id, {p.replicated->sourceId, p.replicated->delta, p.replicated->sourceKey});
     return true;
+}
+
+void DedupStorage::keepForwardDelta(OperationContext* opCtx, DedupRecordStore* rs, const PendingInsert& p,
+                                    int64_t sourceId, std::string delta) {
+    // The source's _id, read now (once) rather than by every member's fetch: right after the
+    // insert the source is usually still stored whole (its write-back is queued).
+    std::string source;
+    if (!rs->decode(opCtx, sourceId, &source).isOK() || source.size() < 5) return;
+    auto doc = BSONObj::fromUntrusted(source.data(), source.size());
+    if (!doc.isOK() || doc.getValue()["_id"].eoo()) return;
+    BSONObjBuilder key;
+    key.appendAs(doc.getValue()["_id"], "");
+    BSONObj k = key.obj();
+    _forwardDeltas.put(p.ns, p.id, {sourceId, std::move(delta), std::string(k.objdata(), size_t(k.objsize()))});
 }
 
 void DedupStorage::encoderLoop() {

@@ -25,7 +25,9 @@
 // bookkeeping rolled back.
 //
 // Lock order: catalog lock, write lock (catalog_lock.h), _insertMu, _queueMu, the engine's mutex,
-// _storesMu. The engine calls back (readStored/writeStored/removeRetained) with its mutex
+// _storesMu. The forward delta cache's mutex is a leaf; a member's getMore waits on it
+// (ForwardDeltaCache::waitFor) holding the catalog lock shared, which the encoder also takes
+// only shared. The engine calls back (readStored/writeStored/removeRetained) with its mutex
 // held, on the thread that called it, using that thread's DedupOpCtxScope.
 // Thread safety: every method may be called from any thread.
 #include <atomic>
@@ -46,34 +48,13 @@
 #include "mongo/db/storage/dedup/dedup_read_stats.h"
 #include "mongo/db/storage/dedup/dedup_saved_state.h"
 #include "mongo/db/storage/dedup/forward_delta_cache.h"
+#include "mongo/db/storage/dedup/replicated_delta.h"
 #include "mongo/db/storage/storage_engine.h"
 
 namespace mongo {
 
 struct DedupOptions;
 class DedupRecordStore;
-
-// A replicated insert that arrived as a forward delta (repl/dedup): the record it rebuilds
-// from, by this member's record id in the same collection, and the delta. The encoder then
-// stores the record against that source without a similarity search (the paper's re-encoder,
-// Engine::onReplicatedInsert), indexing its features so a failover finds the index warm.
-struct ReplicatedDelta {
-    int64_t sourceId = 0;
-    std::string delta;
-    size_t recordSize = 0;  // the size of the record it rebuilds (the insert it belongs to)
-};
-
-// The oplog applier sets it around the application of one insert entry that arrived encoded:
-// the next insert of a record of that size on this thread takes it (once).
-class ReplicatedDeltaScope {
-public:
-    explicit ReplicatedDeltaScope(std::shared_ptr<const ReplicatedDelta> d);
-    ~ReplicatedDeltaScope();
-    ReplicatedDeltaScope(const ReplicatedDeltaScope&) = delete;
-    ReplicatedDeltaScope& operator=(const ReplicatedDeltaScope&) = delete;
-    // The scope's delta if it is for a record of this size, and not yet taken.
-    static std::shared_ptr<const ReplicatedDelta> take(size_t recordSize);
-};
 
 // What the service does beyond the engine's own options.
 struct DedupServiceOptions {
@@ -138,6 +119,8 @@ public:
     // The forward deltas of recent inserts, by the engine's namespace and record id, and the
     // inserts examined without one (ForwardDeltaCache::waitFor waits for the encoder).
     const ForwardDeltaCache& forwardDeltas() const { return _forwardDeltas; }
+    // Whether the encoder is examining inserts (not while the start-up rebuild learns the links).
+    bool encoderRunning() const { return _linksReady.load(); }
     // Replicated inserts stored against the source their entry named / that fell back to a
     // similarity search (the source was no longer as the delta expects).
     long long reencoded() const { return _reencoded.load(); }
@@ -195,6 +178,9 @@ private:
     void processInsertLocked(OperationContext* opCtx, const PendingInsert& p);
     // A replicated insert with its source (see ReplicatedDelta): true if the engine took it.
     bool reencodeLocked(const PendingInsert& p, std::string_view bytes);
+    // Keeps record p's forward delta against sourceId for the oplog's replicating readers.
+    void keepForwardDelta(OperationContext* opCtx, DedupRecordStore* rs, const PendingInsert& p, int64_t sourceId,
+                          std::string delta);
     bool clientWritesPaused() const;
     void resyncLocked(const std::string& ns);
     void encoderLoop();

@@ -2,7 +2,7 @@
 
 namespace mongo {
 
-void ForwardDeltaCache::put(const std::string& ns, int64_t id, int64_t sourceId, std::string delta) {
+void ForwardDeltaCache::put(const std::string& ns, int64_t id, Entry e) {
     if (_capacity == 0) return;
     std::unique_lock<std::mutex> lk(_mu);
     Key k{ns, id};
@@ -11,7 +11,6 @@ void ForwardDeltaCache::put(const std::string& ns, int64_t id, int64_t sourceId,
         _bytes -= costOf(it->first, it->second);
         _entries.erase(it);
     }
-    Entry e{sourceId, std::move(delta)};
     _bytes += costOf(k, e);
     _entries.emplace(k, std::move(e));
     _order.push_back(std::move(k));

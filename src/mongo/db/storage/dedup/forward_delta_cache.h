@@ -28,15 +28,16 @@ public:
     struct Entry {
         int64_t sourceId = 0;  // the record (same namespace) the delta rebuilds the new one from; 0: not encoded
         std::string delta;     // delta_format.h
+        std::string sourceKey;  // the source document's _id, as the BSON document {"": <_id>}
         bool encoded() const { return sourceId != 0; }
     };
 
     explicit ForwardDeltaCache(size_t capacityBytes) : _capacity(capacityBytes) {}
 
     // Record (ns, id) was encoded as delta against sourceId. Replaces what was kept for it.
-    void put(const std::string& ns, int64_t id, int64_t sourceId, std::string delta);
+    void put(const std::string& ns, int64_t id, Entry e);
     // The encoder examined (ns, id) and did not encode it.
-    void putNotEncoded(const std::string& ns, int64_t id) { put(ns, id, 0, std::string()); }
+    void putNotEncoded(const std::string& ns, int64_t id) { put(ns, id, Entry{}); }
     std::optional<Entry> get(const std::string& ns, int64_t id) const;
     // get(), waiting until the encoder has examined (ns, id) or the deadline passed.
     std::optional<Entry> waitFor(const std::string& ns, int64_t id, std::chrono::steady_clock::time_point deadline) const;
@@ -48,7 +49,10 @@ public:
 
 private:
     using Key = std::pair<std::string, int64_t>;
-    static size_t costOf(const Key& k, const Entry& e) { return k.first.size() + e.delta.size() + 64; }
+    // The key is held twice (map and order).
+    static size_t costOf(const Key& k, const Entry& e) {
+        return 2 * k.first.size() + e.delta.size() + e.sourceKey.size() + 96;
+    }
     void evictLocked();
 
     const size_t _capacity;
