@@ -44,6 +44,17 @@ def repl_stats(m):
         return c.admin.command("serverStatus")["dedup"]["replication"]
 
 
+def sent_total(members):
+    """serverStatus().dedup.replication.sent summed over the members: a secondary may fetch from
+    the other one (chaining) rather than from the primary."""
+    out = {}
+    for m in members:
+        for k, v in repl_stats(m)["sent"].items():
+            if isinstance(v, int):
+                out[k] = out.get(k, 0) + v
+    return out
+
+
 def load_versions(members, db, coll, articles, versions, seed, clients=4):
     """Loads `versions` versions of `articles` articles with `clients` concurrent clients, each
     inserting its articles' versions in order with w: majority. Returns the documents by _id."""
@@ -121,7 +132,7 @@ def secondaries(members):
 
 def test_versioned_inserts_travel_as_forward_deltas(rs):
     primary, others = secondaries(rs)
-    sent0 = repl_stats(primary)["sent"]
+    sent0 = sent_total(rs)
     recv0 = [repl_stats(m)["received"] for m in others]
     net0 = []
     for m in others:
@@ -131,10 +142,10 @@ def test_versioned_inserts_travel_as_forward_deltas(rs):
     docs = load_versions(rs, "wiki", "pages", articles=8, versions=40, seed=11)
     assert_same_everywhere(rs, "wiki", "pages", len(docs))
 
-    sent = repl_stats(primary)["sent"]
+    sent = sent_total(rs)
     encoded = sent["entriesEncoded"] - sent0["entriesEncoded"]
     whole = sent["entriesWhole"] - sent0["entriesWhole"]
-    # Each secondary fetched every insert once: both counted on the primary. The first version of
+    # Each secondary fetched every insert once (from the primary or the other). The first version of
     # each article has no source; under CI's load a few more may go whole (the encoder wait is
     # bounded), never most.
     assert encoded + whole >= 2 * len(docs) * 0.95, sent
@@ -371,3 +382,33 @@ def test_rollback_of_deduplicated_inserts(rs):
         docs = list(c.wiki.get_collection("rb", read_preference=pymongo.ReadPreference.SECONDARY_PREFERRED).find(
             {"version": {"$gte": 10}}))
         assert len(docs) == 30 and all(d.get("rewritten") for d in docs)
+
+
+def test_updates_travel_as_deltas_from_the_previous_version(rs):
+    # A text field edited in place: the entry's o (a $v: 2 diff, or the new document when the diff
+    # would not be smaller) carries the whole field; members get it as a delta from the version
+    # they hold. Then a $set of the same kind, and a small $inc that goes as it is.
+    primary, others = secondaries(rs)
+    versions = {a: history("u%d" % a, 25, seed=61) for a in range(4)}
+    with rs_client(rs, SET) as c:
+        coll = c.wiki.get_collection("pages_in_place", write_concern=MAJORITY)
+        coll.insert_many([dict(versions[a][0], _id="page%d" % a) for a in versions])
+        sent0 = sent_total(rs)
+        for v in range(1, 25):
+            for a in versions:
+                coll.replace_one({"_id": "page%d" % a}, dict(versions[a][v], _id="page%d" % a))
+        more = history("set", 6, seed=67)
+        for d in more:
+            coll.update_one({"_id": "page0"}, {"$set": {"body": d["body"]}, "$inc": {"edits": 1}})
+        coll.update_one({"_id": "page1"}, {"$inc": {"edits": 1}})
+    wait_for(lambda: all(len(raw_oplog(m, "wiki", "pages_in_place")) == len(versions) + 24 * len(versions) + len(more) + 1
+                         for m in rs), 60, "every member to have the updates")
+    sent = sent_total(rs)
+    replaced = 24 * len(versions) + len(more)
+    with primary.client() as c:
+        entries = list(c.local["oplog.rs"].find({"ns": "wiki.pages_in_place", "op": "u"}))
+    assert len(entries) == replaced + 1
+    # Each secondary fetched each update once (from the primary, or chained from the other).
+    assert sent["entriesEncoded"] - sent0["entriesEncoded"] >= 2 * replaced * 0.8, sent
+    assert sent["logicalBytes"] - sent0["logicalBytes"] > 5 * (sent["sentBytes"] - sent0["sentBytes"]), sent
+    assert_same_everywhere(rs, "wiki", "pages_in_place", len(versions))

@@ -2,6 +2,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/repl/dedup/oplog_delta_encoding.h"
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/retryable_write.h"
 #include "mongo/db/repl/update_diff.h"
@@ -27,12 +28,12 @@ bool active() { return LocalOplog::get()->enabled() && !UnreplicatedWritesBlock:
 // A document write of a retryable write's statement: the entry carries the session fields and
 // the session's record is written in the same unit. image: a findAndModify's pre/post image.
 // A secondary applying such an entry records its findAndModify image instead.
-void appendDocumentWrite(OperationContext* opCtx, OplogEntry e, const BSONObj& pre, const BSONObj& post) {
+void appendDocumentWrite(OperationContext* opCtx, OplogEntry* e, const BSONObj& pre, const BSONObj& post) {
     if (ApplyingEntryScope::current()) recordRetryImageWhileApplying(opCtx, pre, post);
     RetryableWrite* rw = RetryableWrite::get(opCtx);
-    if (rw) rw->decorate(&e);
-    LocalOplog::get()->append(opCtx, &e);  // fills e's optime
-    if (rw) rw->onEntryAppended(opCtx, e, e.needsRetryImage == "postImage" ? post : pre);
+    if (rw) rw->decorate(e);
+    LocalOplog::get()->append(opCtx, e);  // fills e's optime
+    if (rw) rw->onEntryAppended(opCtx, *e, e->needsRetryImage == "postImage" ? post : pre);
 }
 // Whether a document write to nss is observed. A retryable write's statement on the local
 // database (never replicated, so never recorded) is refused, as in 7.0; the oplog's own
@@ -74,7 +75,7 @@ void OpObserverImpl::onInsert(OperationContext* opCtx, const Collection& coll, c
     e.uuidHex = coll.uuid();
     e.o = doc;
     e.o2 = idOf(doc);
-    appendDocumentWrite(opCtx, std::move(e), BSONObj(), doc);
+    appendDocumentWrite(opCtx, &e, BSONObj(), doc);
 }
 
 void OpObserverImpl::onUpdate(OperationContext* opCtx, const Collection& coll, const BSONObj& pre,
@@ -90,7 +91,9 @@ void OpObserverImpl::onUpdate(OperationContext* opCtx, const Collection& coll, c
     else
         e.o = post;
     e.o2 = idOf(post);
-    appendDocumentWrite(opCtx, std::move(e), pre, post);
+    appendDocumentWrite(opCtx, &e, pre, post);
+    // Members that fetch with dedup may get o as a delta from the pre-image (repl/dedup).
+    noteUpdate(opCtx, coll, pre, e.o, e.opTime.getTimestamp());
 }
 
 void OpObserverImpl::onDelete(OperationContext* opCtx, const Collection& coll, const BSONObj& deleted) {
@@ -100,7 +103,7 @@ void OpObserverImpl::onDelete(OperationContext* opCtx, const Collection& coll, c
     e.ns = coll.ns().ns();
     e.uuidHex = coll.uuid();
     e.o = idOf(deleted);
-    appendDocumentWrite(opCtx, std::move(e), deleted, BSONObj());
+    appendDocumentWrite(opCtx, &e, deleted, BSONObj());
 }
 
 void OpObserverImpl::onCreateCollection(OperationContext* opCtx, const Collection& coll, const BSONObj& idIndexSpec) {

@@ -33,7 +33,9 @@ StatusWith<BSONObj> fetchWholeEntry(RemoteClient* source, const BSONObj& fetched
     BSONObj whole = batch[0].embeddedObject().getOwned();
     // The same entry (a source that rolled back and wrote another at that ts is not).
     if (whole["t"].woCompare(fetched["t"]) != 0 || whole["ns"].woCompare(fetched["ns"]) != 0 ||
-        whole["o"].type() != Object || whole["o"].embeddedObject()["_id"].woCompare(fetched["o"].embeddedObject()["_id"]) != 0)
+        whole["op"].woCompare(fetched["op"]) != 0 || whole["o2"].woCompare(fetched["o2"]) != 0 ||
+        whole["o"].type() != Object ||
+        (whole["op"].str() == "i" && whole["o"].embeddedObject()["_id"].woCompare(fetched["o"].embeddedObject()["_id"]) != 0))
         return Status(ErrorCodes::NoSuchKey, "the sync source's entry at " + fetched["ts"].toString(false) +
                                                  " is not the one it sent encoded");
     return whole;

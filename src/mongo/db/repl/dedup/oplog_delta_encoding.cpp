@@ -8,7 +8,9 @@
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection_impl.h"
 #include "mongo/db/catalog/find_by_id.h"
+#include "mongo/db/dedup/delta_encoder.h"
 #include "mongo/db/dedup/delta_format.h"
+#include "mongo/db/repl/coordinator.h"
 #include "mongo/db/repl/dedup/dedup_repl_stats.h"
 #include "mongo/db/storage/dedup/dedup_record_store.h"
 #include "mongo/db/storage/dedup/dedup_storage.h"
@@ -19,6 +21,12 @@ namespace mongo {
 // dedupMissingSource: a member rebuilding an encoded entry acts as if it did not hold the
 // source (tests of the supplemental fetch).
 MONGO_FAIL_POINT_DEFINE(dedupMissingSource);
+
+namespace {
+// An update entry's o smaller than this goes as it is: a delta would not be smaller, and
+// building one indexes the whole pre-image on the writer's path.
+constexpr int kMinEncodedUpdateBytes = 256;
+}  // namespace
 
 namespace repl {
 namespace {
@@ -34,9 +42,18 @@ Collection* collectionOf(OperationContext* opCtx, const BSONObj& entry) {
 }
 
 // The collection's dedup record store, or null (not deduplicated on this member).
-DedupRecordStore* dedupStoreOf(Collection* c) {
-    auto* impl = dynamic_cast<CollectionImpl*>(c);
+DedupRecordStore* dedupStoreOf(const Collection* c) {
+    auto* impl = dynamic_cast<const CollectionImpl*>(c);
     return impl ? dynamic_cast<DedupRecordStore*>(impl->recordStore()) : nullptr;
+}
+
+// Updates' deltas are kept beside the inserts' in the forward delta cache, under the
+// collection's engine namespace with this suffix and the entry's timestamp as the id.
+std::string updatesNs(const DedupRecordStore* rs) { return rs->engineNs() + "\x01updates"; }
+
+bool isOp(const BSONObj& entry, const char* op) {
+    BSONElement e = entry["op"];
+    return e.type() == String && e.valueStringData() == op;
 }
 
 // The rebuilt document's 64-bit digest, sent with the delta: the delta's own CRC32C tells a
@@ -48,12 +65,17 @@ long long documentDigest(const char* data, size_t len) {
     return static_cast<long long>(h[0]);
 }
 
-// An insert entry's document, or an empty object.
-BSONObj insertedDocument(const BSONObj& entry) {
-    BSONElement op = entry["op"];
+// What an entry may carry as a delta: an insert's document, or an update's o (the new document
+// or the $v: 2 diff). Empty otherwise.
+BSONObj encodableObject(const BSONObj& entry, bool* update) {
     BSONElement o = entry["o"];
-    if (op.type() != String || op.valueStringData() != "i" || o.type() != Object) return BSONObj();
-    return o.embeddedObject();
+    if (o.type() != Object) return BSONObj();
+    *update = isOp(entry, "u");
+    if (isOp(entry, "i")) return o.embeddedObject();
+    if (*update && entry["o2"].type() == Object && !entry["o2"].embeddedObject()["_id"].eoo() &&
+        entry["ts"].type() == bsonTimestamp)
+        return o.embeddedObject();
+    return BSONObj();
 }
 
 // entry with o replaced (by {_id} or by the whole document) and $dedup dropped or appended.
@@ -72,12 +94,26 @@ BSONObj withDocument(const BSONObj& entry, const BSONObj& o, const BSONObj* enco
 
 // Why an eligible entry goes whole, or nullopt with *out the encoded entry.
 std::atomic<long long>* tryEncode(OperationContext* opCtx, Collection* c, DedupRecordStore* rs,
-                                  const BSONObj& entry, const BSONObj& doc, const AwaitEncoder& awaitEncoder,
-                                  BSONObj* out) {
+                                  const BSONObj& entry, const BSONObj& doc, bool update,
+                                  const AwaitEncoder& awaitEncoder, BSONObj* out) {
     DedupReplStats& stats = DedupReplStats::get();
     DedupStorage* svc = DedupStorage::get();
+    if (!svc) return &stats.wholeNotEncoded;
+    if (update) {
+        // Its source is the document's previous version, which a member holds under o2's _id;
+        // o (its own bytes: the new document or the diff) is rebuilt, so o goes as {}.
+        auto fd = svc->forwardDeltas().get(updatesNs(rs), static_cast<int64_t>(entry["ts"].timestamp().asULL()));
+        if (!fd || !fd->encoded()) return &stats.wholeNotEncoded;
+        BSONObjBuilder enc;
+        enc.appendAs(entry["o2"].embeddedObject()["_id"], "b");
+        enc.appendBinData("d", int(fd->delta.size()), 0, fd->delta.data());
+        enc.append("h", documentDigest(doc.objdata(), size_t(doc.objsize())));
+        const BSONObj encoding = enc.obj();
+        *out = withDocument(entry, BSONObj(), &encoding);
+        return nullptr;
+    }
     const BSONElement id = doc["_id"];
-    if (!svc || id.eoo()) return &stats.wholeNotEncoded;
+    if (id.eoo()) return &stats.wholeNotEncoded;
     auto rid = findRecordIdById(opCtx, c, id);
     if (!rid) return &stats.wholeRecordGone;  // deleted since: its source may be gone too
     auto fd = svc->forwardDeltas().get(rs->engineNs(), rid->repr());
@@ -105,7 +141,8 @@ std::atomic<long long>* tryEncode(OperationContext* opCtx, Collection* c, DedupR
 }  // namespace
 
 BSONObj encodeForMember(OperationContext* opCtx, const BSONObj& entry, const AwaitEncoder& awaitEncoder) {
-    const BSONObj doc = insertedDocument(entry);
+    bool update = false;
+    const BSONObj doc = encodableObject(entry, &update);
     if (doc.isEmpty()) return entry;
     Collection* c = collectionOf(opCtx, entry);
     DedupRecordStore* rs = c ? dedupStoreOf(c) : nullptr;
@@ -114,7 +151,7 @@ BSONObj encodeForMember(OperationContext* opCtx, const BSONObj& entry, const Awa
     BSONObj out = entry;
     std::atomic<long long>* whole;
     try {
-        whole = tryEncode(opCtx, c, rs, entry, doc, awaitEncoder, &out);
+        whole = tryEncode(opCtx, c, rs, entry, doc, update, awaitEncoder, &out);
     } catch (const DBException&) {
         // A source that cannot be read (DataCorruptionDetected...): validate reports it; the
         // member gets the entry as stored.
@@ -132,6 +169,26 @@ BSONObj encodeForMember(OperationContext* opCtx, const BSONObj& entry, const Awa
     return out;
 }
 
+void noteUpdate(OperationContext* opCtx, const Collection& coll, const BSONObj& pre, const BSONObj& o,
+                const Timestamp& ts) {
+    DedupStorage* svc = DedupStorage::get();
+    DedupRecordStore* rs = dedupStoreOf(&coll);
+    if (!svc || !rs || o.objsize() < kMinEncodedUpdateBytes || !ReplicationCoordinator::get()->isReplSet() ||
+        pre.isEmpty())
+        return;
+    const dedup::Options& opts = svc->engine().options();
+    thread_local dedup::DeltaEncoder encoder(opts.anchorInterval, opts.minAnchors, opts.deltaGapSearch);
+    std::string delta = encoder.encode(reinterpret_cast<const uint8_t*>(pre.objdata()), size_t(pre.objsize()),
+                                       reinterpret_cast<const uint8_t*>(o.objdata()), size_t(o.objsize()),
+                                       opts.compressDeltas);
+    if (delta.size() >= size_t(o.objsize()) * opts.maxDeltaFraction) return;  // not worth a delta
+    // Kept at commit: an aborted write's timestamp names no entry.
+    opCtx->recoveryUnit()->onCommit([svc, ns = updatesNs(rs), ts, delta = std::move(delta)]() mutable {
+        // The source id only says "encoded" here: the member finds the source by the entry's _id.
+        svc->forwardDeltas().put(ns, static_cast<int64_t>(ts.asULL()), {1, std::move(delta), std::string()});
+    });
+}
+
 bool isEncodedEntry(const BSONObj& fetched) { return fetched.hasField(kEncodedEntryField); }
 
 namespace {
@@ -142,7 +199,9 @@ StatusWith<DecodedEntry> decodeOrThrow(OperationContext* opCtx, const BSONObj& f
     };
     BSONElement enc = fetched[kEncodedEntryField];
     BSONElement o = fetched["o"];
-    if (enc.type() != Object || o.type() != Object || o.embeddedObject()["_id"].eoo())
+    const bool insert = isOp(fetched, "i");
+    if (enc.type() != Object || o.type() != Object || (insert && o.embeddedObject()["_id"].eoo()) ||
+        (!insert && !isOp(fetched, "u")))
         return Status(ErrorCodes::FailedToParse, "malformed forward-encoded oplog entry");
     const BSONObj encoding = enc.embeddedObject();
     int deltaLen = 0, subtype = 0;
@@ -161,13 +220,15 @@ StatusWith<DecodedEntry> decodeOrThrow(OperationContext* opCtx, const BSONObj& f
                                   reinterpret_cast<const uint8_t*>(delta), size_t(deltaLen), &rebuilt);
     if (!st.isOK()) return missing("the source document is not as the delta expects (" + st.reason() + ")");
     // The delta's CRC32C matched; the digest says these are the bytes the source sent. Still,
-    // never apply something that is not one valid BSON document with the entry's _id.
+    // never apply something that is not one valid BSON document (with the entry's _id, for an
+    // insert).
     if (documentDigest(rebuilt.data(), rebuilt.size()) != encoding["h"].numberLong())
         return missing("the rebuilt document is not the one the source sent");
     auto parsed = BSONObj::fromUntrusted(rebuilt.data(), rebuilt.size());
     if (!parsed.isOK()) return missing("the rebuilt document is not BSON: " + parsed.getStatus().reason());
     BSONObj doc = parsed.getValue().getOwned();
-    if (doc["_id"].woCompare(o.embeddedObject()["_id"]) != 0) return missing("the rebuilt document has another _id");
+    if (insert && doc["_id"].woCompare(o.embeddedObject()["_id"]) != 0)
+        return missing("the rebuilt document has another _id");
 
     DedupReplStats& stats = DedupReplStats::get();
     stats.entriesDecoded.fetch_add(1, std::memory_order_relaxed);
@@ -175,7 +236,8 @@ StatusWith<DecodedEntry> decodeOrThrow(OperationContext* opCtx, const BSONObj& f
     DecodedEntry out;
     out.entry = withDocument(fetched, doc, nullptr);
     stats.decodedLogicalBytes.fetch_add(out.entry.objsize(), std::memory_order_relaxed);
-    if (dedupStoreOf(c)) {
+    if (dedupStoreOf(c) && insert) {
+        // (An update is applied as one: the storage layer re-encodes it by itself.)
         auto r = std::make_shared<ReplicatedDelta>();
         r->sourceId = src->id.repr();
         r->delta.assign(delta, size_t(deltaLen));

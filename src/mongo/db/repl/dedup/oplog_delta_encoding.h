@@ -28,6 +28,7 @@
 
 namespace mongo {
 
+class Collection;
 struct ReplicatedDelta;
 
 namespace repl {
@@ -37,13 +38,23 @@ constexpr const char* kFetchForwardDeltasField = "$_dedupForwardDeltas";
 constexpr const char* kEncodedEntryField = "$dedup";
 
 // Sync source side: what to send for oplog entry `entry` to a member that asked for forward
-// deltas (the entry itself unless it can be encoded). awaitEncoder is called when the entry is
+// deltas (the entry itself unless it can be encoded: an insert into a deduplicated collection, or
+// an update noteUpdate kept a delta for). awaitEncoder is called when the entry is
 // an insert into a deduplicated collection the encoder has not examined yet (by the engine's
 // namespace and record id): it may wait for the encoder (ForwardDeltaCache::waitFor).
 // REQUIRES: a catalog read lock.
 using AwaitEncoder =
     std::function<std::optional<ForwardDeltaCache::Entry>(const std::string& engineNs, int64_t recordId)>;
 BSONObj encodeForMember(OperationContext* opCtx, const BSONObj& entry, const AwaitEncoder& awaitEncoder);
+
+// Primary side of an update: keeps a forward delta from the pre-image (the natural source) to
+// the entry's o (the new document of a replacement, or the $v: 2 diff, which carries a text
+// field edited in place whole) for the entry at ts, when it is much smaller than o; members
+// then get {o: {}, $dedup: {b: <o2._id>, ...}} and rebuild o from the version they hold
+// (beyond MongoDB, which ships both whole). Only on a deduplicated collection of a replica
+// set. REQUIRES: in the update's unit of work (kept at commit).
+void noteUpdate(OperationContext* opCtx, const Collection& coll, const BSONObj& pre, const BSONObj& o,
+                const Timestamp& ts);
 
 // Member side.
 bool isEncodedEntry(const BSONObj& fetched);

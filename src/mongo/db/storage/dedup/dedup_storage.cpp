@@ -274,10 +274,9 @@ dedup::RecordInfo DedupStorage::prepareClientChange(OperationContext* opCtx, con
     std::lock_guard<std::mutex> lk(_insertMu);
     // Under _insertMu the encoder is not between reading the record and telling the engine.
     dedup::RecordInfo info = _engine->describe(ns, id);
-    if (!info.tracked) {
-        std::lock_guard<std::mutex> q(_queueMu);
-        if (!_queue.empty() || !_deferred.empty()) _changedWhileQueued[{ns, id}] = _enqueuedSeq;
-    }
+    std::lock_guard<std::mutex> q(_queueMu);
+    if (!_queue.empty() || !_deferred.empty())
+        (info.tracked ? _sourceChangedAt : _changedWhileQueued)[{ns, id}] = _enqueuedSeq;
     return info;
 }
 
@@ -300,6 +299,10 @@ bool DedupStorage::reencodeLocked(const PendingInsert& p, std::string_view bytes
 
 void DedupStorage::keepForwardDelta(OperationContext* opCtx, DedupRecordStore* rs, const PendingInsert& p,
                                     int64_t sourceId, std::string delta) {
+    // A source a client changed after this insert was queued (its new version flagged the old
+    // one, say): members hold the bytes it had at the insert, not these.
+    auto changed = _sourceChangedAt.find({p.ns, sourceId});
+    if (changed != _sourceChangedAt.end() && changed->second >= p.seq) return;
     // The source's _id, read now (once) rather than by every member's fetch: right after the
     // insert the source is usually still stored whole (its write-back is queued).
     std::string source;
@@ -355,12 +358,14 @@ void DedupStorage::encoderLoop() {
                 _encoding = 0;
                 oldest = oldestPendingSeqLocked();
             }
-            if (oldest == UINT64_MAX) {
-                _changedWhileQueued.clear();
-            } else if (_changedWhileQueued.size() > 1024) {
-                // A mark can go once every insert queued up to it has been encoded.
-                for (auto it = _changedWhileQueued.begin(); it != _changedWhileQueued.end();)
-                    it = it->second < oldest ? _changedWhileQueued.erase(it) : std::next(it);
+            for (auto* marks : {&_changedWhileQueued, &_sourceChangedAt}) {
+                if (oldest == UINT64_MAX) {
+                    marks->clear();
+                } else if (marks->size() > 1024) {
+                    // A mark can go once every insert queued up to it has been encoded.
+                    for (auto it = marks->begin(); it != marks->end();)
+                        it = it->second < oldest ? marks->erase(it) : std::next(it);
+                }
             }
             _roomCv.notify_all();
             if (std::chrono::steady_clock::now() > until) break;

@@ -119,6 +119,7 @@ public:
     // The forward deltas of recent inserts, by the engine's namespace and record id, and the
     // inserts examined without one (ForwardDeltaCache::waitFor waits for the encoder).
     const ForwardDeltaCache& forwardDeltas() const { return _forwardDeltas; }
+    ForwardDeltaCache& forwardDeltas() { return _forwardDeltas; }  // replacements' deltas (repl/dedup)
     // Whether the encoder is examining inserts (not while the start-up rebuild learns the links).
     bool encoderRunning() const { return _linksReady.load(); }
     // Replicated inserts stored against the source their entry named / that fell back to a
@@ -179,6 +180,7 @@ private:
     // A replicated insert with its source (see ReplicatedDelta): true if the engine took it.
     bool reencodeLocked(const PendingInsert& p, std::string_view bytes);
     // Keeps record p's forward delta against sourceId for the oplog's replicating readers.
+    // REQUIRES: _insertMu held.
     void keepForwardDelta(OperationContext* opCtx, DedupRecordStore* rs, const PendingInsert& p, int64_t sourceId,
                           std::string delta);
     bool clientWritesPaused() const;
@@ -235,6 +237,10 @@ private:
     // sequence number of the newest insert queued then: once every insert up to it has been
     // encoded, the entry can go (pruned in encoderLoop, so it stays bounded under steady load).
     std::map<std::pair<std::string, int64_t>, uint64_t> _changedWhileQueued;
+    // The same for records the engine tracks (possible sources) changed while inserts waited: a
+    // forward delta against one that changed after the insert was queued would not rebuild the
+    // insert's entry on a member (which holds the old bytes), so it is not kept (keepForwardDelta).
+    std::map<std::pair<std::string, int64_t>, uint64_t> _sourceChangedAt;
     uint64_t _enqueuedSeq = 0;    // under _queueMu
 
     std::mutex _readGcMu;  // leaf lock
