@@ -182,11 +182,12 @@ void noteUpdate(OperationContext* opCtx, const Collection& coll, const BSONObj& 
                                        reinterpret_cast<const uint8_t*>(o.objdata()), size_t(o.objsize()),
                                        opts.compressDeltas);
     if (delta.size() >= size_t(o.objsize()) * opts.maxDeltaFraction) return;  // not worth a delta
-    // Kept at commit: an aborted write's timestamp names no entry.
-    opCtx->recoveryUnit()->onCommit([svc, ns = updatesNs(rs), ts, delta = std::move(delta)]() mutable {
-        // The source id only says "encoded" here: the member finds the source by the entry's _id.
-        svc->forwardDeltas().put(ns, static_cast<int64_t>(ts.asULL()), {1, std::move(delta), std::string()});
-    });
+    // Kept now, not at commit: the entry is visible to fetchers the moment it commits, before
+    // any commit handler has run. An aborted write leaves a delta under a timestamp no entry
+    // has; should another entry ever take it, the digest (of that entry's o, computed when it
+    // is sent) tells the member, which then fetches it whole.
+    // The source id only says "encoded" here: the member finds the source by the entry's o2._id.
+    svc->forwardDeltas().put(updatesNs(rs), static_cast<int64_t>(ts.asULL()), {1, std::move(delta), std::string()});
 }
 
 bool isEncodedEntry(const BSONObj& fetched) { return fetched.hasField(kEncodedEntryField); }

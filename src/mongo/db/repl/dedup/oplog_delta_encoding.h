@@ -52,7 +52,7 @@ BSONObj encodeForMember(OperationContext* opCtx, const BSONObj& entry, const Awa
 // field edited in place whole) for the entry at ts, when it is much smaller than o; members
 // then get {o: {}, $dedup: {b: <o2._id>, ...}} and rebuild o from the version they hold
 // (beyond MongoDB, which ships both whole). Only on a deduplicated collection of a replica
-// set. REQUIRES: in the update's unit of work (kept at commit).
+// set. REQUIRES: in the update's unit of work, after the entry got its timestamp.
 void noteUpdate(OperationContext* opCtx, const Collection& coll, const BSONObj& pre, const BSONObj& o,
                 const Timestamp& ts);
 
