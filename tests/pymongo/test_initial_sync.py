@@ -57,18 +57,22 @@ def threads_of(m):
                           capture_output=True, text=True, timeout=120).stdout
 
 
+def stalled(what, e):
+    """Seen in CI only (never when this file runs alone): an initial sync attempt, or replication
+    after one, that stops making progress. Every member's log and threads, for whoever looks next."""
+    report = ["%s (%s)" % (e, what)]
+    for x in MEMBERS:
+        if x.proc is not None and x.proc.poll() is None:
+            report.append("--- member on port %d: log ---\n%s\n--- its threads ---\n%s" % (x.port, x.tail(80), threads_of(x)))
+    return AssertionError("\n".join(report))
+
+
 def wait_fail_point(m, name, times=1, timeout_ms=60000):
     try:
         with m.client(socketTimeoutMS=timeout_ms + 5000) as c:
             c.admin.command({"waitForFailPoint": name, "timesEntered": times, "maxTimeMS": timeout_ms})
     except pymongo.errors.PyMongoError as e:
-        # Seen in CI only (never when this file runs alone): an initial sync attempt that stops
-        # making progress. Every member's log and threads, for whoever looks next.
-        report = ["%s (waiting for %s on port %d)" % (e, name, m.port)]
-        for x in MEMBERS:
-            if x.proc is not None and x.proc.poll() is None:
-                report.append("--- member on port %d: log ---\n%s\n--- its threads ---\n%s" % (x.port, x.tail(80), threads_of(x)))
-        raise AssertionError("\n".join(report))
+        raise stalled("waiting for %s on port %d" % (name, m.port), e)
 
 
 def start_with_fail_points(m, points):
@@ -169,9 +173,12 @@ def index_lists(m):
 
 
 def await_replication(members):
-    with rs_client(members) as c:
-        c.app.get_collection("marker", write_concern=pymongo.WriteConcern(w=len(members), wtimeout=60000)).insert_one(
-            {"t": time.time()})
+    try:
+        with rs_client(members) as c:
+            c.app.get_collection("marker", write_concern=pymongo.WriteConcern(w=len(members), wtimeout=60000)).insert_one(
+                {"t": time.time()})
+    except pymongo.errors.PyMongoError as e:
+        raise stalled("waiting for every member to replicate a write", e)
 
 
 def test_new_member_initial_syncs_under_writes(rs):
