@@ -92,7 +92,19 @@ BSONObj withDocument(const BSONObj& entry, const BSONObj& o, const BSONObj* enco
     return b.obj();
 }
 
-// Why an eligible entry goes whole, or nullopt with *out the encoded entry.
+// entry as sent encoded: o replaced by newO, and $dedup naming the source by sourceId (an _id
+// element) with the delta and the digest of doc (the bytes the member rebuilds).
+BSONObj encodedEntry(const BSONObj& entry, const BSONObj& newO, const BSONElement& sourceId, const std::string& delta,
+                     const BSONObj& doc) {
+    BSONObjBuilder enc;
+    enc.appendAs(sourceId, "b");
+    enc.appendBinData("d", int(delta.size()), 0, delta.data());
+    enc.append("h", documentDigest(doc.objdata(), size_t(doc.objsize())));
+    const BSONObj encoding = enc.obj();
+    return withDocument(entry, newO, &encoding);
+}
+
+// Why an eligible entry goes whole (a counter), or null with *out the encoded entry.
 std::atomic<long long>* tryEncode(OperationContext* opCtx, Collection* c, DedupRecordStore* rs,
                                   const BSONObj& entry, const BSONObj& doc, bool update,
                                   const AwaitEncoder& awaitEncoder, BSONObj* out) {
@@ -104,12 +116,7 @@ std::atomic<long long>* tryEncode(OperationContext* opCtx, Collection* c, DedupR
         // o (its own bytes: the new document or the diff) is rebuilt, so o goes as {}.
         auto fd = svc->forwardDeltas().get(updatesNs(rs), static_cast<int64_t>(entry["ts"].timestamp().asULL()));
         if (!fd || !fd->encoded()) return &stats.wholeNotEncoded;
-        BSONObjBuilder enc;
-        enc.appendAs(entry["o2"].embeddedObject()["_id"], "b");
-        enc.appendBinData("d", int(fd->delta.size()), 0, fd->delta.data());
-        enc.append("h", documentDigest(doc.objdata(), size_t(doc.objsize())));
-        const BSONObj encoding = enc.obj();
-        *out = withDocument(entry, BSONObj(), &encoding);
+        *out = encodedEntry(entry, BSONObj(), entry["o2"].embeddedObject()["_id"], fd->delta, doc);
         return nullptr;
     }
     const BSONElement id = doc["_id"];
@@ -127,14 +134,9 @@ std::atomic<long long>* tryEncode(OperationContext* opCtx, Collection* c, DedupR
     BSONObj sourceKey(fd->sourceKey.data());
     auto srcRid = findRecordIdById(opCtx, c, sourceKey.firstElement());
     if (!srcRid || srcRid->repr() != fd->sourceId) return &stats.wholeSourceGone;
-    BSONObjBuilder enc;
-    enc.appendAs(sourceKey.firstElement(), "b");
-    enc.appendBinData("d", int(fd->delta.size()), 0, fd->delta.data());
-    enc.append("h", documentDigest(doc.objdata(), size_t(doc.objsize())));
     BSONObjBuilder idOnly;
     idOnly.append(id);
-    const BSONObj encoding = enc.obj();
-    *out = withDocument(entry, idOnly.obj(), &encoding);
+    *out = encodedEntry(entry, idOnly.obj(), sourceKey.firstElement(), fd->delta, doc);
     return nullptr;
 }
 
