@@ -165,6 +165,8 @@ int runMongod() {
     DedupServiceOptions dedupService = dedupServiceOptions(params.dedup);
     dedupService.dbpath = params.dbPath;
     dedupService.saveStateAtShutdown = params.replSetName.empty();
+    // Forward deltas are kept only for members fetching this node's oplog (repl/dedup).
+    if (params.replSetName.empty()) dedupService.forwardDeltaCacheBytes = 0;
     DedupStorage* dedupStorage = DedupStorage::install(eng, dedupEngineOptions(params.dedup), dedupService);
     openCollectionCatalog(eng);
     if (!params.replSetName.empty()) startReplication(eng);

@@ -299,6 +299,7 @@ bool DedupStorage::reencodeLocked(const PendingInsert& p, std::string_view bytes
 
 void DedupStorage::keepForwardDelta(OperationContext* opCtx, DedupRecordStore* rs, const PendingInsert& p,
                                     int64_t sourceId, std::string delta) {
+    if (_forwardDeltas.capacityBytes() == 0) return;  // a standalone: no member reads them
     // A source a client changed after this insert was queued (its new version flagged the old
     // one, say): members hold the bytes it had at the insert, not these.
     auto changed = _sourceChangedAt.find({p.ns, sourceId});

@@ -61,7 +61,8 @@ struct DedupServiceOptions {
     size_t backlogBytes = 16u << 20;  // --dedupBacklogMB
     bool throttleWhenFull = false;    // --dedupBacklogPolicy throttle (else storeRaw)
     size_t readCacheBytes = 32u << 20;  // --dedupReadCacheMB: the decoded record cache
-    // The forward deltas kept for members fetching the oplog (forward_delta_cache.h).
+    // The forward deltas kept for members fetching the oplog (forward_delta_cache.h); 0 on a
+    // standalone server, where nothing reads them.
     size_t forwardDeltaCacheBytes = 16u << 20;
     // Where the engine's state is saved at a clean shutdown (dedup_saved_state.h); empty: never.
     std::string dbpath;
