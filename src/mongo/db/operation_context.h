@@ -22,6 +22,9 @@ class AuthorizationSession;
 namespace repl {
 class RetryableWrite;
 }
+namespace txn {
+class TransactionScope;
+}
 
 class Client {
 public:
@@ -50,6 +53,11 @@ public:
     // conversation in progress (auth/authorization_session.h). Used only by the
     // connection's own thread; created on first use.
     std::shared_ptr<auth::AuthorizationSession> authzSession;
+    // While a command of a multi-document transaction runs on this connection: the
+    // transaction's recovery unit, which every OperationContext made for this client then
+    // shares (makeOperationContext), so that the command's queries read the transaction's
+    // snapshot and its own writes. Set and cleared by transaction/transaction_scope.h.
+    RecoveryUnit* transactionRecoveryUnit = nullptr;
 
 private:
     int64_t _id;
@@ -59,11 +67,17 @@ private:
 class OperationContext {
 public:
     OperationContext(Client* client, std::unique_ptr<RecoveryUnit> ru)
-        : _client(client), _ru(std::move(ru)), _opId(nextOpId()) {}
+        : _client(client), _ownedRu(std::move(ru)), _ru(_ownedRu.get()), _opId(nextOpId()) {}
+    // An operation using a recovery unit it does not own (a multi-document transaction's,
+    // which outlives it). REQUIRES: ru outlives the operation.
+    OperationContext(Client* client, RecoveryUnit* borrowedRu) : _client(client), _ru(borrowedRu), _opId(nextOpId()) {}
     virtual ~OperationContext() = default;
 
     Client* getClient() const { return _client; }
-    RecoveryUnit* recoveryUnit() const { return _ru.get(); }
+    RecoveryUnit* recoveryUnit() const { return _ru; }
+    // Runs the operation on another recovery unit (a transaction's) until called with
+    // nullptr, which returns it to its own. REQUIRES: not inside a unit of work of its own.
+    void lendRecoveryUnit(RecoveryUnit* ru) { _ru = ru ? ru : _ownedRu.get(); }
     int64_t opId() const { return _opId; }
 
     // maxTimeMS: 0 means no deadline.
@@ -89,6 +103,13 @@ public:
     // if none: set and cleared by repl/retryable_write.h, read by the write path and the op
     // observer.
     repl::RetryableWrite* retryableWrite = nullptr;
+    // The multi-document transaction this command is a statement of, null if none (set and
+    // cleared by transaction/transaction_scope.h). Its writes are not logged one by one: the
+    // op observer adds each to the transaction, whose commit writes them in one applyOps entry.
+    txn::TransactionScope* transaction = nullptr;
+    bool inMultiDocumentTransaction() const { return transaction != nullptr; }
+    // While in one: the key its cursors carry (query/cursor_manager.h ClientCursor::transaction).
+    const std::string* transactionCursorKey = nullptr;
     // readConcern majority (or linearizable) on a replica set: the command's reply waits until
     // everything it read is majority-committed (ReplicationCoordinator::awaitReadDurable); a
     // cursor it opens keeps the flag for its getMores (ClientCursor::majorityRead).
@@ -124,7 +145,8 @@ private:
         return next++;
     }
     Client* _client;
-    std::unique_ptr<RecoveryUnit> _ru;
+    std::unique_ptr<RecoveryUnit> _ownedRu;  // null when borrowing
+    RecoveryUnit* _ru;
     int64_t _opId;
     std::chrono::steady_clock::time_point _deadline = std::chrono::steady_clock::time_point::max();
     std::atomic<int> _killCode{0};  // 0: not killed

@@ -13,6 +13,18 @@ void setRecoveryUnitFactory(RecoveryUnitFactory f) { gRuFactory = std::move(f); 
 
 std::unique_ptr<OperationContext> makeOperationContext(Client* client) {
     invariant(gRuFactory);
+    if (client && client->transactionRecoveryUnit)
+        return std::make_unique<OperationContext>(client, client->transactionRecoveryUnit);
+    return std::make_unique<OperationContext>(client, gRuFactory());
+}
+
+std::unique_ptr<RecoveryUnit> makeRecoveryUnit() {
+    invariant(gRuFactory);
+    return gRuFactory();
+}
+
+std::unique_ptr<OperationContext> makeOperationContextOutsideTransaction(Client* client) {
+    invariant(gRuFactory);
     return std::make_unique<OperationContext>(client, gRuFactory());
 }
 

@@ -10,8 +10,15 @@ namespace mongo {
 
 using RecoveryUnitFactory = std::function<std::unique_ptr<RecoveryUnit>()>;
 void setRecoveryUnitFactory(RecoveryUnitFactory f);
-// A new OperationContext for client with a fresh RecoveryUnit of the storage engine.
+// A new OperationContext for client with a fresh RecoveryUnit of the storage engine; while a
+// command of a multi-document transaction runs on client, one sharing the transaction's
+// recovery unit instead (Client::transactionRecoveryUnit).
 std::unique_ptr<OperationContext> makeOperationContext(Client* client);
+// Always a fresh RecoveryUnit: work a transaction's command does outside the transaction
+// (creating a collection, which commits at once).
+std::unique_ptr<OperationContext> makeOperationContextOutsideTransaction(Client* client);
+// A fresh RecoveryUnit of the storage engine (a multi-document transaction's).
+std::unique_ptr<RecoveryUnit> makeRecoveryUnit();
 
 // Asks main() to shut down (the shutdown command, signals). Returns immediately.
 void setShutdownHandler(std::function<void()> f);

@@ -35,7 +35,10 @@ long long CursorManager::registerCursor(std::unique_ptr<ClientCursor> c) {
     c->id = id;
     c->lastUsed = std::chrono::steady_clock::now();
     if (!c->awaitData) c->leftoverMaxTime = remainingMaxTimeOfThisThread();
-    if (const OperationContext* op = currentOperationOnThisThread()) c->majorityRead = op->readsMajorityCommitted;
+    if (const OperationContext* op = currentOperationOnThisThread()) {
+        c->majorityRead = op->readsMajorityCommitted;
+        if (op->transactionCursorKey) c->transaction = *op->transactionCursorKey;
+    }
     _cursors[id] = std::move(c);
     return id;
 }
@@ -107,6 +110,24 @@ bool CursorManager::kill(long long id) {
 bool CursorManager::exists(long long id) {
     std::lock_guard<std::mutex> lk(_mutex);
     return _cursors.count(id) || _inUse.count(id);
+}
+
+size_t CursorManager::killTransactionCursors(const std::string& key) {
+    std::vector<std::unique_ptr<ClientCursor>> victims;  // destroyed after the lock is released
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        for (auto it = _cursors.begin(); it != _cursors.end();) {
+            if (it->second->transaction == key) {
+                victims.push_back(std::move(it->second));
+                it = _cursors.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    // None is in use: a transaction's commands (its getMores included) run one at a time, and
+    // this runs from one of them or with the session idle.
+    return victims.size();
 }
 
 size_t CursorManager::killIf(const std::function<bool(const BSONObj& lsid)>& pred) {

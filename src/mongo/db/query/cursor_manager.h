@@ -63,6 +63,9 @@ struct ClientCursor {
     bool majorityRead = false;
     // A $changeStream's cursor: its getMore errors carry ResumableChangeStreamError.
     bool changeStream = false;
+    // Opened by a command of a multi-document transaction: "<lsid id hex>:<txnNumber>" (its
+    // documents come from the transaction's snapshot; it dies with the transaction). "" if not.
+    std::string transaction;
 };
 
 class CursorManager {
@@ -91,6 +94,8 @@ public:
     // Whether cursor id is a change stream's (false when there is no such cursor).
     bool isChangeStream(long long id);
     void killAll();
+    // Kills the cursors a transaction opened (ClientCursor::transaction == key) when it ends.
+    size_t killTransactionCursors(const std::string& key);
     // Kills (as kill() does) every cursor whose session (its lsid, {} if none) satisfies pred:
     // killSessions, endSessions and expired sessions. Returns how many.
     size_t killIf(const std::function<bool(const BSONObj& lsid)>& pred);

@@ -67,6 +67,25 @@ public:
     virtual void setReadTimestamp(uint64_t ts);
     virtual uint64_t readTimestamp() const { return 0; }
 
+    // A multi-document transaction's unit (transaction/README.md): one WiredTiger transaction
+    // kept open across the commands of the transaction, inside one outer unit of work begun
+    // when it starts. While set: abandonSnapshot() keeps the snapshot (a cursor saved between
+    // batches must not end the transaction), snapshotEpoch() is 0 (the unit reads an old
+    // snapshot plus its own uncommitted writes, which no shared cache of derived data may
+    // serve), and the process-wide count below includes it.
+    void setMultiStatement(bool on) {
+        if (on == _multiStatement) return;
+        _multiStatement = on;
+        openMultiStatementUnits().fetch_add(on ? 1 : -1);
+    }
+    bool isMultiStatement() const { return _multiStatement; }
+    // How many multi-statement units are open: while any is, writers whose uniqueness checks
+    // read a snapshot must also look for other transactions' uncommitted keys.
+    static std::atomic<long long>& openMultiStatementUnits() {
+        static std::atomic<long long> n{0};
+        return n;
+    }
+
     // Callbacks run after the outermost commit / abort, in registration order.
     void onCommit(std::function<void()> f) { _onCommit.push_back(std::move(f)); }
     void onRollback(std::function<void()> f) { _onRollback.push_back(std::move(f)); }
@@ -85,8 +104,13 @@ protected:
         for (auto it = fs.rbegin(); it != fs.rend(); ++it) (*it)();
     }
 
+protected:
+    // Subclasses' destructors end a multi-statement unit (its count) before they release it.
+    void endMultiStatement() { setMultiStatement(false); }
+
 private:
     std::vector<std::function<void()>> _onCommit, _onRollback;
+    bool _multiStatement = false;
 };
 
 inline void RecoveryUnit::setCommitTimestamp(uint64_t) {

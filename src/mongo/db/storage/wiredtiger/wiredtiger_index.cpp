@@ -148,6 +148,36 @@ std::optional<RecordId> WiredTigerIndex::findDuplicateEncoded(OperationContext* 
     return std::nullopt;
 }
 
+bool WiredTigerIndex::uncommittedDuplicateExists(const std::string& prefix, RecordId loc) const {
+    auto session = _engine->sessionCache()->getSession();
+    WT_SESSION* s = session->get();
+    bool found = false;
+    int ret = s->begin_transaction(s, "isolation=read-uncommitted");
+    if (ret == 0) {
+        WT_CURSOR* c = session->getCursor(_uri);
+        WT_ITEM k = wtItem(prefix);
+        c->set_key(c, &k);
+        int exact = 0;
+        ret = c->search_near(c, &exact);
+        if (ret == 0 && exact < 0) ret = c->next(c);
+        while (ret == 0) {
+            std::string_view key = currentKey(c);
+            if (key.size() != prefix.size() + key_string::kRecordIdSize || key.substr(0, prefix.size()) != prefix)
+                break;
+            if (key_string::decodeRecordId(key.substr(prefix.size())) != loc) {
+                found = true;
+                break;
+            }
+            ret = c->next(c);
+        }
+        session->releaseCursor(_uri, c);
+        s->rollback_transaction(s, nullptr);
+    }
+    _engine->sessionCache()->releaseSession(std::move(session));
+    if (ret != 0 && ret != WT_NOTFOUND) wtCheck(ret, "unique check (uncommitted)");
+    return found;
+}
+
 std::optional<RecordId> WiredTigerIndex::findDuplicate(OperationContext* opCtx, const BSONObj& key,
                                                        RecordId loc) const {
     return findDuplicateEncoded(opCtx, key_string::encode(key, _options.ordering), loc);
@@ -161,6 +191,12 @@ Status WiredTigerIndex::insert(OperationContext* opCtx, const BSONObj& key, Reco
     if (!dupsAllowed) {
         if (auto other = findDuplicateEncoded(opCtx, b.bytes(), loc))
             return Status(ErrorCodes::DuplicateKey, other->toString());
+        // While a multi-document transaction is open, the key may be held by a write our
+        // snapshot cannot see (the transaction's own uncommitted one, or one committed after
+        // our transaction began): that is a write conflict, as WiredTiger would report if
+        // the key were the whole row.
+        if (RecoveryUnit::openMultiStatementUnits().load() > 0 && uncommittedDuplicateExists(b.bytes(), loc))
+            uasserted(ErrorCodes::WriteConflict, kWriteConflictMessage);
     }
     b.appendRecordId(loc);
     WiredTigerCursor c(WiredTigerRecoveryUnit::get(opCtx), _uri);

@@ -5,7 +5,9 @@
 // index checks for another RecordId under the same key before inserting. That check is exact
 // because writers are serialised (db/catalog/catalog_lock.h) and, failing that, WiredTiger
 // would report the concurrent writes as a WriteConflict only if they touched the same row —
-// so the serialisation is REQUIRED for uniqueness.
+// so the serialisation is REQUIRED for uniqueness. Multi-document transactions write outside
+// it (their units stay open across commands): while one is open, an insert also looks for the
+// key among uncommitted writes, and finding it there is a WriteConflict.
 // Thread safety: as SortedDataInterface.
 #include <string>
 
@@ -33,6 +35,9 @@ public:
 
 private:
     std::optional<RecordId> findDuplicateEncoded(OperationContext* opCtx, const std::string& prefix, RecordId loc) const;
+    // Whether another RecordId holds the key in the newest state of the table, uncommitted
+    // writes included (a read-uncommitted transaction on a session of its own).
+    bool uncommittedDuplicateExists(const std::string& prefix, RecordId loc) const;
 
     WiredTigerKVEngine* _engine;
     std::string _ident;

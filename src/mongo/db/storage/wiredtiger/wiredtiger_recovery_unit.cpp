@@ -11,6 +11,7 @@ namespace mongo {
 WiredTigerRecoveryUnit::WiredTigerRecoveryUnit(WiredTigerKVEngine* engine) : _engine(engine) {}
 
 WiredTigerRecoveryUnit::~WiredTigerRecoveryUnit() {
+    endMultiStatement();
     if (_engine->sessionCache()->connectionClosed()) {
         // Outlived the engine's shutdown (which rolled back any open transaction).
         _session.reset();
@@ -126,6 +127,7 @@ void WiredTigerRecoveryUnit::setReadTimestamp(uint64_t ts) {
 }
 
 void WiredTigerRecoveryUnit::abandonSnapshot() {
+    if (isMultiStatement()) return;  // the transaction's snapshot lives until it ends
     invariant(_nesting == 0);
     if (_txnOpen) endTransaction(false);  // read-only: nothing to keep
 }

@@ -35,7 +35,10 @@ public:
     void abandonSnapshot() override;
     void preallocateSnapshot() override { getSession(); }
     // A snapshot at a read timestamp misses changes committed before it began: epoch 0.
-    uint64_t snapshotEpoch() const override { return _txnOpen && _readTs == 0 ? _snapshotEpoch : 0; }
+    // A multi-statement unit reads its own uncommitted writes: epoch 0 as well.
+    uint64_t snapshotEpoch() const override {
+        return _txnOpen && _readTs == 0 && !isMultiStatement() ? _snapshotEpoch : 0;
+    }
     void waitUntilDurable() override;
     void setCommitTimestamp(uint64_t ts) override;
     uint64_t commitTimestamp() const override { return _commitTs; }

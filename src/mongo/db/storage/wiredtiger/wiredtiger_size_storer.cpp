@@ -5,6 +5,7 @@
 #include "mongo/db/storage/wiredtiger/wiredtiger_kv_engine.h"
 #include "mongo/db/storage/wiredtiger/wiredtiger_recovery_unit.h"
 #include "mongo/db/storage/wiredtiger/wiredtiger_util.h"
+#include "mongo/util/log.h"
 
 namespace mongo {
 
@@ -58,19 +59,29 @@ WiredTigerSizeStorer::Pending& WiredTigerSizeStorer::pendingLocked(WiredTigerRec
     auto [it, inserted] = _pending.try_emplace({ru, key});
     if (inserted) {
         auto id = it->first;
-        ru->onCommit([this, id] {
-            std::lock_guard<std::mutex> lk(_mutex);
-            auto p = _pending.find(id);
-            if (p == _pending.end()) return;
-            if (p->second.removed) {
-                _committed.erase(id.second);
-            } else {
-                Sizes& c = _committed[id.second];
-                if (p->second.replaced) c = Sizes();
-                c.numRecords += p->second.delta.numRecords;
-                c.dataSize += p->second.delta.dataSize;
+        const bool deferredRow = ru->isMultiStatement();
+        ru->onCommit([this, id, deferredRow] {
+            Sizes now;
+            bool removed;
+            {
+                std::lock_guard<std::mutex> lk(_mutex);
+                auto p = _pending.find(id);
+                if (p == _pending.end()) return;
+                removed = p->second.removed;
+                if (removed) {
+                    _committed.erase(id.second);
+                } else {
+                    Sizes& c = _committed[id.second];
+                    if (p->second.replaced) c = Sizes();
+                    c.numRecords += p->second.delta.numRecords;
+                    c.dataSize += p->second.delta.dataSize;
+                    now = c;
+                }
+                _pending.erase(p);
             }
-            _pending.erase(p);
+            // A transaction's commit runs under the write lock, so no other writer changes
+            // the row between the fold above and this write.
+            if (deferredRow) writeRowOwnTransaction(id.second, now, removed);
         });
         ru->onRollback([this, id] {
             std::lock_guard<std::mutex> lk(_mutex);
@@ -80,10 +91,9 @@ WiredTigerSizeStorer::Pending& WiredTigerSizeStorer::pendingLocked(WiredTigerRec
     return it->second;
 }
 
-void WiredTigerSizeStorer::writeRow(OperationContext* opCtx, const std::string& key, Sizes s, bool remove) {
-    auto* ru = WiredTigerRecoveryUnit::get(opCtx);
-    WiredTigerSession* session = ru->getSession();
-    WT_CURSOR* c = session->getCursor(kUri);
+namespace {
+int putRow(WiredTigerSession* session, const std::string& key, SizeStorer::Sizes s, bool remove) {
+    WT_CURSOR* c = session->getCursor(WiredTigerSizeStorer::kUri);
     WT_ITEM k = wtItem(key);
     c->set_key(c, &k);
     int ret;
@@ -98,8 +108,35 @@ void WiredTigerSizeStorer::writeRow(OperationContext* opCtx, const std::string& 
         c->set_value(c, &v);
         ret = c->insert(c);
     }
-    session->releaseCursor(kUri, c);
-    wtCheck(ret, "sizeStorer update");
+    session->releaseCursor(WiredTigerSizeStorer::kUri, c);
+    return ret;
+}
+}  // namespace
+
+void WiredTigerSizeStorer::writeRow(OperationContext* opCtx, const std::string& key, Sizes s, bool remove) {
+    auto* ru = WiredTigerRecoveryUnit::get(opCtx);
+    // A multi-statement transaction's row would stay uncommitted for the transaction's whole
+    // life, and every other writer of the collection would conflict with it: its sizes stay
+    // pending in memory (get() sees them) and are written when it commits.
+    if (ru->isMultiStatement()) return;
+    wtCheck(putRow(ru->getSession(), key, s, remove), "sizeStorer update");
+}
+
+void WiredTigerSizeStorer::writeRowOwnTransaction(const std::string& key, Sizes s, bool remove) {
+    if (_engine->sessionCache()->connectionClosed()) return;
+    auto session = _engine->sessionCache()->getSession();
+    WT_SESSION* ws = session->get();
+    int ret = ws->begin_transaction(ws, nullptr);
+    if (ret == 0) ret = putRow(session.get(), key, s, remove);
+    if (ret == 0) {
+        ret = ws->commit_transaction(ws, nullptr);
+    } else {
+        ws->rollback_transaction(ws, nullptr);
+    }
+    _engine->sessionCache()->releaseSession(std::move(session));
+    // The in-memory sizes are right; only the row a restart would load is behind.
+    if (ret != 0) LOGV2_WARNING(7800101, Storage, "Could not write a collection's sizes after a transaction",
+                                logv2::attrs("key", key, "error", ret));
 }
 
 void WiredTigerSizeStorer::adjust(OperationContext* opCtx, const std::string& key, long long dRecords,

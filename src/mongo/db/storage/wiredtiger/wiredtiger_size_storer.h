@@ -37,6 +37,8 @@ private:
     // The pending entry of (recovery unit, key), registering commit/rollback handlers once.
     Pending& pendingLocked(WiredTigerRecoveryUnit* ru, const std::string& key);
     void writeRow(OperationContext* opCtx, const std::string& key, Sizes s, bool remove);
+    // The row in a WiredTiger transaction of its own (after a multi-statement one commits).
+    void writeRowOwnTransaction(const std::string& key, Sizes s, bool remove);
 
     WiredTigerKVEngine* _engine;
     mutable std::mutex _mutex;
