@@ -143,6 +143,9 @@ namespace mongo {
     X(IncompatibleServerVersion, 204)              \
     X(SessionTransferIncomplete, 228)              \
     X(NoSuchTransaction, 251)                      \
+    X(TransactionCommitted, 256)                   \
+    X(TransactionTooLarge, 257)                    \
+    X(TransactionExceededLifetimeLimitSeconds, 290) \
     X(TransactionTooOld, 225)                      \
     X(IncompleteTransactionHistory, 217)           \
     X(NotARetryableWriteCommand, 50768)            \

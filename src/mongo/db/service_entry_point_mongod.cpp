@@ -24,6 +24,8 @@
 #include "mongo/db/service_context.h"
 #include "mongo/db/session/logical_session_cache.h"
 #include "mongo/db/storage/duplicate_key_error.h"
+#include "mongo/db/transaction/transaction_error_labels.h"
+#include "mongo/db/transaction/transaction_scope.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -47,6 +49,8 @@ std::optional<std::string> writeTargetDatabase(const std::string& name, const Op
     static const std::set<std::string> kWrites = {
         "insert", "update", "delete", "findAndModify", "create", "drop", "dropDatabase", "createIndexes",
         "dropIndexes", "collMod", "convertToCapped", "emptycapped", "cloneCollectionAsCapped",
+        // A transaction's commit writes its applyOps entry (the admin database's).
+        "commitTransaction", "abortTransaction",
         // User and role management writes admin.system.users / system.roles (replicated).
         "createUser", "updateUser", "dropUser", "dropAllUsersFromDatabase", "grantRolesToUser",
         "revokeRolesFromUser", "createRole", "updateRole", "dropRole", "dropAllRolesFromDatabase",
@@ -109,10 +113,10 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         return;
     }
     const bool replSet = repl::ReplicationCoordinator::get()->isReplSet();
-    if (!body["startTransaction"].eoo() || !body["autocommit"].eoo())
-        uasserted(ErrorCodes::IllegalOperation,
-                  replSet ? "multi-document transactions are not supported by this server yet"
-                          : "Transaction numbers are only allowed on a replica set member or mongos");
+    // A command of a multi-document transaction (transaction/transaction_scope.h).
+    const bool inTransaction = !body["autocommit"].eoo() || !body["startTransaction"].eoo();
+    if (inTransaction && !replSet)
+        uasserted(ErrorCodes::IllegalOperation, "Transaction numbers are only allowed on a replica set member or mongos");
     if (!body["txnNumber"].eoo() && !replSet)
         uasserted(ErrorCodes::IllegalOperation,
                   "Transaction numbers are only allowed on a replica set member or mongos");
@@ -152,8 +156,9 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
                                 app.Obj()["name"].str().rfind("replication", 0) == 0;
     // The cluster's default read concern is for clients' reads of replicated data, never for
     // a member's reads of another member's oplog (a majority default would wait for the very
-    // batch the member is fetching).
-    if (replSet)
+    // batch the member is fetching). A transaction reads its own snapshot (its scope waits for
+    // the first command's afterClusterTime).
+    if (replSet && !inTransaction)
         repl::ReplicationCoordinator::get()->waitForReadConcern(opCtx.get(), body,
                                                                 !internalClient && req.db() != "local");
     // The Stable API parameters (api_parameters.h), before the command's other arguments.
@@ -167,7 +172,9 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     // command and writes nothing, as MongoDB's), and honoured once after the command: a
     // durable one (j, fsync, or w: "majority" on a replica set) makes every commit of the
     // command durable with one journal flush, DDL and user management included.
-    const bool durable = writeDb && parseWriteConcernIsDurable(body);
+    // A transaction's commands other than its commit or abort write nothing durable yet.
+    const bool txnStatement = inTransaction && !txn::isCommitOrAbort(cmd->name());
+    const bool durable = writeDb && !txnStatement && parseWriteConcernIsDurable(body);
     // The handshake's hello: failCommand's appName filter sees the metadata it brings, as
     // MongoDB's (drivers' pool tests fail or block the connection handshake of one app). Only
     // for the check: hello itself validates the metadata and keeps it.
@@ -193,6 +200,7 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         BSONObj injected = outcome->reply;
         if (!outcome->errorLabelsOverridden) {
             injected = repl::withRetryableWriteErrorLabel(cmd->name(), body, injected);
+            injected = txn::withTransactionErrorLabels(cmd->name(), body, injected);
             if (isChangeStreamCommand(cmd->name(), body)) injected = withResumableChangeStreamLabel(injected);
         }
         result.appendElements(injected);
@@ -203,9 +211,25 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     // twice (repl/retryable_write.h). Begun after failCommand: an injected failure applied
     // nothing, and the driver's retry must go through.
     std::unique_ptr<repl::RetryableWrite> retryable;
-    if (!body["txnNumber"].eoo()) retryable = repl::RetryableWrite::begin(opCtx.get(), cmd->name(), body);
+    std::unique_ptr<txn::TransactionScope> transaction;
+    if (inTransaction)
+        transaction = txn::TransactionScope::begin(opCtx.get(), cmd->name(), body);
+    else if (!body["txnNumber"].eoo())
+        retryable = repl::RetryableWrite::begin(opCtx.get(), cmd->name(), body);
     repl::LocalOplog::resetLastAppendedOnThisThread();
-    cmd->run(opCtx.get(), req, result);
+    if (transaction) {
+        // A command of a transaction that fails aborts it, as in MongoDB; so does a write
+        // command whose statements failed (its reply's writeErrors).
+        try {
+            cmd->run(opCtx.get(), req, result);
+        } catch (...) {
+            transaction->abort();
+            throw;
+        }
+        if (result.hasField("writeErrors")) transaction->abort();
+    } else {
+        cmd->run(opCtx.get(), req, result);
+    }
     // readConcern majority/linearizable (or a getMore of a cursor opened with it): the reply
     // waits until what the command read is majority-committed.
     if (replSet && opCtx->readsMajorityCommitted) {
@@ -217,12 +241,14 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     // A retry answered from history waits, as MongoDB, for everything this node holds (the
     // original write included) to satisfy the write concern.
     repl::OpTime waitFor = repl::LocalOplog::lastAppendedOnThisThread();
-    if (retryable && retryable->answeredFromHistory())
+    if ((retryable && retryable->answeredFromHistory()) ||
+        (transaction && (transaction->answeredFromHistory() || transaction->committedReadOnly())))
         waitFor = std::max(waitFor, repl::ReplicationCoordinator::get()->lastApplied());
     retryable.reset();  // the session is checked in before the write concern wait
+    transaction.reset();
     // Write concern (replica-set members): wait for the command's writes to reach the members
     // w asks for; a failure is the reply's writeConcernError, the writes stay done.
-    if (replSet && writeDb && *writeDb != "local") {
+    if (replSet && writeDb && *writeDb != "local" && !txnStatement) {
         BSONObj wc = body["writeConcern"].type() == Object ? body["writeConcern"].Obj() : BSONObj();
         // None given: the cluster's default (setDefaultRWConcern), else the implicit w: majority.
         const bool fromDefault = wc.isEmpty();
@@ -288,6 +314,7 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
         extra.appendElements(extraInfo);
         repl::ReplicationCoordinator::get()->appendClusterTimeFields(&extra);
         BSONObj reply = repl::withRetryableWriteErrorLabel(name, req.body, makeErrorReply(status, extra.obj()));
+        reply = txn::withTransactionErrorLabels(name, req.body, reply);
         if (changeStreamCommand) reply = withResumableChangeStreamLabel(reply);
         profileCommandIfEnabled(client, req, name, profLevel, status, reply, ms);
         return reply;
@@ -301,7 +328,10 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     if (!reply["ok"].trueValue()) cmd->failed++;
     // RetryableWriteError on a retryable write's retryable error or write concern error
     // (a failCommand reply with its own errorLabels keeps them).
-    if (!labelsFinal) reply = repl::withRetryableWriteErrorLabel(name, req.body, reply);
+    if (!labelsFinal) {
+        reply = repl::withRetryableWriteErrorLabel(name, req.body, reply);
+        reply = txn::withTransactionErrorLabels(name, req.body, reply);
+    }
     profileCommandIfEnabled(client, req, name, profLevel, status, reply, ms);
     return reply;
 }

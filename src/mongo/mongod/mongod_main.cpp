@@ -24,6 +24,7 @@
 #include "mongo/db/storage/dedup/dedup_storage.h"
 #include "mongo/db/storage/storage_engine.h"
 #include "mongo/db/session/logical_session_cache.h"
+#include "mongo/db/transaction/transaction_reaper.h"
 #include "mongo/db/ttl/ttl_monitor.h"
 #include "mongo/transport/transport_layer.h"
 #include "mongo/util/log.h"
@@ -222,6 +223,7 @@ int runMongod() {
     std::thread reaper(cursorReaper);
     TTLMonitor::get().start();
     LogicalSessionCache::get().start();
+    txn::TransactionReaper::get().start();
     allocator::MemoryReleaser::get().start();  // freed memory back to the system (tcmalloc)
 
     {
@@ -236,6 +238,7 @@ int runMongod() {
     reaper.join();
     allocator::MemoryReleaser::get().shutdown();
     LogicalSessionCache::get().shutdown();  // before the catalog closes under its writes
+    txn::TransactionReaper::get().shutdown();
     TTLMonitor::get().shutdown();  // before the catalog closes under its deletes
     CursorManager::get().killAll();
     dedupStorage->shutdown(clientsGone);

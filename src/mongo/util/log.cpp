@@ -44,6 +44,7 @@ const char* componentName(Component c) {
         case Component::Dedup: return "DEDUP";
         case Component::Election: return "ELECTION";
         case Component::Access: return "ACCESS";
+        case Component::Transaction: return "TXN";
     }
     return "-";
 }

@@ -12,7 +12,7 @@
 namespace mongo::logv2 {
 
 enum class Severity { Fatal, Error, Warning, Info, Debug1, Debug2 };
-enum class Component { Default, Control, Network, Command, Query, Storage, Write, Index, Replication, Dedup, Election, Access };
+enum class Component { Default, Control, Network, Command, Query, Storage, Write, Index, Replication, Dedup, Election, Access, Transaction };
 
 // Sends output to a file (appending) instead of stdout. Returns false if it cannot be opened.
 bool setLogFile(const std::string& path);

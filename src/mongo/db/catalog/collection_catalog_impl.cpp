@@ -5,6 +5,7 @@
 
 #include "mongo/db/catalog/index_spec.h"
 #include "mongo/db/repl/op_observer.h"
+#include "mongo/db/service_context.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -76,6 +77,13 @@ Collection* CollectionCatalogImpl::lookupCollection(OperationContext* opCtx, con
 
 Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, const NamespaceString& nss,
                                                     const CollectionOptions& options) {
+    // A command of a multi-document transaction (explicit create or an implicit one) creates
+    // the collection outside the transaction: it exists, empty, from now on, whatever becomes
+    // of the transaction (MongoDB makes the creation part of the transaction).
+    if (opCtx->inMultiDocumentTransaction()) {
+        auto own = makeOperationContextOutsideTransaction(opCtx->getClient());
+        return createCollection(own.get(), nss, options);
+    }
     // The last line of defence: whatever path a name took, nothing invalid is ever created.
     uassertStatusOK(NamespaceString::validateUserCreatable(nss.db(), nss.coll()));
     uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.", !lookupImpl(nss));

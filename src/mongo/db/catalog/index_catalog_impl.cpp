@@ -1,4 +1,5 @@
 #include "mongo/db/catalog/index_catalog_impl.h"
+#include "mongo/db/service_context.h"
 #include "mongo/db/catalog/index_constraints.h"
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -113,6 +114,16 @@ IndexCatalogImpl::Entry* IndexCatalogImpl::findEntry(const IndexDescriptor* desc
 }
 
 bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSpec) {
+    if (opCtx->inMultiDocumentTransaction()) {
+        // Built outside the transaction (as its collection is created), so only on a
+        // collection that holds no document, not even one of the transaction's own.
+        uassert(ErrorCodes::OperationNotSupportedInTransaction,
+                "Cannot create new indexes on existing collection " + _coll->ns().ns() +
+                    " in a multi-document transaction.",
+                _coll->numRecords(opCtx) == 0);
+        auto own = makeOperationContextOutsideTransaction(opCtx->getClient());
+        return createIndex(own.get(), rawSpec);
+    }
     BSONObj spec = validateAndNormalizeIndexSpec(rawSpec, _coll->options().collator.get());
     std::string name = spec["name"].str();
     BSONObj kp = spec["key"].Obj();

@@ -104,6 +104,9 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
         add(name, A::strict(name, {}));
     add("connectionStatus", A::strict("connectionStatus", {"showPrivileges"}));
     add("killAllSessions", A::strict("KillAllSessionsCmd", {}));
+    // recoveryToken is mongos's; commitTimestamp belongs to prepared (sharded) transactions.
+    add("commitTransaction", A::strict("commitTransaction", {"recoveryToken", "commitTimestamp"}));
+    add("abortTransaction", A::strict("abortTransaction", {"recoveryToken"}));
     add("killAllSessionsByPattern", A::strict("KillAllSessionsByPatternCmd", {}));
 
     const char* basic = "a BasicCommand in MongoDB 7.0: it reads the fields it knows and ignores the others";

@@ -1,6 +1,8 @@
 #include "mongo/db/ops/write_ops.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection_validator.h"
@@ -45,6 +47,26 @@ void yieldToBackgroundWrites(OperationContext* opCtx, CollectionWriteLock& lock)
     if (backgroundWriteLockWaiters().load(std::memory_order_relaxed) == 0) return;
     opCtx->noteYield();
     lock.yieldWrites([&] { admitWrite(opCtx); });
+}
+
+// A write outside a transaction that conflicts with an open transaction's uncommitted write
+// (WriteConflict) waits for it to end and tries again, with the write lock released meanwhile
+// so that the transaction can commit (MongoDB's writeConflictRetry). A transaction's own
+// writes are not retried: the conflict fails its command.
+template <typename F>
+auto retryOnWriteConflict(OperationContext* opCtx, CollectionWriteLock& lock, F&& f) {
+    for (int attempt = 0;; ++attempt) {
+        try {
+            return f();
+        } catch (const DBException& e) {
+            if (e.code() != int(ErrorCodes::WriteConflict) || opCtx->inMultiDocumentTransaction()) throw;
+            opCtx->noteYield();
+            lock.yieldWrites([&] {
+                std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt + 1, 100)));
+                opCtx->checkForInterrupt();
+            });
+        }
+    }
 }
 }  // namespace
 
@@ -107,6 +129,11 @@ WriteError makeWriteError(int index, const DBException& e) {
     // driver retries on the new primary, where the statements that did commit are answered
     // from the retryable-write record.
     if (e.code() == int(ErrorCodes::NotWritablePrimary) || e.code() == int(ErrorCodes::InterruptedDueToReplStateChange))
+        uassertStatusOK(e.toStatus());
+    // In a transaction, a write conflict fails the command (TransientTransactionError: the
+    // driver runs the whole transaction again), as in MongoDB.
+    const OperationContext* op = currentOperationOnThisThread();
+    if (op && op->inMultiDocumentTransaction() && e.code() == int(ErrorCodes::WriteConflict))
         uassertStatusOK(e.toStatus());
     WriteError we{index, e.toStatus(), BSONObj()};
     if (auto* dup = dynamic_cast<const DuplicateKeyException*>(&e)) {
@@ -182,7 +209,10 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
     long long n = 0;
     // Batches of documents share one unit of work; on any error the batch is retried one
     // document at a time so that exactly the failing documents are reported.
-    constexpr size_t kBatch = 64;
+    // In a transaction, one document per unit (a failed unit's writes stay in the transaction,
+    // which the failure aborts), and the first failure ends the command, ordered or not.
+    const bool inTransaction = opCtx->inMultiDocumentTransaction();
+    const size_t kBatch = inTransaction ? 1 : 64;
     size_t i = 0;
     while (i < prepared.size()) {
         opCtx->checkForInterrupt();
@@ -212,14 +242,16 @@ long long insertDocuments(OperationContext* opCtx, const NamespaceString& nss, c
             for (size_t j = i; j < end; j++) {
                 if (!prepared[j]) continue;
                 try {
-                    WriteUnitOfWork wuow(opCtx);
-                    insertOne(j);
-                    if (opCtx->retryableWrite) opCtx->retryableWrite->writeDeferredRecord(opCtx);
-                    wuow.commit();
+                    retryOnWriteConflict(opCtx, *lock, [&] {
+                        WriteUnitOfWork wuow(opCtx);
+                        insertOne(j);
+                        if (opCtx->retryableWrite) opCtx->retryableWrite->writeDeferredRecord(opCtx);
+                        wuow.commit();
+                    });
                     n++;
                 } catch (const DBException& e) {
                     errors->push_back(makeWriteError(static_cast<int>(j), e));
-                    if (ordered) return n;
+                    if (ordered || inTransaction) return n;
                 }
             }
         }
@@ -338,32 +370,41 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
         for (RecordId id : ids) {
             opCtx->checkForInterrupt();
             yieldToBackgroundWrites(opCtx, *lock);
-            WriteUnitOfWork wuow(opCtx);
-            auto doc = coll->findDoc(opCtx, id);
-            MatchDetails md;
-            md.requestElemMatchKey = true;
-            if (!doc || !matcher.matches(*doc, &md)) continue;  // changed since it was found
-            bool changed = true;
-            BSONObj newDoc;
-            if (isPipeline) {
-                newDoc = applyPipelineUpdate(*doc, pipelineStages, stmt.letVars, collator);
-                changed = !newDoc.binaryEqual(*doc);
-            } else {
-                newDoc = driver->apply(*doc, md.hasElemMatchKey ? md.elemMatchKey : std::string(), false, &changed);
-            }
+            BSONObj before, after;
+            bool modified = false;
+            const bool matched = retryOnWriteConflict(opCtx, *lock, [&] {
+                WriteUnitOfWork wuow(opCtx);
+                auto doc = coll->findDoc(opCtx, id);
+                MatchDetails md;
+                md.requestElemMatchKey = true;
+                if (!doc || !matcher.matches(*doc, &md)) return false;  // changed since it was found
+                bool changed = true;
+                BSONObj newDoc;
+                if (isPipeline) {
+                    newDoc = applyPipelineUpdate(*doc, pipelineStages, stmt.letVars, collator);
+                    changed = !newDoc.binaryEqual(*doc);
+                } else {
+                    newDoc = driver->apply(*doc, md.hasElemMatchKey ? md.elemMatchKey : std::string(), false, &changed);
+                }
+                if (changed) {
+                    if (newDoc.objsize() > BSONObjMaxUserSize)
+                        uasserted(ErrorCodes::BSONObjectTooLarge, "Resulting document after update is larger than 16777216");
+                    uassertStatusOK(validateStorageDocument(newDoc));
+                    validator.check(newDoc, &*doc);
+                    coll->updateDocument(opCtx, id, *doc, newDoc);
+                }
+                wuow.commit();
+                modified = changed;
+                before = *doc;
+                after = newDoc;
+                return true;
+            });
+            if (!matched) continue;
             res.nMatched++;
-            if (changed) {
-                if (newDoc.objsize() > BSONObjMaxUserSize)
-                    uasserted(ErrorCodes::BSONObjectTooLarge, "Resulting document after update is larger than 16777216");
-                uassertStatusOK(validateStorageDocument(newDoc));
-                validator.check(newDoc, &*doc);
-                coll->updateDocument(opCtx, id, *doc, newDoc);
-                res.nModified++;
-            }
-            wuow.commit();
+            if (modified) res.nModified++;
             if (wantImages && res.nMatched == 1) {
-                res.preImage = *doc;
-                res.postImage = newDoc;
+                res.preImage = before;
+                res.postImage = after;
             }
             if (!stmt.multi) break;
         }
@@ -393,9 +434,11 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
         }
         newDoc = prepareDocumentForInsert(newDoc);
         validator.check(newDoc, nullptr);
-        WriteUnitOfWork wuow(opCtx);
-        coll->insertDocument(opCtx, newDoc);
-        wuow.commit();
+        retryOnWriteConflict(opCtx, *lock, [&] {
+            WriteUnitOfWork wuow(opCtx);
+            coll->insertDocument(opCtx, newDoc);
+            wuow.commit();
+        });
         res.upsertedId = newDoc["_id"].wrap("_id");
         if (wantImages) res.postImage = newDoc;
     }
@@ -420,11 +463,15 @@ long long deleteMatching(OperationContext* opCtx, const NamespaceString& nss, co
     for (RecordId id : findMatching(opCtx, coll, nss, q, hint, sort, limit, collation)) {
         opCtx->checkForInterrupt();
         yieldToBackgroundWrites(opCtx, lock);
-        WriteUnitOfWork wuow(opCtx);
-        auto doc = coll->findDoc(opCtx, id);
-        if (!doc || !matcher.matches(*doc)) continue;
-        coll->deleteDocument(opCtx, id);
-        wuow.commit();
+        std::optional<BSONObj> doc = retryOnWriteConflict(opCtx, lock, [&]() -> std::optional<BSONObj> {
+            WriteUnitOfWork wuow(opCtx);
+            auto found = coll->findDoc(opCtx, id);
+            if (!found || !matcher.matches(*found)) return std::nullopt;
+            coll->deleteDocument(opCtx, id);
+            wuow.commit();
+            return found;
+        });
+        if (!doc) continue;
         if (deletedDoc && n == 0) *deletedDoc = *doc;
         n++;
         if (limit && n >= limit) break;

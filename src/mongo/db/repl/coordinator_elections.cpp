@@ -7,6 +7,7 @@
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/commands/hello_cmd.h"
 #include "mongo/db/repl/coordinator.h"
+#include "mongo/db/transaction/transaction_reaper.h"
 #include "mongo/db/repl/coordinator_internal.h"
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/remote_client.h"
@@ -467,6 +468,7 @@ void ReplicationCoordinator::stepDownLocked(std::unique_lock<std::mutex>& lk, co
     if (_state != MemberState::kPrimary) return;
     LOGV2(21358, Replication, "Stepping down from primary", logv2::attrs("reason", reason, "term", _term));
     setStateLocked(MemberState::kSecondary, "step down");
+    txn::TransactionReaper::get().wakeUp();  // the transactions in progress can never commit now
 }
 
 void ReplicationCoordinator::stepDown(OperationContext* opCtx, long long stepDownSecs, long long catchUpSecs, bool force) {

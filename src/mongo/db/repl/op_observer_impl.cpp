@@ -6,6 +6,7 @@
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/retryable_write.h"
 #include "mongo/db/repl/update_diff.h"
+#include "mongo/db/transaction/transaction_scope.h"
 
 namespace mongo {
 namespace repl {
@@ -29,6 +30,12 @@ bool active() { return LocalOplog::get()->enabled() && !UnreplicatedWritesBlock:
 // the session's record is written in the same unit. image: a findAndModify's pre/post image.
 // A secondary applying such an entry records its findAndModify image instead.
 void appendDocumentWrite(OperationContext* opCtx, OplogEntry* e, const BSONObj& pre, const BSONObj& post) {
+    // A multi-document transaction's write joins the transaction: its commit logs them all
+    // in one applyOps entry (transaction/transaction_scope.h).
+    if (opCtx->transaction) {
+        opCtx->transaction->addOperation(e->toApplyOpsElement());
+        return;
+    }
     if (ApplyingEntryScope::current()) recordRetryImageWhileApplying(opCtx, pre, post);
     RetryableWrite* rw = RetryableWrite::get(opCtx);
     if (rw) rw->decorate(e);
@@ -92,8 +99,9 @@ void OpObserverImpl::onUpdate(OperationContext* opCtx, const Collection& coll, c
         e.o = post;
     e.o2 = idOf(post);
     appendDocumentWrite(opCtx, &e, pre, post);
-    // Members that fetch with dedup may get o as a delta from the pre-image (repl/dedup).
-    noteUpdate(opCtx, coll, pre, e.o, e.opTime.getTimestamp());
+    // Members that fetch with dedup may get o as a delta from the pre-image (repl/dedup);
+    // not a transaction's update, whose entry is its commit's applyOps.
+    if (!opCtx->transaction) noteUpdate(opCtx, coll, pre, e.o, e.opTime.getTimestamp());
 }
 
 void OpObserverImpl::onDelete(OperationContext* opCtx, const Collection& coll, const BSONObj& deleted) {

@@ -1,5 +1,9 @@
 #include "mongo/db/repl/oplog_applier.h"
 
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
@@ -27,10 +31,8 @@ void writeEntryIfNotWritten(OperationContext* opCtx, ApplyingEntryScope& scope, 
     wuow.commit();
 }
 
-void applyCrud(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc) {
-    CollectionWriteLock lock;
-    ApplyingEntryScope scope(doc, e.opTime, e.wall);
-    WriteUnitOfWork wuow(opCtx);
+// One insert, update or delete. REQUIRES: the collection write lock, a unit of work.
+void applyCrudOp(OperationContext* opCtx, const OplogEntry& e) {
     Collection* c = collectionFor(opCtx, e);
     switch (e.op) {
         case OpTypeEnum::kInsert: {
@@ -66,8 +68,44 @@ void applyCrud(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc)
         default:
             break;
     }
+}
+
+void applyCrud(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc) {
+    CollectionWriteLock lock;
+    ApplyingEntryScope scope(doc, e.opTime, e.wall);
+    WriteUnitOfWork wuow(opCtx);
+    applyCrudOp(opCtx, e);
     if (!scope.written) LocalOplog::get()->appendVerbatim(opCtx, doc, e.opTime, e.wall);
     onRetryableEntryApplied(opCtx, e);  // retryable writes: config.transactions follows the entry
+    wuow.commit();
+}
+
+bool toleratedDuringInitialSync(int code);
+
+// A committed transaction's applyOps entry: every operation in one unit of work, so that the
+// transaction becomes visible on this member all at once, as on the primary. The entry is
+// written with the first operation (ApplyingEntryScope), and the session's record follows it.
+void applyTransaction(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc, OplogApplier::Mode mode) {
+    BSONElement ops = e.o["applyOps"];
+    uassert(ErrorCodes::FailedToParse, "applyOps entry without an array of operations", ops.type() == Array);
+    CollectionWriteLock lock;
+    ApplyingEntryScope scope(doc, e.opTime, e.wall);
+    WriteUnitOfWork wuow(opCtx);
+    for (BSONElement op : ops.embeddedObject()) {
+        uassert(ErrorCodes::FailedToParse, "applyOps entry with an operation that is not an object",
+                op.type() == Object);
+        OplogEntry inner = uassertStatusOK(OplogEntry::parseApplyOpsElement(op.embeddedObject()));
+        inner.opTime = e.opTime;
+        inner.wall = e.wall;
+        try {
+            applyCrudOp(opCtx, inner);
+        } catch (const DBException& ex) {
+            // Refused before writing anything: the clone is already past this operation.
+            if (mode != OplogApplier::Mode::kInitialSync || !toleratedDuringInitialSync(ex.code())) throw;
+        }
+    }
+    if (!scope.written) LocalOplog::get()->appendVerbatim(opCtx, doc, e.opTime, e.wall);
+    onRetryableEntryApplied(opCtx, e);  // the session's record: {state: "committed"}
     wuow.commit();
 }
 
@@ -134,9 +172,8 @@ bool toleratedDuringInitialSync(int code) {
     }
 }
 
-}  // namespace
-
-Status OplogApplier::apply(OperationContext* opCtx, const OplogEntry& entry, const BSONObj& doc, Mode mode) {
+Status applyOnce(OperationContext* opCtx, const OplogEntry& entry, const BSONObj& doc, OplogApplier::Mode mode) {
+    using Mode = OplogApplier::Mode;
     try {
         switch (entry.op) {
             case OpTypeEnum::kInsert:
@@ -145,7 +182,10 @@ Status OplogApplier::apply(OperationContext* opCtx, const OplogEntry& entry, con
                 applyCrud(opCtx, entry, doc);
                 break;
             case OpTypeEnum::kCommand:
-                applyCommand(opCtx, entry, doc, mode);
+                if (entry.isApplyOps())
+                    applyTransaction(opCtx, entry, doc, mode);
+                else
+                    applyCommand(opCtx, entry, doc, mode);
                 break;
             case OpTypeEnum::kNoop: {
                 CollectionWriteLock lock;
@@ -166,6 +206,18 @@ Status OplogApplier::apply(OperationContext* opCtx, const OplogEntry& entry, con
         }
     }
     return Status::OK();
+}
+
+}  // namespace
+
+Status OplogApplier::apply(OperationContext* opCtx, const OplogEntry& entry, const BSONObj& doc, Mode mode) {
+    // A write conflict here is with a transaction this node began as primary and that the
+    // transaction reaper is about to abort (it is woken at step-down): wait and try again.
+    for (int attempt = 0;; ++attempt) {
+        Status st = applyOnce(opCtx, entry, doc, mode);
+        if (st.code() != int(ErrorCodes::WriteConflict) || attempt >= 600) return st;
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt + 1, 100)));
+    }
 }
 
 }  // namespace repl

@@ -31,7 +31,7 @@ BSONObj OplogEntry::toBSON() const {
     if (o2) b.append("o2", *o2);
     if (isRetryableWrite()) {
         if (!needsRetryImage.empty()) b.append("needsRetryImage", needsRetryImage);
-        b.append("stmtId", stmtId);
+        if (stmtId >= 0) b.append("stmtId", stmtId);  // a transaction's applyOps has none
     }
     b.append("ts", opTime.getTimestamp());
     b.append("t", opTime.getTerm());
@@ -39,6 +39,36 @@ BSONObj OplogEntry::toBSON() const {
     b.append("wall", wall);
     if (isRetryableWrite()) prevOpTime.append(&b, "prevOpTime");
     return b.obj();
+}
+
+BSONObj OplogEntry::toApplyOpsElement() const {
+    BSONObjBuilder b;
+    b.append("op", std::string(1, static_cast<char>(op)));
+    b.append("ns", ns);
+    appendUuidHex(b, "ui", uuidHex);
+    b.append("o", o);
+    if (o2) b.append("o2", *o2);
+    return b.obj();
+}
+
+bool OplogEntry::isApplyOps() const {
+    return op == OpTypeEnum::kCommand && o.firstElementFieldName() == "applyOps";
+}
+
+StatusWith<OplogEntry> OplogEntry::parseApplyOpsElement(const BSONObj& obj) {
+    BSONObjBuilder b;
+    b.appendElements(obj);
+    // The fields an applyOps element leaves to its entry, so that one parser checks the rest.
+    b.append("ts", Timestamp());
+    b.append("t", 0LL);
+    b.append("v", kOplogVersion);
+    b.append("wall", Date_t());
+    auto e = parse(b.obj());
+    if (!e.isOK()) return e;
+    const OpTypeEnum op = e.getValue().op;
+    if (op != OpTypeEnum::kInsert && op != OpTypeEnum::kUpdate && op != OpTypeEnum::kDelete)
+        return Status(ErrorCodes::BadValue, "unsupported operation in applyOps: " + obj.toString());
+    return e;
 }
 
 StatusWith<OplogEntry> OplogEntry::parse(const BSONObj& obj) {

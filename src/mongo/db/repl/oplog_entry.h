@@ -6,6 +6,8 @@
 //   (create, drop, createIndexes, dropIndexes, renameCollection, dropDatabase, collMod),
 //   'n' no-op (o: {msg: ...}, ns "").
 //   ui: the collection's UUID (BinData subtype 4); t and v are longs; wall a Date.
+// A committed multi-document transaction is one 'c' entry on "admin.$cmd" with
+//   o: {applyOps: [{op, ns, ui, o, o2?}, ...]}, lsid, txnNumber and a null prevOpTime.
 // A retryable write's statement also carries, as in 7.0 (session_txn_table.h):
 //   lsid: {id: UUID, uid: BinData(0)}, txnNumber (long), stmtId (int), prevOpTime {ts, t}
 //   (the session's previous entry of the same txnNumber; {ts: Timestamp(0, 0), t: -1} for
@@ -46,6 +48,13 @@ struct OplogEntry {
     bool isRetryableWrite() const { return !lsid.isEmpty(); }
 
     BSONObj toBSON() const;
+    // The entry as an element of a transaction's applyOps array: {op, ns, ui?, o, o2?} (no
+    // time, term or session: the applyOps entry carries them).
+    BSONObj toApplyOpsElement() const;
+    // Parses one element of an applyOps array (as toApplyOpsElement writes it; its CRUD ops).
+    static StatusWith<OplogEntry> parseApplyOpsElement(const BSONObj& obj);
+    // Whether this is a transaction's commit: a command entry {applyOps: [...]} on admin.$cmd.
+    bool isApplyOps() const;
     // Parses an entry. FailedToParse / TypeMismatch / NoSuchKey / BadValue for malformed ones.
     static StatusWith<OplogEntry> parse(const BSONObj& obj);
 

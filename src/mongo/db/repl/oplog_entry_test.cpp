@@ -93,3 +93,64 @@ TEST(OpTimeTest, OrderIsTermThenTimestamp) {
 }  // namespace
 }  // namespace repl
 }  // namespace mongo
+
+namespace mongo {
+namespace repl {
+namespace {
+
+TEST(OplogEntryTest, ApplyOpsElementRoundTripsWithoutTimeOrSession) {
+    OplogEntry e = sampleInsert();
+    BSONObj el = e.toApplyOpsElement();
+    std::vector<std::string> names;
+    for (BSONElement f : el) names.push_back(f.fieldName());
+    EXPECT_EQ(names, (std::vector<std::string>{"op", "ns", "ui", "o", "o2"}));
+    auto back = OplogEntry::parseApplyOpsElement(el);
+    ASSERT_TRUE(back.isOK()) << back.getStatus().toString();
+    EXPECT_EQ(back.getValue().op, OpTypeEnum::kInsert);
+    EXPECT_EQ(back.getValue().ns, "test.c");
+    EXPECT_EQ(back.getValue().uuidHex, e.uuidHex);
+    EXPECT_TRUE(back.getValue().o.binaryEqual(e.o));
+}
+
+TEST(OplogEntryTest, ApplyOpsElementRefusesCommandsAndMalformedOperations) {
+    BSONObjBuilder cmd;
+    cmd.append("op", "c");
+    cmd.append("ns", "test.$cmd");
+    BSONObjBuilder o;
+    o.append("drop", "c");
+    cmd.append("o", o.obj());
+    EXPECT_FALSE(OplogEntry::parseApplyOpsElement(cmd.obj()).isOK());
+    BSONObjBuilder noO;
+    noO.append("op", "i");
+    noO.append("ns", "test.c");
+    EXPECT_FALSE(OplogEntry::parseApplyOpsElement(noO.obj()).isOK());
+}
+
+TEST(OplogEntryTest, TransactionCommitEntryHasSessionButNoStmtId) {
+    OplogEntry e;
+    e.opTime = OpTime(Timestamp{1700000000, 4}, 1);
+    e.op = OpTypeEnum::kCommand;
+    e.ns = "admin.$cmd";
+    BSONArrayBuilder ops;
+    ops.append(sampleInsert().toApplyOpsElement());
+    BSONObjBuilder o;
+    o.append("applyOps", ops.arr());
+    e.o = o.obj();
+    BSONObjBuilder lsid;
+    lsid.append("id", 1);
+    e.lsid = lsid.obj();
+    e.txnNumber = 3;
+    BSONObj b = e.toBSON();
+    EXPECT_TRUE(b.hasField("lsid"));
+    EXPECT_EQ(b["txnNumber"].numberLong(), 3);
+    EXPECT_FALSE(b.hasField("stmtId"));
+    EXPECT_EQ(b["prevOpTime"].Obj()["t"].numberLong(), -1);
+    auto back = OplogEntry::parse(b);
+    ASSERT_TRUE(back.isOK());
+    EXPECT_TRUE(back.getValue().isApplyOps());
+    EXPECT_FALSE(sampleInsert().isApplyOps());
+}
+
+}  // namespace
+}  // namespace repl
+}  // namespace mongo

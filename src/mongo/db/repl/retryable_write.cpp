@@ -10,6 +10,7 @@
 #include "mongo/db/repl/retryable_write_stats.h"
 #include "mongo/db/repl/session_txn_storage.h"
 #include "mongo/db/session/logical_session_id.h"
+#include "mongo/db/transaction/transaction_stats.h"
 
 namespace mongo {
 namespace repl {
@@ -26,17 +27,27 @@ bool isRetryableWriteCommand(const std::string& name) {
            name == "findandmodify";
 }
 
-// serverStatus().transactions: the retryable-write counters; the multi-document transaction
-// counters are 0 (none run here).
+// serverStatus().transactions: the retryable-write counters and the multi-document
+// transactions' (transaction/transaction_stats.h; none is ever prepared on a replica set).
 BSONObj transactionsSection(OperationContext*) {
     auto& s = RetryableWriteStats::get();
     BSONObjBuilder b;
     b.append("retriedCommandsCount", s.retriedCommandsCount.load());
     b.append("retriedStatementsCount", s.retriedStatementsCount.load());
     b.append("transactionsCollectionWriteCount", s.transactionsCollectionWriteCount.load());
-    for (const char* f : {"currentActive", "currentInactive", "currentOpen", "totalAborted", "totalCommitted",
-                          "totalStarted", "totalPrepared", "totalPreparedThenCommitted", "totalPreparedThenAborted",
-                          "currentPrepared"})
+    long long active = 0, open = 0;
+    for (const auto& t : SessionTxnTable::get()->transactionsInProgress()) {
+        open++;
+        if (t.active) active++;
+    }
+    auto& t = txn::TransactionStats::get();
+    b.append("currentActive", active);
+    b.append("currentInactive", open - active);
+    b.append("currentOpen", open);
+    b.append("totalAborted", t.totalAborted.load());
+    b.append("totalCommitted", t.totalCommitted.load());
+    b.append("totalStarted", t.totalStarted.load());
+    for (const char* f : {"totalPrepared", "totalPreparedThenCommitted", "totalPreparedThenAborted", "currentPrepared"})
         b.append(f, 0LL);
     return b.obj();
 }

@@ -27,6 +27,7 @@ BSONObj SessionTxnRecord::toBSON() const {
     b.append("txnNum", txnNum);
     lastWriteOpTime.append(&b, "lastWriteOpTime");
     b.append("lastWriteDate", lastWriteDate);
+    if (!state.empty()) b.append("state", state);
     return b.obj();
 }
 
@@ -44,6 +45,7 @@ StatusWith<SessionTxnRecord> SessionTxnRecord::parse(const BSONObj& doc) {
     if (!op.isOK()) return op.getStatus();
     r.lastWriteOpTime = op.getValue();
     if (doc["lastWriteDate"].type() == Date) r.lastWriteDate = doc["lastWriteDate"].date();
+    if (doc["state"].type() == String) r.state = doc["state"].str();
     return r;
 }
 

@@ -2,7 +2,7 @@
 // The documents of retryable writes, as MongoDB 7.0 stores them:
 //   config.transactions (one per session, the session transaction table):
 //     {_id: {id: UUID, uid: BinData(0, 32 bytes)}, txnNum: long, lastWriteOpTime: {ts, t},
-//      lastWriteDate: Date}
+//      lastWriteDate: Date, state?: "committed"}
 //     lastWriteOpTime is the session's newest oplog entry of txnNum; that entry's prevOpTime
 //     links to the one before, back to a null optime: the chain the statements executed under
 //     txnNum are read from (session_txn_storage.h).
@@ -30,6 +30,9 @@ struct SessionTxnRecord {
     long long txnNum = -1;
     OpTime lastWriteOpTime;
     Date_t lastWriteDate;
+    // A multi-document transaction's outcome ("committed"; "" for a retryable write), so that
+    // a retried commitTransaction is answered from it, on a new primary too.
+    std::string state;
 
     BSONObj toBSON() const;
     // FailedToParse / TypeMismatch for a document that is not a record.

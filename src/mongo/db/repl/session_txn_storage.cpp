@@ -159,6 +159,7 @@ void onRetryableEntryApplied(OperationContext* opCtx, const OplogEntry& entry) {
     rec.txnNum = entry.txnNumber;
     rec.lastWriteOpTime = entry.opTime;
     rec.lastWriteDate = entry.wall;
+    if (entry.isApplyOps()) rec.state = "committed";  // a transaction's commit
     if (!writeSessionRecord(opCtx, rec))
         LOGV2(7100001, Replication, "Not recording a retryable write: config.transactions does not exist",
               logv2::attrs("ts", entry.opTime.toString()));

@@ -37,7 +37,7 @@ void SessionTxnTable::expireIdle(Clock::time_point now) {
     auto it = _byUse.begin();
     while (it != _byUse.end() && now - it->second > kSessionIdleTimeout) {
         auto s = _sessions.find(it->first);
-        if (s != _sessions.end() && s->second->checkedOut) {
+        if (s != _sessions.end() && (s->second->checkedOut || s->second->phase == TxnPhase::kInProgress)) {
             ++it;
             continue;
         }
@@ -84,6 +84,8 @@ std::unique_ptr<SessionTxnTable::CheckedOut> SessionTxnTable::checkOut(Operation
         // First use in this term: what storage says (a write of another primary, or of
         // this node before a restart, reached it through the oplog).
         s->txnNum = -1;
+        s->phase = TxnPhase::kNone;
+        s->txn.reset();  // a transaction of an older term (the reaper ends them first)
         s->lastWrite = OpTime();
         s->statements.clear();
         s->complete = true;
@@ -91,6 +93,8 @@ std::unique_ptr<SessionTxnTable::CheckedOut> SessionTxnTable::checkOut(Operation
         if (auto rec = _store->readRecord(opCtx, sessionId)) {
             s->txnNum = rec->txnNum;
             s->lastWrite = rec->lastWriteOpTime;
+            if (rec->state == "committed") s->phase = TxnPhase::kCommitted;
+            if (rec->state == "aborted") s->phase = TxnPhase::kAborted;
         } else {
             s->historyLoaded = true;  // nothing to load
         }
@@ -132,6 +136,7 @@ void SessionTxnTable::CheckedOut::beginOrContinue(long long n) {
             n >= s.txnNum);
     if (n > s.txnNum) {
         s.txnNum = n;
+        s.phase = TxnPhase::kNone;
         s.lastWrite = OpTime();
         s.statements.clear();
         s.complete = true;
@@ -163,6 +168,57 @@ void SessionTxnTable::CheckedOut::onStatementsCommitted(const std::vector<std::p
                                                         const OpTime& last) {
     for (const auto& [id, outcome] : stmts) _s->statements[id] = outcome;
     if (!last.isNull()) _s->lastWrite = last;
+}
+
+TxnPhase SessionTxnTable::CheckedOut::phase() const { return _s->phase; }
+
+MultiDocumentTransaction* SessionTxnTable::CheckedOut::transaction() const { return _s->txn.get(); }
+
+bool SessionTxnTable::CheckedOut::noStatementsExecuted() const {
+    return _s->statements.empty() && _s->lastWrite.isNull();
+}
+
+void SessionTxnTable::CheckedOut::startTransaction(long long n, std::unique_ptr<MultiDocumentTransaction> txn) {
+    Session& s = *_s;
+    invariant(n > s.txnNum || (n == s.txnNum && s.phase == TxnPhase::kNone));
+    s.txnNum = n;
+    s.lastWrite = OpTime();
+    s.statements.clear();
+    s.complete = true;
+    s.historyLoaded = true;
+    s.phase = TxnPhase::kInProgress;
+    s.txn = std::move(txn);
+}
+
+std::unique_ptr<MultiDocumentTransaction> SessionTxnTable::CheckedOut::endTransaction(TxnPhase how) {
+    Session& s = *_s;
+    invariant(s.phase == TxnPhase::kInProgress);
+    s.phase = how;
+    return std::move(s.txn);
+}
+
+std::vector<std::unique_ptr<MultiDocumentTransaction>> SessionTxnTable::abortIdleTransactionsIf(
+    const std::function<bool(const BSONObj&, long long, const MultiDocumentTransaction&)>& shouldAbort) {
+    std::vector<std::unique_ptr<MultiDocumentTransaction>> out;
+    std::lock_guard<std::mutex> lk(_mutex);
+    for (auto& [key, s] : _sessions) {
+        if (s->checkedOut || s->phase != TxnPhase::kInProgress || !s->txn) continue;
+        if (!shouldAbort(s->sessionId, s->txnNum, *s->txn)) continue;
+        s->phase = TxnPhase::kAborted;
+        out.push_back(std::move(s->txn));
+    }
+    return out;
+}
+
+std::vector<SessionTxnTable::TransactionInfo> SessionTxnTable::transactionsInProgress() const {
+    std::vector<TransactionInfo> out;
+    std::lock_guard<std::mutex> lk(_mutex);
+    for (const auto& [key, s] : _sessions) {
+        if (s->phase != TxnPhase::kInProgress || !s->txn) continue;
+        out.push_back({s->sessionId, s->txnNum, s->txn->started, s->txn->lastActive, s->txn->startWallClock,
+                       s->checkedOut});
+    }
+    return out;
 }
 
 }  // namespace repl

@@ -24,6 +24,7 @@
 // Thread safety: every member is thread safe; a CheckedOut is used by its one operation.
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -54,6 +55,23 @@ struct TxnHistory {
     std::map<int, StatementOutcome> statements;
     bool complete = true;  // false: the chain is cut (entries gone from the capped oplog)
 };
+
+// A multi-document transaction's resources while it is in progress (transaction/README.md):
+// the recovery unit holding its WiredTiger transaction, open across its commands, and the
+// operations its commit writes as one applyOps oplog entry.
+struct MultiDocumentTransaction {
+    std::unique_ptr<RecoveryUnit> ru;
+    std::vector<BSONObj> ops;  // applyOps elements, in the order they were written
+    size_t opsBytes = 0;
+    std::chrono::steady_clock::time_point started;
+    std::chrono::steady_clock::time_point lastActive;  // when its last command ended
+    Date_t startWallClock;
+    long long term = 0;                // the term it began in: a new term ends it
+    std::string readConcernLevel;      // of its first command ("" = local)
+    bool active = false;               // a command of it runs now
+};
+
+enum class TxnPhase { kNone, kInProgress, kCommitted, kAborted };
 
 // Where the table loads sessions from (session_txn_storage.h; unit tests fake it).
 class SessionTxnStore {
@@ -94,6 +112,20 @@ public:
         // After a unit of work holding these statements committed; last = its newest entry.
         void onStatementsCommitted(const std::vector<std::pair<int, StatementOutcome>>& stmts, const OpTime& last);
 
+        // --- multi-document transactions (transaction/transaction_scope.h)
+        // What txnNumber() is: a retryable write (kNone) or a transaction and how it ended.
+        TxnPhase phase() const;
+        // The transaction in progress (null unless phase() is kInProgress).
+        MultiDocumentTransaction* transaction() const;
+        // Makes txnNumber n a transaction in progress with these resources. REQUIRES: n newer
+        // than txnNumber(), or equal with phase() kNone and no statement executed.
+        void startTransaction(long long n, std::unique_ptr<MultiDocumentTransaction> txn);
+        // Ends the transaction in progress (kCommitted / kAborted) and hands back its resources
+        // (their destruction rolls back whatever was not committed).
+        std::unique_ptr<MultiDocumentTransaction> endTransaction(TxnPhase how);
+        // Whether the session ran no statement under txnNumber() (a transaction may take it).
+        bool noStatementsExecuted() const;
+
     private:
         friend class SessionTxnTable;
         CheckedOut(SessionTxnTable* table, std::shared_ptr<Session> s, OperationContext* opCtx)
@@ -112,6 +144,21 @@ public:
     // The reaper removed the session's record: forget it (unless an operation holds it).
     void forget(const BSONObj& sessionId);
 
+    // Aborts each transaction in progress that no command uses now and for which
+    // shouldAbort(sessionId, txnNumber, transaction) is true; returns their resources, to be
+    // destroyed by the caller outside the table's lock (that rolls them back).
+    std::vector<std::unique_ptr<MultiDocumentTransaction>> abortIdleTransactionsIf(
+        const std::function<bool(const BSONObj&, long long, const MultiDocumentTransaction&)>& shouldAbort);
+    // {sessionId, txnNumber, started, lastActive, active} of every transaction in progress.
+    struct TransactionInfo {
+        BSONObj sessionId;
+        long long txnNumber;
+        Clock::time_point started, lastActive;
+        Date_t startWallClock;
+        bool active;
+    };
+    std::vector<TransactionInfo> transactionsInProgress() const;
+
     size_t sizeForTest() const;
 
 private:
@@ -128,6 +175,8 @@ private:
         std::map<int, StatementOutcome> statements;
         bool complete = true;
         std::list<std::pair<std::string, Clock::time_point>>::iterator use;
+        TxnPhase phase = TxnPhase::kNone;
+        std::unique_ptr<MultiDocumentTransaction> txn;  // while kInProgress
     };
     void checkIn(const std::shared_ptr<Session>& s);
     void expireIdle(Clock::time_point now);  // REQUIRES: _mutex

@@ -7,6 +7,7 @@
 #include "mongo/db/commands/sessions_cmds.h"
 #include "mongo/db/ops/write_ops.h"
 #include "mongo/db/query/cursor_manager.h"
+#include "mongo/db/transaction/transaction_scope.h"
 #include "mongo/db/repl/coordinator.h"
 #include "mongo/db/repl/session_txn_storage.h"
 #include "mongo/db/server_parameters.h"
@@ -183,6 +184,9 @@ std::pair<size_t, size_t> LogicalSessionCache::killSessionsNow(const std::vector
     // An operation's lsid is set before it is registered and never changes: safe to read here.
     size_t ops = CurrentOpRegistry::get().killIf([&](const OperationContext* op) { return matches(op->lsid); });
     size_t cursors = CursorManager::get().killIf(matches);
+    // Their transactions in progress end too (a command of one that runs now was killed
+    // above; its transaction is aborted when it fails).
+    txn::abortIdleTransactionsOfSessions(matches);
     return {ops, cursors};
 }
 

@@ -263,7 +263,24 @@ void DedupRecordStore::noteBytesChange(OperationContext* opCtx, int64_t id) {
     opCtx->recoveryUnit()->onRollback([cache, k] { cache->endChange(k); });
 }
 
+namespace {
+// An update or delete of a deduplicated record changes the engine's bookkeeping (refcounts,
+// retained bases, queued write-backs) at once and rewrites its dependents in the same unit,
+// which is safe because such units commit under the write lock before anyone else plans on
+// that bookkeeping. A transaction's unit stays open across commands while others write: its
+// plan could be acted on before it commits, or be lost when it aborts. Until the engine can
+// hold a plan back until its commit, those writes are refused in transactions; inserts are
+// not (the engine hears of them once committed).
+void refuseInTransaction(OperationContext* opCtx, const char* what) {
+    uassert(ErrorCodes::OperationNotSupportedInTransaction,
+            std::string(what) + " of a document of a deduplicated collection (--dedup) is not supported in a "
+                                "multi-document transaction by this server yet",
+            !opCtx->inMultiDocumentTransaction());
+}
+}  // namespace
+
 void DedupRecordStore::doUpdateRecord(OperationContext* opCtx, RecordId id, const char* data, int len) {
+    if (_service.load()) refuseInTransaction(opCtx, "An update");
     noteBytesChange(opCtx, id.repr());
     std::string cur;
     uassertStatusOK(readStored(opCtx, id.repr(), &cur));
@@ -319,6 +336,7 @@ void DedupRecordStore::doUpdateRecord(OperationContext* opCtx, RecordId id, cons
 }
 
 void DedupRecordStore::doDeleteRecord(OperationContext* opCtx, RecordId id) {
+    if (_service.load()) refuseInTransaction(opCtx, "A delete");
     std::string cur;
     uassertStatusOK(readStored(opCtx, id.repr(), &cur));
     size_t oldLen = uassertStatusOK(logicalLength(id.repr(), cur));

@@ -1,0 +1,303 @@
+#include "mongo/db/transaction/transaction_scope.h"
+
+#include <set>
+
+#include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/uuid.h"
+#include "mongo/db/catalog/catalog_lock.h"
+#include "mongo/db/query/cursor_manager.h"
+#include "mongo/db/repl/coordinator.h"
+#include "mongo/db/repl/oplog.h"
+#include "mongo/db/repl/session_txn_storage.h"
+#include "mongo/db/service_context.h"
+#include "mongo/db/session/logical_session_id.h"
+#include "mongo/db/transaction/transaction_stats.h"
+
+namespace mongo {
+namespace txn {
+
+bool isAllowedInTransaction(const std::string& name) {
+    // MongoDB 7.0's list for a replica set (prepareTransaction and the coordinator's commands
+    // belong to sharded clusters).
+    static const std::set<std::string> kAllowed = {
+        "abortTransaction", "aggregate", "commitTransaction", "create", "createIndexes", "delete", "distinct",
+        "find", "findandmodify", "findAndModify", "getMore", "insert", "killCursors", "update", "dbHash", "dbhash"};
+    return kAllowed.count(name) > 0;
+}
+
+bool isCommitOrAbort(const std::string& name) { return name == "commitTransaction" || name == "abortTransaction"; }
+
+namespace {
+
+std::string describeSession(const BSONObj& lsid) {
+    auto hex = lsidIdHex(lsid);
+    return hex && hex->size() == 32 ? uuidHexDashed(*hex) : lsid.toString();
+}
+
+// The request's checks that need no session (MongoDB's initializeOperationSessionInfo and the
+// transaction participant's argument checks).
+struct Request {
+    long long txnNumber = 0;
+    bool start = false;
+    BSONObj lsid;
+};
+
+Request checkRequest(const std::string& name, const std::string& db, const BSONObj& body) {
+    Request r;
+    BSONElement ac = body["autocommit"];
+    uassert(ErrorCodes::TypeMismatch,
+            "BSON field 'OperationSessionInfoFromClient.autocommit' is the wrong type '" + typeName(ac.type()) +
+                "', expected type 'bool'",
+            ac.type() == Bool);
+    uassert(ErrorCodes::InvalidOptions, "Specifying autocommit=true is not allowed.", !ac.boolean());
+    if (BSONElement st = body["startTransaction"]; !st.eoo()) {
+        uassert(ErrorCodes::TypeMismatch,
+                "BSON field 'OperationSessionInfoFromClient.startTransaction' is the wrong type '" +
+                    typeName(st.type()) + "', expected type 'bool'",
+                st.type() == Bool);
+        uassert(ErrorCodes::InvalidOptions, "Specifying startTransaction=false is not allowed.", st.boolean());
+        r.start = true;
+    }
+    BSONElement lsid = body["lsid"];
+    uassert(ErrorCodes::InvalidOptions, "Transaction requires a session ID to also be specified", lsid.type() == Object);
+    uassert(ErrorCodes::TypeMismatch, "BSON field 'OperationSessionInfo.lsid.id' must be a UUID",
+            lsidIdHex(lsid.embeddedObject()).has_value());
+    r.lsid = lsid.embeddedObject();
+    BSONElement txn = body["txnNumber"];
+    uassert(ErrorCodes::InvalidOptions, "'autocommit' field requires a transaction number to also be specified",
+            !txn.eoo());
+    uassert(ErrorCodes::TypeMismatch,
+            "BSON field 'OperationSessionInfo.txnNumber' is the wrong type '" + typeName(txn.type()) +
+                "', expected type 'long'",
+            txn.type() == NumberLong);
+    r.txnNumber = txn.numberLong();
+    uassert(ErrorCodes::BadValue, "Transaction number cannot be negative", r.txnNumber >= 0);
+    uassert(ErrorCodes::OperationNotSupportedInTransaction,
+            "Cannot run '" + name + "' in a multi-document transaction.", isAllowedInTransaction(name));
+    if (!isCommitOrAbort(name)) {
+        uassert(ErrorCodes::OperationNotSupportedInTransaction,
+                "Cannot run command against the '" + db + "' database in a transaction.",
+                db != "admin" && db != "config" && db != "local");
+        uassert(ErrorCodes::InvalidOptions, "writeConcern is not allowed within a multi-statement transaction",
+                body["writeConcern"].eoo());
+    }
+    BSONElement rc = body["readConcern"];
+    if (rc.type() == Object && !rc.embeddedObject().isEmpty()) {
+        uassert(ErrorCodes::InvalidOptions, "Only the first command in a transaction may specify a readConcern",
+                r.start);
+        BSONElement level = rc.embeddedObject()["level"];
+        if (level.type() == String) {
+            const std::string l = level.str();
+            uassert(ErrorCodes::InvalidOptions,
+                    "The readConcern level must be either 'local' (default), 'majority' or 'snapshot' in order to "
+                    "run in a transaction",
+                    l == "local" || l == "majority" || l == "snapshot");
+        }
+        uassert(ErrorCodes::InvalidOptions,
+                "readConcern atClusterTime is not supported in a transaction by this server: its tables keep no "
+                "history to read at a point in time",
+                rc.embeddedObject()["atClusterTime"].eoo());
+    }
+    return r;
+}
+
+std::string cursorKeyOf(const BSONObj& lsid, long long txnNumber) {
+    return lsidIdHex(lsid).value_or("") + ":" + std::to_string(txnNumber);
+}
+
+}  // namespace
+
+TransactionScope::TransactionScope(OperationContext* opCtx, std::unique_ptr<repl::SessionTxnTable::CheckedOut> session,
+                                   long long txnNumber)
+    : _opCtx(opCtx), _session(std::move(session)), _txnNumber(txnNumber) {}
+
+std::unique_ptr<TransactionScope> TransactionScope::begin(OperationContext* opCtx, const std::string& commandName,
+                                                          const BSONObj& body) {
+    const std::string db = body["$db"].type() == String ? body["$db"].str() : std::string();
+    Request req = checkRequest(commandName, db, body);
+    const bool commitOrAbort = isCommitOrAbort(commandName);
+    uassert(ErrorCodes::OperationNotSupportedInTransaction,
+            "Cannot start a transaction with a " + commandName + " command", !(req.start && commitOrAbort));
+    if (req.start) {
+        // The commit writes the session's record: its collection exists before any lock.
+        repl::ensureSessionCollections(opCtx);
+        // The first command's afterClusterTime: the transaction's snapshot must see it.
+        BSONElement rc = body["readConcern"];
+        if (rc.type() == Object && !rc.embeddedObject()["afterClusterTime"].eoo()) {
+            BSONObjBuilder rcb;
+            rcb.append(rc.embeddedObject()["afterClusterTime"]);
+            BSONObjBuilder b;
+            b.append("readConcern", rcb.obj());
+            repl::ReplicationCoordinator::get()->waitForReadConcern(opCtx, b.obj());
+        }
+    }
+    auto* coord = repl::ReplicationCoordinator::get();
+    auto session = repl::SessionTxnTable::get()->checkOut(opCtx, sessionIdWithUid(req.lsid), repl::LocalOplog::get()->term());
+    const long long active = session->txnNumber();
+    const std::string sessionDesc = describeSession(req.lsid);
+    uassert(ErrorCodes::TransactionTooOld,
+            "Cannot start transaction " + std::to_string(req.txnNumber) + " on session " + sessionDesc +
+                " because a newer transaction " + std::to_string(active) + " has already started.",
+            req.txnNumber >= active);
+    std::unique_ptr<TransactionScope> scope(new TransactionScope(opCtx, std::move(session), req.txnNumber));
+    repl::SessionTxnTable::CheckedOut& s = *scope->_session;
+    if (req.start) {
+        if (req.txnNumber == active)
+            uassert(ErrorCodes::ConflictingOperationInProgress,
+                    "Cannot start transaction " + std::to_string(req.txnNumber) + " on session " + sessionDesc +
+                        " because a transaction or retryable write with the same number has already started.",
+                    s.phase() == repl::TxnPhase::kNone && s.noStatementsExecuted());
+        // Writes happen on the primary only; a transaction that only reads may run elsewhere
+        // in MongoDB only with a read preference, which drivers never send for transactions.
+        coord->checkCanAcceptWrites(db);
+        auto t = std::make_unique<repl::MultiDocumentTransaction>();
+        t->ru = makeRecoveryUnit();
+        t->ru->setMultiStatement(true);
+        t->ru->beginUnitOfWork();  // the outer unit: begins the WiredTiger transaction (snapshot)
+        t->started = t->lastActive = std::chrono::steady_clock::now();
+        t->startWallClock = Date_t::now();
+        t->term = repl::LocalOplog::get()->term();
+        BSONElement rc = body["readConcern"];
+        if (rc.type() == Object && rc.embeddedObject()["level"].type() == String)
+            t->readConcernLevel = rc.embeddedObject()["level"].str();
+        s.startTransaction(req.txnNumber, std::move(t));
+        TransactionStats::get().totalStarted.fetch_add(1);
+    } else {
+        uassert(ErrorCodes::NoSuchTransaction,
+                "Given transaction number " + std::to_string(req.txnNumber) +
+                    " does not match any in-progress transactions. The active transaction number is " +
+                    std::to_string(active),
+                req.txnNumber == active && s.phase() != repl::TxnPhase::kNone);
+        switch (s.phase()) {
+            case repl::TxnPhase::kAborted:
+                uasserted(ErrorCodes::NoSuchTransaction,
+                          "Transaction with { txnNumber: " + std::to_string(req.txnNumber) + " } has been aborted.");
+            case repl::TxnPhase::kCommitted:
+                // A retried commit is answered from the outcome; anything else is refused.
+                uassert(ErrorCodes::TransactionCommitted,
+                        "Transaction with { txnNumber: " + std::to_string(req.txnNumber) + " } has been committed.",
+                        commandName == "commitTransaction");
+                opCtx->transaction = scope.get();  // nothing to lend: commit() answers
+                return scope;
+            default:
+                break;
+        }
+    }
+    scope->_txn = s.transaction();
+    scope->lend();
+    return scope;
+}
+
+void TransactionScope::lend() {
+    _txn->active = true;
+    _cursorKey = cursorKeyOf(_session->sessionId(), _txnNumber);
+    _opCtx->lendRecoveryUnit(_txn->ru.get());
+    _opCtx->getClient()->transactionRecoveryUnit = _txn->ru.get();
+    _opCtx->transaction = this;
+    _opCtx->transactionCursorKey = &_cursorKey;
+}
+
+TransactionScope::~TransactionScope() {
+    if (_opCtx->transaction == this) {
+        // (lendRecoveryUnit(nullptr) also when nothing was lent: it returns the operation's own.)
+        _opCtx->lendRecoveryUnit(nullptr);
+        _opCtx->getClient()->transactionRecoveryUnit = nullptr;
+        _opCtx->transaction = nullptr;
+        _opCtx->transactionCursorKey = nullptr;
+    }
+    if (_txn) {
+        _txn->active = false;
+        _txn->lastActive = std::chrono::steady_clock::now();
+    }
+    _ended.reset();  // rolls back whatever an ended transaction did not commit
+}
+
+void TransactionScope::addOperation(const BSONObj& op) {
+    invariant(_txn);
+    // The applyOps entry must stay within an oplog entry's size (7.0 splits larger
+    // transactions into a chain of entries; not this server yet).
+    uassert(ErrorCodes::TransactionTooLarge,
+            "Total size of all transaction operations must be less than " + std::to_string(BSONObjMaxUserSize) +
+                ". Actual size is " + std::to_string(_txn->opsBytes + op.objsize()),
+            _txn->opsBytes + op.objsize() + 4096 < static_cast<size_t>(BSONObjMaxUserSize));
+    _txn->opsBytes += op.objsize();
+    _txn->ops.push_back(op.getOwned());
+}
+
+void TransactionScope::end(repl::TxnPhase how) {
+    _ended = _session->endTransaction(how);
+    _txn = nullptr;
+    CursorManager::get().killTransactionCursors(_cursorKey);
+    auto& stats = TransactionStats::get();
+    (how == repl::TxnPhase::kCommitted ? stats.totalCommitted : stats.totalAborted).fetch_add(1);
+    // The recovery unit goes back to the command before the transaction's is destroyed.
+    _opCtx->lendRecoveryUnit(nullptr);
+    _opCtx->getClient()->transactionRecoveryUnit = nullptr;
+    _opCtx->transaction = nullptr;
+    _opCtx->transactionCursorKey = nullptr;
+    _ended.reset();
+}
+
+void TransactionScope::commit(OperationContext* opCtx) {
+    if (!_txn) {  // a retry of a committed transaction
+        _answeredFromHistory = true;
+        return;
+    }
+    try {
+        CollectionWriteLock lock;
+        RecoveryUnit* ru = _txn->ru.get();
+        if (_txn->ops.empty()) {
+            _committedReadOnly = true;
+        } else {
+            repl::OplogEntry e;
+            e.op = repl::OpTypeEnum::kCommand;
+            e.ns = "admin.$cmd";
+            BSONObjBuilder o;
+            BSONArrayBuilder ops;
+            for (const BSONObj& op : _txn->ops) ops.append(op);
+            o.append("applyOps", ops.arr());
+            e.o = o.obj();
+            e.lsid = _session->sessionId();
+            e.txnNumber = _txnNumber;
+            e.prevOpTime = repl::OpTime();  // {ts: Timestamp(0, 0), t: -1}: the only entry
+            repl::LocalOplog::get()->append(opCtx, &e);
+            repl::SessionTxnRecord rec;
+            rec.sessionId = _session->sessionId();
+            rec.txnNum = _txnNumber;
+            rec.lastWriteOpTime = e.opTime;
+            rec.lastWriteDate = e.wall;
+            rec.state = "committed";
+            uassert(ErrorCodes::NamespaceNotFound, "cannot record a transaction: config.transactions does not exist",
+                    repl::writeSessionRecord(opCtx, rec));
+        }
+        ru->commitUnitOfWork();  // the outer unit: the writes and their entry, together
+    } catch (const DBException&) {
+        end(repl::TxnPhase::kAborted);
+        throw;
+    }
+    end(repl::TxnPhase::kCommitted);
+}
+
+void TransactionScope::abort() {
+    if (_txn) end(repl::TxnPhase::kAborted);
+}
+
+size_t abortIdleTransactions(
+    const std::function<bool(const BSONObj&, long long, const repl::MultiDocumentTransaction&)>& shouldAbort) {
+    auto victims = repl::SessionTxnTable::get()->abortIdleTransactionsIf(
+        [&](const BSONObj& sessionId, long long txnNumber, const repl::MultiDocumentTransaction& t) {
+            if (!shouldAbort(sessionId, txnNumber, t)) return false;
+            CursorManager::get().killTransactionCursors(cursorKeyOf(sessionId, txnNumber));
+            return true;
+        });
+    TransactionStats::get().totalAborted.fetch_add(victims.size());
+    return victims.size();  // destroyed here, outside the table's lock: rolled back
+}
+
+size_t abortIdleTransactionsOfSessions(const std::function<bool(const BSONObj& sessionId)>& pred) {
+    return abortIdleTransactions(
+        [&](const BSONObj& sessionId, long long, const repl::MultiDocumentTransaction&) { return pred(sessionId); });
+}
+
+}  // namespace txn
+}  // namespace mongo
