@@ -10,7 +10,9 @@ namespace change_stream {
 namespace {
 
 // "82" (a version byte, as MongoDB's KeyString tokens begin), 16 hex digits of the timestamp,
-// then the kind: "00" an event, "01" an invalidate, "02" a high-water mark.
+// then the kind: "00" an event, "01" an invalidate, "02" a high-water mark; an event of a
+// transaction's applyOps entry adds 8 hex digits of its operation's index (so that its tokens
+// sort after a plain event of the same entry's and before the next kind, as strings).
 constexpr const char* kVersion = "82";
 
 bool isSystemCollection(const std::string& coll) { return coll.rfind("system.", 0) == 0; }
@@ -29,10 +31,12 @@ BSONObj nsDoc(const std::string& db, const std::string& coll) {
 }
 
 // _id, operationType, clusterTime, wallTime: what every event begins with.
-void appendHeader(BSONObjBuilder& b, const repl::OplogEntry& e, const char* type, bool invalidate = false) {
+void appendHeader(BSONObjBuilder& b, const repl::OplogEntry& e, const char* type, bool invalidate = false,
+                  std::optional<uint32_t> txnOpIndex = std::nullopt) {
     ResumeToken t;
     t.ts = e.opTime.getTimestamp();
     t.kind = invalidate ? ResumeToken::Kind::kInvalidate : ResumeToken::Kind::kEvent;
+    t.txnOpIndex = txnOpIndex;
     b.append("_id", t.toBSON());
     b.append("operationType", type);
     b.append("clusterTime", e.opTime.getTimestamp());
@@ -100,9 +104,10 @@ bool Scope::watches(const std::string& ns) const {
 }
 
 BSONObj ResumeToken::toBSON() const {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%s%016llX%02d", kVersion, static_cast<unsigned long long>(ts.asULL()),
-                  static_cast<int>(kind));
+    char buf[48];
+    int n = std::snprintf(buf, sizeof buf, "%s%016llX%02d", kVersion, static_cast<unsigned long long>(ts.asULL()),
+                          static_cast<int>(kind));
+    if (txnOpIndex) std::snprintf(buf + n, sizeof buf - n, "%08X", *txnOpIndex);
     BSONObjBuilder b;
     b.append("_data", std::string(buf));
     return b.obj();
@@ -113,19 +118,29 @@ StatusWith<ResumeToken> ResumeToken::parse(const BSONObj& token) {
     BSONElement d = token["_data"];
     if (d.type() != String || token.nFields() != 1) return bad;
     const std::string s = d.str();
-    if (s.size() != 20 || s.compare(0, 2, kVersion) != 0) return bad;
+    if ((s.size() != 20 && s.size() != 28) || s.compare(0, 2, kVersion) != 0) return bad;
+    auto hex = [&](size_t from, size_t to, unsigned long long* v) {
+        *v = 0;
+        for (size_t i = from; i < to; ++i) {
+            const char c = s[i];
+            int x = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            if (x < 0) return false;
+            *v = (*v << 4) | unsigned(x);
+        }
+        return true;
+    };
     unsigned long long v = 0;
-    for (size_t i = 2; i < 18; ++i) {
-        const char c = s[i];
-        int x = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (x < 0) return bad;
-        v = (v << 4) | unsigned(x);
-    }
-    const std::string flag = s.substr(18);
+    if (!hex(2, 18, &v)) return bad;
+    const std::string flag = s.substr(18, 2);
     if (flag != "00" && flag != "01" && flag != "02") return bad;
     ResumeToken t;
     t.ts = Timestamp::fromULL(v);
     t.kind = static_cast<ResumeToken::Kind>(flag[1] - '0');
+    if (s.size() == 28) {
+        unsigned long long index = 0;
+        if (t.kind != ResumeToken::Kind::kEvent || !hex(20, 28, &index)) return bad;
+        t.txnOpIndex = static_cast<uint32_t>(index);
+    }
     return t;
 }
 
@@ -140,57 +155,89 @@ BSONObj updateDescriptionOf(const BSONObj& diff) {
     return b.obj();
 }
 
+namespace {
+using Lookup = std::function<std::optional<BSONObj>(const std::string& ns, const BSONObj& documentKey)>;
+
+// The event of an insert, update or delete (e: the entry, or an operation of a transaction's
+// applyOps entry with the entry's time; txn: that entry, whose lsid and txnNumber the event
+// carries).
+BSONObj crudEvent(const repl::OplogEntry& e, const EventOptions& options, const Lookup& lookup,
+                  const repl::OplogEntry* txn = nullptr, std::optional<uint32_t> txnOpIndex = std::nullopt) {
+    using repl::OpTypeEnum;
+    auto [db, coll] = splitNs(e.ns);
+    BSONObjBuilder b;
+    if (e.op == OpTypeEnum::kInsert) {
+        appendHeader(b, e, "insert", false, txnOpIndex);
+        b.append("fullDocument", e.o);
+        b.append("ns", nsDoc(db, coll));
+        BSONObjBuilder key;
+        key.appendAs(e.o["_id"], "_id");
+        b.append("documentKey", key.obj());
+    } else if (e.op == OpTypeEnum::kDelete) {
+        appendHeader(b, e, "delete", false, txnOpIndex);
+        b.append("ns", nsDoc(db, coll));
+        BSONObjBuilder key;
+        key.appendAs(e.o["_id"], "_id");
+        b.append("documentKey", key.obj());
+    } else {
+        const BSONObj documentKey = e.o2 ? *e.o2 : BSONObj();
+        const bool isDiff = e.o["$v"].isNumber() && e.o["diff"].type() == Object;
+        if (!isDiff) {
+            appendHeader(b, e, "replace", false, txnOpIndex);
+            b.append("fullDocument", e.o);
+            b.append("ns", nsDoc(db, coll));
+            b.append("documentKey", documentKey);
+        } else {
+            appendHeader(b, e, "update", false, txnOpIndex);
+            if (options.updateLookup) {
+                auto current = lookup(e.ns, documentKey);
+                if (current)
+                    b.append("fullDocument", *current);
+                else
+                    b.appendNull("fullDocument");
+            }
+            b.append("ns", nsDoc(db, coll));
+            b.append("documentKey", documentKey);
+            b.append("updateDescription", updateDescriptionOf(e.o["diff"].embeddedObject()));
+        }
+    }
+    if (txn) {
+        b.append("lsid", txn->lsid);
+        b.append("txnNumber", txn->txnNumber);
+    }
+    return b.obj();
+}
+}  // namespace
+
 std::vector<BSONObj> eventsFor(const BSONObj& entry, const Scope& scope, const EventOptions& options,
-                               const std::function<std::optional<BSONObj>(const std::string& ns,
-                                                                          const BSONObj& documentKey)>& lookup) {
+                               const Lookup& lookup) {
     auto parsed = repl::OplogEntry::parse(entry);
     uassertStatusOK(parsed.getStatus());
     const repl::OplogEntry& e = parsed.getValue();
     std::vector<BSONObj> out;
     using repl::OpTypeEnum;
     if (e.op == OpTypeEnum::kInsert || e.op == OpTypeEnum::kUpdate || e.op == OpTypeEnum::kDelete) {
-        if (!scope.watches(e.ns)) return out;
-        auto [db, coll] = splitNs(e.ns);
-        BSONObjBuilder b;
-        if (e.op == OpTypeEnum::kInsert) {
-            appendHeader(b, e, "insert");
-            b.append("fullDocument", e.o);
-            b.append("ns", nsDoc(db, coll));
-            BSONObjBuilder key;
-            key.appendAs(e.o["_id"], "_id");
-            b.append("documentKey", key.obj());
-        } else if (e.op == OpTypeEnum::kDelete) {
-            appendHeader(b, e, "delete");
-            b.append("ns", nsDoc(db, coll));
-            BSONObjBuilder key;
-            key.appendAs(e.o["_id"], "_id");
-            b.append("documentKey", key.obj());
-        } else {
-            const BSONObj documentKey = e.o2 ? *e.o2 : BSONObj();
-            const bool isDiff = e.o["$v"].isNumber() && e.o["diff"].type() == Object;
-            if (!isDiff) {
-                appendHeader(b, e, "replace");
-                b.append("fullDocument", e.o);
-                b.append("ns", nsDoc(db, coll));
-                b.append("documentKey", documentKey);
-            } else {
-                appendHeader(b, e, "update");
-                if (options.updateLookup) {
-                    auto current = lookup(e.ns, documentKey);
-                    if (current)
-                        b.append("fullDocument", *current);
-                    else
-                        b.appendNull("fullDocument");
-                }
-                b.append("ns", nsDoc(db, coll));
-                b.append("documentKey", documentKey);
-                b.append("updateDescription", updateDescriptionOf(e.o["diff"].embeddedObject()));
-            }
-        }
-        out.push_back(b.obj());
+        if (scope.watches(e.ns)) out.push_back(crudEvent(e, options, lookup));
         return out;
     }
     if (e.op != OpTypeEnum::kCommand) return out;
+    if (e.isApplyOps()) {
+        // A committed transaction: an event per operation of the scope, in order, each with
+        // the entry's time and the transaction's lsid and txnNumber.
+        BSONElement ops = e.o["applyOps"];
+        uassert(ErrorCodes::FailedToParse, "applyOps entry without an array of operations", ops.type() == Array);
+        uint32_t index = 0;
+        for (BSONElement op : ops.embeddedObject()) {
+            const uint32_t i = index++;
+            if (op.type() != Object) continue;
+            repl::OplogEntry inner = uassertStatusOK(repl::OplogEntry::parseApplyOpsElement(op.embeddedObject()));
+            if (!scope.watches(inner.ns)) continue;
+            inner.opTime = e.opTime;
+            inner.wall = e.wall;
+            out.push_back(crudEvent(inner, options, lookup, &e, i));
+        }
+        return out;
+    }
     auto [db, cmdColl] = splitNs(e.ns);
     const std::string name(e.o.firstElementFieldName());
     auto invalidate = [&] {

@@ -5,9 +5,9 @@
 // truncatedArrays}} (from the entry's $v: 2 diff), replace {fullDocument}, delete, each with
 // ns {db, coll} and documentKey {_id}; drop, rename {to}, dropDatabase; invalidate when the
 // watched collection is dropped or renamed away, or the watched database dropped. Every event
-// has _id (its resume token), operationType, clusterTime (the entry's ts) and wallTime (lsid and
-// txnNumber belong to transactions' events, which this server has none of; a retryable write's
-// are not shown, as MongoDB). Creates, index builds and other
+// has _id (its resume token), operationType, clusterTime (the entry's ts) and wallTime; the
+// events of a committed transaction (one per operation of its applyOps entry, all at the
+// entry's time) also lsid and txnNumber (a retryable write's are not shown, as MongoDB). Creates, index builds and other
 // DDL are not shown (MongoDB shows them only with showExpandedEvents).
 //
 // Resume token: {_data: <hex string>}: the entry's timestamp and a kind: an event of the entry,
@@ -17,6 +17,7 @@
 // clients, as MongoDB's: only this server decodes them.
 // Pure functions: thread safe.
 #include <functional>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,8 @@ struct ResumeToken {
     enum class Kind { kEvent = 0, kInvalidate = 1, kHighWaterMark = 2 };
     Timestamp ts;
     Kind kind = Kind::kEvent;
+    // An event of a transaction's applyOps entry: its operation's index in the entry.
+    std::optional<uint32_t> txnOpIndex;
     bool fromInvalidate() const { return kind == Kind::kInvalidate; }
 
     BSONObj toBSON() const;  // {_data: "..."}
