@@ -1,0 +1,421 @@
+"""Multi-document transactions on a replica set (issue 18), through pymongo's session API and, where
+a test needs exact resends, raw commands over a socket (wire.py). One three-member set for the file:
+  - a transaction's writes are invisible to others until commitTransaction, then visible together,
+    logged as one applyOps entry (lsid, txnNumber, null prevOpTime) that the secondaries apply, with
+    the session's config.transactions record {state: "committed"} on every member;
+  - abortTransaction (or a failed command of the transaction) leaves nothing: no document, no entry,
+    sizes unchanged; reads inside see one snapshot plus the transaction's own writes; a cursor opened
+    inside reads the transaction's snapshot in its getMores;
+  - concurrency is WiredTiger's: a write-write conflict between transactions is WriteConflict (112)
+    with TransientTransactionError; a write outside a transaction waits for the transaction that
+    holds its document (or its unique key) and then goes on; the drivers' with_transaction loop
+    converges under contention (a bank transfer load whose balances always sum to the total in
+    snapshot reads, also read on a secondary afterwards);
+  - MongoDB 7.0's errors and labels for the protocol (NoSuchTransaction, TransactionCommitted,
+    TransactionTooOld, ConflictingOperationInProgress, OperationNotSupportedInTransaction,
+    InvalidOptions), a retried commit answered from the outcome, transactionLifetimeLimitSeconds;
+  - a transaction committed with w: majority survives kill -9 of the primary, and the new primary
+    answers the retried commit from the replicated record;
+  - on --dedup members, documents inserted in a transaction are deduplicated once it commits.
+"""
+
+import os
+import random
+import threading
+import time
+
+import pymongo
+import pytest
+from bson import Int64, Timestamp
+from pymongo.read_concern import ReadConcern
+from pymongo.write_concern import WriteConcern
+
+import replset_helpers
+from replset_helpers import initiate, make_members, primary_of, stop_all, wait_for
+from test_retryable_writes import CommandFailed, new_lsid, raw, raw_code
+
+SET = "rstxn3"
+
+# The members are this file's own processes (plain, and --dedup for the last test): once is enough.
+pytestmark = pytest.mark.skipif(os.environ.get("RESMOKE_SUITE") == "pymongo_dedup",
+                                reason="starts its own members; runs in the pymongo suite")
+
+
+@pytest.fixture(scope="module")
+def rs(tmp_path_factory):
+    members = make_members(tmp_path_factory.mktemp(SET), SET, 3)
+    initiate(members, SET)
+    yield members
+    stop_all(members)
+
+
+@pytest.fixture
+def c(rs):
+    with replset_helpers.rs_client(rs, SET) as client:
+        yield client
+
+
+@pytest.fixture
+def db(c, request):
+    name = "txn_" + request.node.name[:40]
+    c.drop_database(name)
+    yield c[name]
+
+
+def secondaries(rs):
+    p = primary_of(rs)
+    return [m for m in rs if m is not p and m.proc is not None and m.proc.poll() is None]
+
+
+def applyops_entries(c, lsid_id, txn_number):
+    return list(c.local.oplog.rs.find({"op": "c", "ns": "admin.$cmd", "lsid.id": lsid_id,
+                                       "txnNumber": Int64(txn_number)}))
+
+
+def test_commit_makes_writes_visible_together_and_replicates_one_applyops_entry(rs, c, db):
+    db.a.insert_one({"_id": 0, "v": 0})
+    db.b.insert_one({"_id": 0, "v": 0})
+    with c.start_session() as s:
+        s.start_transaction(write_concern=WriteConcern("majority"))
+        db.a.insert_one({"_id": 1, "v": 1}, session=s)
+        db.a.update_one({"_id": 0}, {"$set": {"v": 10}}, session=s)
+        db.b.delete_one({"_id": 0}, session=s)
+        db.b.insert_one({"_id": 2}, session=s)
+        # Inside: the transaction's own writes; outside: nothing of them yet.
+        assert sorted(d["_id"] for d in db.a.find({}, session=s)) == [0, 1]
+        assert db.a.find_one({"_id": 0}, session=s)["v"] == 10
+        assert list(db.b.find({}, session=s)) == [{"_id": 2}]
+        assert list(db.a.find({})) == [{"_id": 0, "v": 0}]
+        assert list(db.b.find({})) == [{"_id": 0, "v": 0}]
+        s.commit_transaction()
+        lsid_id = s.session_id["id"]
+    assert sorted(d["_id"] for d in db.a.find({})) == [0, 1]
+    assert list(db.b.find({})) == [{"_id": 2}]
+    entries = list(c.local.oplog.rs.find({"op": "c", "ns": "admin.$cmd", "lsid.id": lsid_id}))
+    assert len(entries) == 1, entries
+    e = entries[0]
+    ops = e["o"]["applyOps"]
+    assert [(o["op"], o["ns"]) for o in ops] == [("i", db.a.full_name), ("u", db.a.full_name),
+                                                 ("d", db.b.full_name), ("i", db.b.full_name)]
+    assert e["prevOpTime"] == {"ts": Timestamp(0, 0), "t": -1}
+    assert "stmtId" not in e
+    # No entry of its own for any of the transaction's writes.
+    assert c.local.oplog.rs.count_documents({"ns": db.a.full_name, "o._id": 1}) == 0
+    # Every member holds the same documents and the session's committed record.
+    for m in secondaries(rs):
+        with m.client() as mc:
+            wait_for(lambda: mc.local.oplog.rs.count_documents({"op": "c", "lsid.id": lsid_id}) == 1, 20, "the entry")
+            mdb = mc[db.name]
+            assert sorted(d["_id"] for d in mdb.a.find({})) == [0, 1]
+            assert mdb.a.find_one({"_id": 0})["v"] == 10
+            assert list(mdb.b.find({})) == [{"_id": 2}]
+            rec = mc.config.transactions.find_one({"_id.id": lsid_id})
+            assert rec["state"] == "committed" and rec["lastWriteOpTime"]["ts"] == e["ts"]
+
+
+def test_change_stream_shows_a_committed_transaction_and_resumes_inside_it(c, db):
+    db.create_collection("a")
+    with db.a.watch() as stream:
+        with c.start_session() as s:
+            with s.start_transaction():
+                db.a.insert_one({"_id": 1}, session=s)
+                db.other.insert_one({"_id": 1}, session=s)
+                db.a.update_one({"_id": 1}, {"$set": {"x": 1}}, session=s)
+                db.a.delete_one({"_id": 1}, session=s)
+            lsid = s.session_id
+        events = [stream.next() for _ in range(3)]
+    assert [e["operationType"] for e in events] == ["insert", "update", "delete"]
+    assert len({e["clusterTime"] for e in events}) == 1
+    assert all(e["lsid"]["id"] == lsid["id"] and "uid" in e["lsid"] and "txnNumber" in e for e in events)
+    # Resuming after the first event gives the transaction's later events, exactly.
+    with db.a.watch(resume_after=events[0]["_id"]) as stream:
+        assert [stream.next()["operationType"] for _ in range(2)] == ["update", "delete"]
+
+
+def test_abort_leaves_nothing_and_sizes_stay_right(c, db):
+    db.a.insert_many([{"_id": i} for i in range(5)])
+    before_entries = c.local.oplog.rs.count_documents({})
+    with c.start_session() as s:
+        s.start_transaction()
+        db.a.insert_many([{"_id": i} for i in range(5, 10)], session=s)
+        db.a.delete_many({"_id": {"$lt": 3}}, session=s)
+        assert db.a.count_documents({}, session=s) == 7
+        s.abort_transaction()
+    assert sorted(d["_id"] for d in db.a.find({})) == list(range(5))
+    assert db.a.estimated_document_count() == 5  # the collection's size counters
+    assert c.local.oplog.rs.count_documents({"op": "c", "ns": "admin.$cmd", "ts": {"$gt": Timestamp(0, 0)},
+                                             "o.applyOps.ns": db.a.full_name}) == 0
+    # A committed one moves the counters by what it did.
+    with c.start_session() as s:
+        with s.start_transaction():
+            db.a.insert_many([{"_id": i} for i in range(5, 8)], session=s)
+            db.a.delete_one({"_id": 0}, session=s)
+    assert db.a.estimated_document_count() == 7 == db.a.count_documents({})
+    assert c.local.oplog.rs.count_documents({}) > before_entries
+
+
+def test_reads_see_one_snapshot_and_own_writes_and_cursors_keep_it(c, db):
+    db.a.insert_many([{"_id": i} for i in range(10)])
+    with c.start_session() as s:
+        s.start_transaction()
+        assert db.a.count_documents({}, session=s) == 10  # the snapshot is taken here
+        db.a.insert_one({"_id": 100})  # outside the transaction, committed at once
+        db.a.delete_one({"_id": 0})
+        assert db.a.count_documents({}, session=s) == 10
+        db.a.insert_one({"_id": 50}, session=s)
+        # A cursor in small batches: its getMores read the same snapshot.
+        ids = [d["_id"] for d in db.a.find({}, session=s).sort("_id", 1).batch_size(3)]
+        assert ids == list(range(10)) + [50]
+        s.commit_transaction()
+    assert sorted(d["_id"] for d in db.a.find({})) == list(range(1, 10)) + [50, 100]
+
+
+def test_write_conflict_between_transactions_is_transient(c, db):
+    db.a.insert_one({"_id": 1, "v": 0})
+    s1, s2 = c.start_session(), c.start_session()
+    try:
+        s1.start_transaction()
+        s2.start_transaction()
+        db.a.update_one({"_id": 1}, {"$set": {"v": 1}}, session=s1)
+        with pytest.raises(pymongo.errors.OperationFailure) as e:
+            db.a.update_one({"_id": 1}, {"$set": {"v": 2}}, session=s2)
+        assert e.value.code == 112
+        assert e.value.has_error_label("TransientTransactionError")
+        s1.commit_transaction()
+        # The conflict aborted s2's transaction.
+        with pytest.raises(pymongo.errors.OperationFailure) as e:
+            s2.commit_transaction()
+        assert e.value.code == 251 and e.value.has_error_label("TransientTransactionError")
+    finally:
+        s1.end_session()
+        s2.end_session()
+    assert db.a.find_one({"_id": 1})["v"] == 1
+
+
+def test_a_write_outside_waits_for_the_transaction_holding_its_document_or_key(c, db):
+    db.a.insert_one({"_id": 1, "v": 0})
+    with c.start_session() as s:
+        s.start_transaction()
+        db.a.update_one({"_id": 1}, {"$set": {"v": 1}}, session=s)
+        db.a.insert_one({"_id": 2, "t": True}, session=s)
+        done = {}
+
+        def outside():
+            db.a.update_one({"_id": 1}, {"$inc": {"v": 10}})
+            try:
+                db.a.insert_one({"_id": 2})
+            except pymongo.errors.DuplicateKeyError:
+                done["dup"] = True
+            done["at"] = time.time()
+
+        t = threading.Thread(target=outside)
+        t.start()
+        time.sleep(1.0)
+        assert "at" not in done  # still waiting for the transaction
+        committed_at = time.time()
+        s.commit_transaction()
+        t.join(20)
+    assert done["at"] >= committed_at
+    assert done.get("dup")  # the key the transaction committed
+    assert db.a.find_one({"_id": 1})["v"] == 11
+    assert db.a.find_one({"_id": 2}) == {"_id": 2, "t": True}
+
+
+def test_a_key_taken_by_another_open_transaction_is_a_write_conflict(c, db):
+    s1, s2 = c.start_session(), c.start_session()
+    try:
+        s1.start_transaction()
+        s2.start_transaction()
+        db.a.insert_one({"_id": "k"}, session=s1)
+        with pytest.raises(pymongo.errors.OperationFailure) as e:
+            db.a.insert_one({"_id": "k", "other": 1}, session=s2)
+        assert e.value.code == 112 and e.value.has_error_label("TransientTransactionError")
+        s1.abort_transaction()
+    finally:
+        s1.end_session()
+        s2.end_session()
+    db.a.insert_one({"_id": "k"})  # free again after the abort
+    assert db.a.count_documents({}) == 1
+
+
+def test_a_duplicate_key_in_a_transaction_aborts_it(c, db):
+    db.a.insert_one({"_id": 1})
+    with c.start_session() as s:
+        s.start_transaction()
+        db.a.insert_one({"_id": 2}, session=s)
+        with pytest.raises(pymongo.errors.DuplicateKeyError):
+            db.a.insert_one({"_id": 1}, session=s)
+        with pytest.raises(pymongo.errors.OperationFailure) as e:
+            s.commit_transaction()
+        assert e.value.code == 251
+    assert db.a.count_documents({}) == 1
+
+
+def test_bank_transfers_converge_and_snapshot_sums_hold(rs, c, db):
+    n, total = 10, 10 * 1000
+    db.acc.insert_many([{"_id": i, "bal": 1000} for i in range(n)])
+    stop = threading.Event()
+    done, errors, sums = [0], [], []
+
+    def transfer(seed):
+        rnd = random.Random(seed)
+        with replset_helpers.rs_client(rs, SET) as cc:
+            acc = cc[db.name].acc
+            while not stop.is_set():
+                a, b = rnd.sample(range(n), 2)
+                amount = rnd.randint(1, 50)
+
+                def cb(s):
+                    acc.update_one({"_id": a}, {"$inc": {"bal": -amount}}, session=s)
+                    acc.update_one({"_id": b}, {"$inc": {"bal": amount}}, session=s)
+                try:
+                    with cc.start_session() as s:
+                        s.with_transaction(cb, write_concern=WriteConcern("majority"))
+                    done[0] += 1
+                except pymongo.errors.PyMongoError as e:
+                    errors.append(repr(e))
+
+    def reader():
+        with replset_helpers.rs_client(rs, SET) as cc:
+            acc = cc[db.name].acc
+            while not stop.is_set():
+                with cc.start_session() as s:
+                    with s.start_transaction(read_concern=ReadConcern("snapshot")):
+                        sums.append(sum(d["bal"] for d in acc.find({}, session=s)))
+
+    threads = [threading.Thread(target=transfer, args=(i,)) for i in range(4)] + [threading.Thread(target=reader)]
+    for t in threads:
+        t.start()
+    time.sleep(4)
+    stop.set()
+    for t in threads:
+        t.join(60)
+    assert not errors, errors[:3]
+    assert done[0] > 20 and sums
+    assert set(sums) == {total}
+    assert sum(d["bal"] for d in db.acc.find({})) == total
+    status = c.admin.command("serverStatus")["transactions"]
+    assert status["totalCommitted"] >= done[0] and status["currentOpen"] == 0
+    # The secondaries applied every transfer atomically too.
+    c[db.name].command("insert", "marker", documents=[{"_id": 1}], writeConcern={"w": 3, "wtimeout": 30000})
+    for m in secondaries(rs):
+        with m.client() as mc:
+            assert sum(d["bal"] for d in mc[db.name].acc.find({})) == total
+
+
+def test_protocol_errors_and_retried_commit(rs):
+    port = primary_of(rs).port
+    lsid = new_lsid()
+
+    def tx(cmd, n, start=False, **more):
+        body = dict(cmd, lsid=lsid, txnNumber=Int64(n), autocommit=False, **more)
+        if start:
+            body["startTransaction"] = True
+        return body
+
+    raw(port, "txnerr", tx({"insert": "c", "documents": [{"_id": 1}]}, 1, start=True))
+    # Later commands: no readConcern, no writeConcern, only the commands 7.0 allows.
+    assert raw_code(port, "txnerr", tx({"find": "c"}, 1, readConcern={"level": "local"})) == 72
+    assert raw_code(port, "txnerr", tx({"insert": "c", "documents": [{}]}, 1, writeConcern={"w": 1})) == 72
+    assert raw_code(port, "txnerr", tx({"count": "c"}, 1)) == 263
+    # Continuing a transaction that was never started.
+    assert raw_code(port, "txnerr", tx({"find": "c"}, 5)) == 251
+    # Starting one with the number of the one in progress.
+    assert raw_code(port, "txnerr", tx({"find": "c"}, 1, start=True)) == 117
+    assert raw_code(port, "txnerr", dict(tx({"find": "c"}, 1), autocommit=True)) == 72
+    raw(port, "admin", tx({"commitTransaction": 1}, 1))
+    # A retried commit is answered from the outcome; an abort after it is refused.
+    raw(port, "admin", tx({"commitTransaction": 1}, 1))
+    assert raw_code(port, "admin", tx({"abortTransaction": 1}, 1)) == 256
+    assert raw_code(port, "txnerr", tx({"find": "c"}, 1)) == 256
+    # An older number.
+    raw(port, "txnerr", tx({"find": "c"}, 3, start=True))
+    assert raw_code(port, "txnerr", tx({"find": "c"}, 2, start=True)) == 225
+    raw(port, "admin", tx({"abortTransaction": 1}, 3))
+    with pytest.raises(CommandFailed) as e:
+        raw(port, "admin", tx({"commitTransaction": 1}, 3))
+    assert e.value.code == 251 and e.value.details.get("errorLabels") == ["TransientTransactionError"]
+    # Transactions are not for the local, admin or config databases.
+    assert raw_code(port, "config", tx({"find": "transactions"}, 4, start=True)) == 263
+
+
+def test_a_transaction_past_its_lifetime_limit_is_aborted(rs, c, db):
+    c.admin.command("setParameter", 1, transactionLifetimeLimitSeconds=1)
+    try:
+        with c.start_session() as s:
+            s.start_transaction()
+            db.a.insert_one({"_id": 1}, session=s)
+            wait_for(lambda: c.admin.command("serverStatus")["transactions"]["currentOpen"] == 0, 10,
+                     "the reaper to abort the transaction")
+            with pytest.raises(pymongo.errors.OperationFailure) as e:
+                db.a.insert_one({"_id": 2}, session=s)
+            assert e.value.code == 251
+    finally:
+        c.admin.command("setParameter", 1, transactionLifetimeLimitSeconds=60)
+    assert db.a.count_documents({}) == 0
+
+
+def test_a_committed_transaction_survives_kill9_and_its_commit_retry_is_answered(rs, c):
+    port = primary_of(rs).port
+    lsid = new_lsid()
+    body = {"insert": "k9", "documents": [{"_id": i} for i in range(5)], "lsid": lsid, "txnNumber": Int64(7),
+            "autocommit": False, "startTransaction": True}
+    raw(port, "txnk9", body)
+    commit = {"commitTransaction": 1, "lsid": lsid, "txnNumber": Int64(7), "autocommit": False,
+              "writeConcern": {"w": "majority"}}
+    raw(port, "admin", commit)
+    old = primary_of(rs)
+    old.kill9()
+    try:
+        new = wait_for(lambda: primary_of(rs), 40, "a new primary")
+        with new.client() as nc:
+            assert nc.txnk9.k9.count_documents({}) == 5
+        reply = raw(new.port, "admin", commit)
+        assert reply["ok"] == 1
+        abort = {"abortTransaction": 1, "lsid": lsid, "txnNumber": Int64(7), "autocommit": False}
+        assert raw_code(new.port, "admin", abort) == 256
+    finally:
+        old.start()
+        wait_for(lambda: sorted(m["stateStr"] for m in replset_helpers.status(primary_of(rs))["members"]) ==
+                 ["PRIMARY", "SECONDARY", "SECONDARY"], 60, "the set to heal")
+
+
+def test_standalone_refuses_transactions(mongod_factory):
+    m = mongod_factory()
+    with m.client() as mc:
+        with mc.start_session() as s:
+            s.start_transaction()
+            with pytest.raises(pymongo.errors.OperationFailure) as e:
+                mc.t.c.insert_one({}, session=s)
+            assert e.value.code == 20
+
+
+def test_dedup_members_deduplicate_transaction_inserts(tmp_path_factory):
+    members = make_members(tmp_path_factory.mktemp("rstxnd"), "rstxnd", 1, lambda i: ["--dedup"])
+    initiate(members, "rstxnd")
+    try:
+        with replset_helpers.rs_client(members, "rstxnd") as cc:
+            coll = cc.txnd.v
+            body = "".join("line %d of a long versioned text document\n" % i for i in range(200))
+            coll.insert_one({"_id": 0, "body": body})
+            for i in range(1, 21):
+                with cc.start_session() as s:
+                    with s.start_transaction():
+                        coll.insert_one({"_id": i, "body": body + "edit %d\n" % i}, session=s)
+            with cc.start_session() as s:
+                s.start_transaction()
+                coll.insert_one({"_id": 99, "body": body}, session=s)
+                s.abort_transaction()
+            assert coll.count_documents({}) == 21
+            assert [d["body"].endswith("edit %d\n" % d["_id"]) for d in coll.find({"_id": {"$gt": 0}})] == [True] * 20
+            wait_for(lambda: cc.txnd.command("collStats", "v")["dedup"]["storedSize"] <
+                     cc.txnd.command("collStats", "v")["size"] / 3, 30, "the transaction's inserts deduplicated")
+            # Updates and deletes of deduplicated documents are refused in a transaction (for now).
+            with cc.start_session() as s:
+                s.start_transaction()
+                with pytest.raises(pymongo.errors.OperationFailure) as e:
+                    coll.update_one({"_id": 1}, {"$set": {"x": 1}}, session=s)
+                assert e.value.code == 263
+            assert coll.find_one({"_id": 1}).get("x") is None
+    finally:
+        stop_all(members)
