@@ -1,6 +1,7 @@
 #include "mongo/db/service_entry_point_mongod.h"
 
 #include <chrono>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -174,7 +175,11 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     // command durable with one journal flush, DDL and user management included.
     // A transaction's commands other than its commit or abort write nothing durable yet.
     const bool txnStatement = inTransaction && !txn::isCommitOrAbort(cmd->name());
-    const bool durable = writeDb && !txnStatement && parseWriteConcernIsDurable(body);
+    // A transaction's commit or abort is carried out whatever its write concern: one that no
+    // set could satisfy is its reply's writeConcernError (UnsatisfiableWriteConcern), as MongoDB.
+    const bool durable = writeDb && !txnStatement &&
+                         (inTransaction ? parseWriteConcernIsDurable(body, replSet, std::numeric_limits<int>::max())
+                                        : parseWriteConcernIsDurable(body));
     // The handshake's hello: failCommand's appName filter sees the metadata it brings, as
     // MongoDB's (drivers' pool tests fail or block the connection handshake of one app). Only
     // for the check: hello itself validates the metadata and keeps it.

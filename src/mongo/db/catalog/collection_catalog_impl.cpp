@@ -6,6 +6,7 @@
 #include "mongo/db/catalog/index_spec.h"
 #include "mongo/db/repl/op_observer.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/transaction/transaction_scope.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -82,7 +83,9 @@ Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, con
     // of the transaction (MongoDB makes the creation part of the transaction).
     if (opCtx->inMultiDocumentTransaction()) {
         auto own = makeOperationContextOutsideTransaction(opCtx->getClient());
-        return createCollection(own.get(), nss, options);
+        Collection* created = createCollection(own.get(), nss, options);
+        opCtx->transaction->noteCreatedCollection(nss.ns());
+        return created;
     }
     // The last line of defence: whatever path a name took, nothing invalid is ever created.
     uassertStatusOK(NamespaceString::validateUserCreatable(nss.db(), nss.coll()));

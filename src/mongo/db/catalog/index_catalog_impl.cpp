@@ -1,5 +1,6 @@
 #include "mongo/db/catalog/index_catalog_impl.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/transaction/transaction_scope.h"
 #include "mongo/db/catalog/index_constraints.h"
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -115,11 +116,17 @@ IndexCatalogImpl::Entry* IndexCatalogImpl::findEntry(const IndexDescriptor* desc
 
 bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSpec) {
     if (opCtx->inMultiDocumentTransaction()) {
-        // Built outside the transaction (as its collection is created), so only on a
-        // collection that holds no document, not even one of the transaction's own.
+        // Only on a collection the transaction created (as MongoDB). Built outside the
+        // transaction (as that collection was created), so only while it holds no document,
+        // not even one of the transaction's own.
         uassert(ErrorCodes::OperationNotSupportedInTransaction,
                 "Cannot create new indexes on existing collection " + _coll->ns().ns() +
                     " in a multi-document transaction.",
+                opCtx->transaction->createdCollection(_coll->ns().ns()));
+        uassert(ErrorCodes::OperationNotSupportedInTransaction,
+                "Cannot create new indexes on collection " + _coll->ns().ns() +
+                    " in a multi-document transaction after documents were written to it in the transaction "
+                    "(not supported by this server yet).",
                 _coll->numRecords(opCtx) == 0);
         auto own = makeOperationContextOutsideTransaction(opCtx->getClient());
         return createIndex(own.get(), rawSpec);

@@ -114,6 +114,8 @@ public:
         if (!opts.validator.isEmpty()) uassertStatusOK(checkValidatorAllowedOn(nss));
         CatalogDDLLock lock;
         if (Collection* existing = CollectionCatalog::get()->lookupCollection(opCtx, nss)) {
+            uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.",
+                    !opCtx->inMultiDocumentTransaction());
             // MongoDB 7.0 (SERVER-60064): create is idempotent when the options are identical.
             if (userOptions(existing->options().raw).woCompare(userOptions(opts.raw)) == 0) return;
             uasserted(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists with different options.");

@@ -8,6 +8,7 @@
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/commands/current_op_registry.h"
 #include "mongo/db/query/cursor_manager.h"
+#include "mongo/db/transaction/transaction_report.h"
 #include "mongo/db/session/logical_session_cache.h"
 #include "mongo/db/session/logical_session_id.h"
 
@@ -35,6 +36,7 @@ std::function<std::optional<BSONObj>()> lazyList(std::function<std::vector<BSONO
 
 struct CurrentOpSpec {
     bool idleConnections = false, idleCursors = false;
+    bool idleSessions = true;  // MongoDB's default: inactive transactions are shown
     bool truncateOps = false;
 };
 
@@ -61,9 +63,9 @@ CurrentOpSpec parseCurrentOp(const NamespaceString& nss, bool collectionless, co
         if (name == "idleConnections") out.idleConnections = e.boolean();
         if (name == "idleCursors") out.idleCursors = e.boolean();
         if (name == "truncateOps") out.truncateOps = e.boolean();
-        // allUsers: every operation is the (one, unauthenticated) user's own. idleSessions:
-        // there are no sessions holding transaction state. localOps, backtrace: mongos / latch
-        // details this server has none of.
+        if (name == "idleSessions") out.idleSessions = e.boolean();
+        // allUsers: every operation is the (one, unauthenticated) user's own. localOps,
+        // backtrace: mongos / latch details this server has none of.
     }
     return out;
 }
@@ -133,6 +135,8 @@ std::optional<std::function<std::optional<BSONObj>()>> prepareServerSourceStage(
             std::vector<BSONObj> docs = CurrentOpRegistry::get().report(o);
             if (s.idleCursors)
                 for (BSONObj& c : CursorManager::get().reportIdle(hostAndPort())) docs.push_back(std::move(c));
+            if (s.idleSessions)
+                for (BSONObj& t : txn::reportIdleTransactions(hostAndPort())) docs.push_back(std::move(t));
             return docs;
         });
     }

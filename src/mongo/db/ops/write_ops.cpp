@@ -68,6 +68,15 @@ auto retryOnWriteConflict(OperationContext* opCtx, CollectionWriteLock& lock, F&
         }
     }
 }
+
+// MongoDB 7.0 refuses a transaction's writes to a capped collection (their order of insertion
+// would have to be the order of commit).
+void checkWritableInTransaction(OperationContext* opCtx, const Collection* coll) {
+    if (coll && opCtx->inMultiDocumentTransaction() && coll->options().capped)
+        uasserted(ErrorCodes::OperationNotSupportedInTransaction,
+                  "Collection '" + coll->ns().ns() +
+                      "' is a capped collection. Writes in transactions are not allowed on capped collections.");
+}
 }  // namespace
 
 Collection* getOrCreateCollectionForWrite(OperationContext* opCtx, const NamespaceString& nss,
@@ -76,7 +85,10 @@ Collection* getOrCreateCollectionForWrite(OperationContext* opCtx, const Namespa
     while (true) {
         admitWrite(opCtx);
         *lock = std::make_unique<CollectionWriteLock>();
-        if (Collection* c = CollectionCatalog::get()->lookupCollection(opCtx, nss)) return c;
+        if (Collection* c = CollectionCatalog::get()->lookupCollection(opCtx, nss)) {
+            checkWritableInTransaction(opCtx, c);
+            return c;
+        }
         lock->reset();
         {
             CatalogDDLLock ddl;
@@ -357,6 +369,7 @@ UpdateResult performUpdate(OperationContext* opCtx, const NamespaceString& nss, 
         lock = std::make_unique<CollectionWriteLock>();
         coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
         if (!coll) ViewCatalog::uassertNotView(opCtx, nss);  // under the lock: views are read-only
+        checkWritableInTransaction(opCtx, coll);
     }
     UpdateResult res;
     DocumentValidator validator(coll, opCtx->bypassDocumentValidation);
@@ -458,6 +471,7 @@ long long deleteMatching(OperationContext* opCtx, const NamespaceString& nss, co
         ViewCatalog::uassertNotView(opCtx, nss);  // under the lock: views are read-only
         return 0;
     }
+    checkWritableInTransaction(opCtx, coll);
     if (CollatorPtr c = resolveCollation(collation, coll); c != collation.collator) matcher = Matcher(q, c);
     long long n = 0;
     for (RecordId id : findMatching(opCtx, coll, nss, q, hint, sort, limit, collation)) {

@@ -10,6 +10,7 @@
 #include "mongo/db/repl/retryable_write_stats.h"
 #include "mongo/db/repl/session_txn_storage.h"
 #include "mongo/db/session/logical_session_id.h"
+#include "mongo/db/transaction/transaction_scope.h"
 #include "mongo/db/transaction/transaction_stats.h"
 
 namespace mongo {
@@ -99,6 +100,11 @@ std::unique_ptr<RetryableWrite> RetryableWrite::begin(OperationContext* opCtx, c
     ensureSessionCollections(opCtx);
     auto session = SessionTxnTable::get()->checkOut(opCtx, sessionIdWithUid(lsid.embeddedObject()),
                                                     LocalOplog::get()->term());
+    if (n > session->txnNumber()) txn::abortForNewerTxnNumber(*session);
+    uassert(ErrorCodes::ConflictingOperationInProgress,
+            "Cannot run a retryable write with transaction number " + std::to_string(n) +
+                ": it has already been used by a multi-document transaction",
+            n != session->txnNumber() || session->phase() == TxnPhase::kNone);
     session->beginOrContinue(n);
     std::unique_ptr<RetryableWrite> rw(new RetryableWrite(opCtx, std::move(session), n, std::move(stmtIds), first));
     opCtx->retryableWrite = rw.get();

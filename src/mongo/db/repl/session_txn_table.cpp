@@ -108,6 +108,7 @@ void SessionTxnTable::checkIn(const std::shared_ptr<Session>& s) {
     {
         std::lock_guard<std::mutex> lk(_mutex);
         s->checkedOut = false;
+        if (s->txn) s->txn->lastActive = Clock::now();  // under the lock: $currentOp reads it
     }
     _released.notify_all();
 }
@@ -179,6 +180,7 @@ bool SessionTxnTable::CheckedOut::noStatementsExecuted() const {
 }
 
 void SessionTxnTable::CheckedOut::startTransaction(long long n, std::unique_ptr<MultiDocumentTransaction> txn) {
+    std::lock_guard<std::mutex> lk(_table->_mutex);  // phase and txn are read by $currentOp
     Session& s = *_s;
     invariant(n > s.txnNum || (n == s.txnNum && s.phase == TxnPhase::kNone));
     s.txnNum = n;
@@ -191,6 +193,7 @@ void SessionTxnTable::CheckedOut::startTransaction(long long n, std::unique_ptr<
 }
 
 std::unique_ptr<MultiDocumentTransaction> SessionTxnTable::CheckedOut::endTransaction(TxnPhase how) {
+    std::lock_guard<std::mutex> lk(_table->_mutex);
     Session& s = *_s;
     invariant(s.phase == TxnPhase::kInProgress);
     s.phase = how;
@@ -216,7 +219,7 @@ std::vector<SessionTxnTable::TransactionInfo> SessionTxnTable::transactionsInPro
     for (const auto& [key, s] : _sessions) {
         if (s->phase != TxnPhase::kInProgress || !s->txn) continue;
         out.push_back({s->sessionId, s->txnNum, s->txn->started, s->txn->lastActive, s->txn->startWallClock,
-                       s->checkedOut});
+                       s->checkedOut, s->txn->readConcernLevel});
     }
     return out;
 }

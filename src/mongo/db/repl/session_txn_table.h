@@ -29,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -64,11 +65,12 @@ struct MultiDocumentTransaction {
     std::vector<BSONObj> ops;  // applyOps elements, in the order they were written
     size_t opsBytes = 0;
     std::chrono::steady_clock::time_point started;
-    std::chrono::steady_clock::time_point lastActive;  // when its last command ended
+    // When its last command ended (set at check-in, under the table's lock).
+    std::chrono::steady_clock::time_point lastActive;
     Date_t startWallClock;
     long long term = 0;                // the term it began in: a new term ends it
     std::string readConcernLevel;      // of its first command ("" = local)
-    bool active = false;               // a command of it runs now
+    std::set<std::string> createdCollections;  // namespaces its commands created
 };
 
 enum class TxnPhase { kNone, kInProgress, kCommitted, kAborted };
@@ -149,13 +151,14 @@ public:
     // destroyed by the caller outside the table's lock (that rolls them back).
     std::vector<std::unique_ptr<MultiDocumentTransaction>> abortIdleTransactionsIf(
         const std::function<bool(const BSONObj&, long long, const MultiDocumentTransaction&)>& shouldAbort);
-    // {sessionId, txnNumber, started, lastActive, active} of every transaction in progress.
+    // Every transaction in progress (active: one of its commands runs now).
     struct TransactionInfo {
         BSONObj sessionId;
         long long txnNumber;
         Clock::time_point started, lastActive;
         Date_t startWallClock;
         bool active;
+        std::string readConcernLevel;
     };
     std::vector<TransactionInfo> transactionsInProgress() const;
 

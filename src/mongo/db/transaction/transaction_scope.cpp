@@ -74,6 +74,13 @@ Request checkRequest(const std::string& name, const std::string& db, const BSONO
     uassert(ErrorCodes::BadValue, "Transaction number cannot be negative", r.txnNumber >= 0);
     uassert(ErrorCodes::OperationNotSupportedInTransaction,
             "Cannot run '" + name + "' in a multi-document transaction.", isAllowedInTransaction(name));
+    if (name == "aggregate" && body["pipeline"].type() == Array) {
+        std::string last;
+        for (BSONElement st : body["pipeline"].embeddedObject())
+            if (st.type() == Object && !st.embeddedObject().isEmpty()) last = st.embeddedObject().firstElementFieldName();
+        uassert(ErrorCodes::OperationNotSupportedInTransaction, last + " cannot be used in a transaction",
+                last != "$out" && last != "$merge");
+    }
     if (!isCommitOrAbort(name)) {
         uassert(ErrorCodes::OperationNotSupportedInTransaction,
                 "Cannot run command against the '" + db + "' database in a transaction.",
@@ -106,6 +113,15 @@ std::string cursorKeyOf(const BSONObj& lsid, long long txnNumber) {
 }
 
 }  // namespace
+
+void abortForNewerTxnNumber(repl::SessionTxnTable::CheckedOut& session) {
+    if (session.phase() != repl::TxnPhase::kInProgress) return;
+    // A newer transaction number ends the transaction in progress, as in MongoDB.
+    auto old = session.endTransaction(repl::TxnPhase::kAborted);
+    CursorManager::get().killTransactionCursors(cursorKeyOf(session.sessionId(), session.txnNumber()));
+    TransactionStats::get().totalAborted.fetch_add(1);
+    old.reset();  // rolled back
+}
 
 TransactionScope::TransactionScope(OperationContext* opCtx, std::unique_ptr<repl::SessionTxnTable::CheckedOut> session,
                                    long long txnNumber)
@@ -141,6 +157,7 @@ std::unique_ptr<TransactionScope> TransactionScope::begin(OperationContext* opCt
             req.txnNumber >= active);
     std::unique_ptr<TransactionScope> scope(new TransactionScope(opCtx, std::move(session), req.txnNumber));
     repl::SessionTxnTable::CheckedOut& s = *scope->_session;
+    if (req.start && req.txnNumber > active) abortForNewerTxnNumber(s);
     if (req.start) {
         if (req.txnNumber == active)
             uassert(ErrorCodes::ConflictingOperationInProgress,
@@ -189,7 +206,6 @@ std::unique_ptr<TransactionScope> TransactionScope::begin(OperationContext* opCt
 }
 
 void TransactionScope::lend() {
-    _txn->active = true;
     _cursorKey = cursorKeyOf(_session->sessionId(), _txnNumber);
     _opCtx->lendRecoveryUnit(_txn->ru.get());
     _opCtx->getClient()->transactionRecoveryUnit = _txn->ru.get();
@@ -205,10 +221,6 @@ TransactionScope::~TransactionScope() {
         _opCtx->transaction = nullptr;
         _opCtx->transactionCursorKey = nullptr;
     }
-    if (_txn) {
-        _txn->active = false;
-        _txn->lastActive = std::chrono::steady_clock::now();
-    }
     _ended.reset();  // rolls back whatever an ended transaction did not commit
 }
 
@@ -222,6 +234,14 @@ void TransactionScope::addOperation(const BSONObj& op) {
             _txn->opsBytes + op.objsize() + 4096 < static_cast<size_t>(BSONObjMaxUserSize));
     _txn->opsBytes += op.objsize();
     _txn->ops.push_back(op.getOwned());
+}
+
+void TransactionScope::noteCreatedCollection(const std::string& ns) {
+    if (_txn) _txn->createdCollections.insert(ns);
+}
+
+bool TransactionScope::createdCollection(const std::string& ns) const {
+    return _txn && _txn->createdCollections.count(ns) > 0;
 }
 
 void TransactionScope::end(repl::TxnPhase how) {

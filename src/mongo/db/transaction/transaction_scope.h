@@ -63,6 +63,11 @@ public:
     // o2?}). TransactionTooLarge when the transaction's operations pass 16 MB.
     void addOperation(const BSONObj& op);
 
+    // A collection one of its commands created (outside the transaction, at once), and
+    // whether it is one: an index may be built in the transaction only on such a collection.
+    void noteCreatedCollection(const std::string& ns);
+    bool createdCollection(const std::string& ns) const;
+
     // commitTransaction: commits, or answers the retry of a committed transaction (then
     // answeredFromHistory()). Throws (and aborts) when the commit fails.
     void commit(OperationContext* opCtx);
@@ -92,6 +97,10 @@ private:
     bool _answeredFromHistory = false;
     bool _committedReadOnly = false;
 };
+
+// Before a session takes a newer txnNumber (a transaction or a retryable write): aborts the
+// transaction it has in progress, if any.
+void abortForNewerTxnNumber(repl::SessionTxnTable::CheckedOut& session);
 
 // Aborts, now, the transactions in progress that no command uses and shouldAbort(sessionId,
 // txnNumber, transaction) selects (the reaper), with the cursors they opened. Returns how many.
