@@ -21,6 +21,10 @@ Suites (run in this order by default):
                 suite's server gets a root user (made through the localhost exception) and
                 MONGODB_URI carries its credentials
   pymongo       pytest tests/pymongo, MONGODB_URI pointing at the suite's server
+  pymongo_dedup the same against mongod --dedup
+  driver_transactions
+                pymongo's own transactions specification tests (its source distribution, from
+                setup.sh) against a three-member replica set (buildscripts/driver_suites/)
   c_client      build/install/bin/c_client_crud <uri>, once plain and once with zstd
 
 Every test process gets these environment variables:
@@ -57,7 +61,7 @@ LOG_ROOT = os.path.join(REPO, "build", "test-logs")
 # preallocated journal, and runs that leave theirs behind fill the disk within a day.
 SCRATCH_ROOT = os.path.join(REPO, "build", "tmp")
 PORTS_PER_TEST_RANGE = 20
-BUILTIN_SUITES = ["unit", "core", "pymongo", "pymongo_dedup", "c_client"]
+BUILTIN_SUITES = ["unit", "core", "pymongo", "pymongo_dedup", "driver_transactions", "c_client"]
 JS_SUITE_SKIP_DIRS = {"lib", "core"}
 
 
@@ -713,32 +717,107 @@ def run_pymongo(ctx, suite="pymongo", mongod_args=()):
                 "-o", "junit_family=xunit2", "-o", "timeout=%d" % ctx.opts.test_timeout] + \
             [os.path.join("tests", "pymongo", f) for f in files]
         code, output, secs = run_process(args, env, ctx.opts.pytest_timeout, os.path.join(log_dir, "pytest.log"))
-        counted = 0
-        if os.path.exists(xml_path):
-            try:
-                root = ET.parse(xml_path).getroot()
-                for tc in root.iter("testcase"):
-                    cls = (tc.get("classname") or "").replace("tests.pymongo.", "")
-                    name = "%s/%s::%s" % (suite, cls, tc.get("name"))
-                    t = float(tc.get("time") or 0)
-                    bad = tc.findall("failure") + tc.findall("error")
-                    skipped = tc.find("skipped")
-                    if bad:
-                        detail = "\n".join(((b.get("message") or "") + "\n" + (b.text or "")) for b in bad)
-                        rep.result(name, "FAIL", t, tail_text(detail, 60))
-                    elif skipped is not None:
-                        rep.result(name, "SKIP", t, skipped.get("message") or "")
-                    else:
-                        rep.result(name, "PASS", t)
-                    counted += 1
-            except ET.ParseError as e:
-                rep.result("pymongo/junit_xml", "FAIL", detail="unreadable junit XML: %s" % e)
-        if code is None:
-            rep.result("%s/pytest" % suite, "FAIL", secs, "timed out after %ds\n%s" % (ctx.opts.pytest_timeout, tail_text(output)))
-        elif code not in (0, 1, 5) or (code != 0 and counted == 0):
-            rep.result("%s/pytest" % suite, "FAIL", secs, "pytest exited with code %s\n%s" % (code, tail_text(output)))
+        report_pytest(ctx, suite, xml_path, code, output, secs, "tests.pymongo.")
 
     with_server(ctx, suite, list(mongod_args), log_dir, body)
+
+
+def report_pytest(ctx, suite, xml_path, code, output, secs, class_prefix):
+    """One result per test case of pytest's junit XML, and a failure when pytest itself failed."""
+    rep = ctx.reporter
+    counted = 0
+    if os.path.exists(xml_path):
+        try:
+            root = ET.parse(xml_path).getroot()
+            for tc in root.iter("testcase"):
+                cls = (tc.get("classname") or "").replace(class_prefix, "")
+                name = "%s/%s::%s" % (suite, cls, tc.get("name"))
+                t = float(tc.get("time") or 0)
+                bad = tc.findall("failure") + tc.findall("error")
+                skipped = tc.find("skipped")
+                if bad:
+                    detail = "\n".join(((b.get("message") or "") + "\n" + (b.text or "")) for b in bad)
+                    rep.result(name, "FAIL", t, tail_text(detail, 60))
+                elif skipped is not None:
+                    rep.result(name, "SKIP", t, skipped.get("message") or "")
+                else:
+                    rep.result(name, "PASS", t)
+                counted += 1
+        except ET.ParseError as e:
+            rep.result("%s/junit_xml" % suite, "FAIL", detail="unreadable junit XML: %s" % e)
+    if code is None:
+        rep.result("%s/pytest" % suite, "FAIL", secs, "timed out after %ds\n%s" % (ctx.opts.pytest_timeout, tail_text(output)))
+    elif code not in (0, 1, 5) or (code != 0 and counted == 0):
+        rep.result("%s/pytest" % suite, "FAIL", secs, "pytest exited with code %s\n%s" % (code, tail_text(output)))
+
+
+# pytest settings for pymongo's own test suite: its pyproject.toml's, without the asyncio mode
+# (pytest-asyncio is not installed: only the synchronous tests run).
+DRIVER_PYTEST_INI = """[pytest]
+addopts = -ra -m "default"
+faulthandler_timeout = 1500
+xfail_strict = true
+filterwarnings =
+    error
+    module:unclosed <socket.socket:ResourceWarning
+    module:unclosed <socket object:ResourceWarning
+    module:datetime.datetime.utc:DeprecationWarning
+markers =
+    auth_aws: x
+    auth_oidc: x
+    auth: x
+    ocsp: x
+    atlas_connect: x
+    sfp: x
+    perf: x
+    search_index: x
+    kms: x
+    encryption: x
+    load_balancer: x
+    mockupdb: x
+    default: x
+    default_async: x
+"""
+
+
+def run_driver_suite(ctx, suite, config_name, members=3):
+    """A driver's own test files (pymongo's, from its source distribution, setup.sh) against a
+    replica set of ours, as the driver's CI runs them against MongoDB: buildscripts/driver_suites/
+    <config_name>.json names the files and the known failures (deselected, each with its reason)."""
+    rep = ctx.reporter
+    with open(os.path.join(REPO, "buildscripts", "driver_suites", config_name + ".json")) as f:
+        config = json.load(f)
+    if not any(matches_filter(p, ctx.opts.tests) for p in config["files"] + [suite]):
+        return
+    src = ctx.benv.get("PYMONGO_SRC", "")
+    if not os.path.isfile(os.path.join(src, "test", "unified_format.py")):
+        rep.result("%s/pymongo_source" % suite, "FAIL", detail="pymongo's test suite not found at %r; run "
+                   "buildscripts/setup.sh" % src)
+        return
+    log_dir = suite_log_dir(suite)
+    ini = os.path.join(log_dir, "pytest.ini")
+    with open(ini, "w") as f:
+        f.write(DRIVER_PYTEST_INI)
+
+    def body(fixture):
+        xml_path = os.path.join(log_dir, "pytest.xml")
+        env = ctx.base_env()
+        # pymongo's test suite connects to DB_IP:DB_PORT and discovers the set from there.
+        env["DB_IP"], env["DB_PORT"] = "127.0.0.1", str(fixture.port)
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        args = [ctx.python, "-m", "pytest", "-q", "-c", ini, "--rootdir", src, "-p", "no:cacheprovider",
+                "--junitxml=" + xml_path, "-o", "junit_family=xunit2", "-o", "timeout=%d" % ctx.opts.test_timeout]
+        for test in sorted(config["known_failures"]):
+            args += ["--deselect", test]
+        args += config["files"]
+        code, output, secs = run_process(args, env, ctx.opts.pytest_timeout, os.path.join(log_dir, "pytest.log"),
+                                         cwd=src)
+        report_pytest(ctx, suite, xml_path, code, output, secs, "test.")
+        rep.note("[%s] %d known failures deselected (%s)" % (suite, len(config["known_failures"]),
+                                                             os.path.join("buildscripts", "driver_suites",
+                                                                          config_name + ".json")))
+
+    with_server(ctx, suite, [], log_dir, body, repl_set=members)
 
 
 def run_c_client(ctx):
@@ -789,7 +868,7 @@ def discover_js_suites():
 
 def all_suites():
     extra = discover_js_suites()
-    return ["unit", "core"] + extra + ["pymongo", "pymongo_dedup", "c_client"]
+    return ["unit", "core"] + extra + ["pymongo", "pymongo_dedup", "driver_transactions", "c_client"]
 
 
 def main():
@@ -834,7 +913,8 @@ def main():
         rep.note("warning: mongod binary not found at %s; suites that need it will fail" % ctx.mongod)
     started = time.time()
     runners = {"unit": run_unit, "pymongo": run_pymongo, "c_client": run_c_client,
-               "pymongo_dedup": lambda c: run_pymongo(c, "pymongo_dedup", ["--dedup"])}
+               "pymongo_dedup": lambda c: run_pymongo(c, "pymongo_dedup", ["--dedup"]),
+               "driver_transactions": lambda c: run_driver_suite(c, "driver_transactions", "transactions")}
     shutil.rmtree(SCRATCH_ROOT, ignore_errors=True)  # what an interrupted run left behind
     for s in suites:
         rep.note("=== suite %s ===" % s)

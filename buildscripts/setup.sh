@@ -71,10 +71,25 @@ if [ ! -x "$TOOLS/venv/bin/pytest" ] ||
   "$TOOLS/venv/bin/pip" install -q 'pymongo>=4.8,<5' pytest pytest-timeout zstandard backports.zstd python-snappy matplotlib
 fi
 
+# pymongo's own test suite, of the version the venv has (the driver_transactions suite runs
+# its transactions specification tests against a replica set of ours): its source distribution,
+# unpacked, never modified.
+PYMONGO_VERSION="$("$TOOLS/venv/bin/python" -c 'import pymongo; print(pymongo.version)')"
+PYMONGO_SRC="$TOOLS/pymongo-src-$PYMONGO_VERSION"
+if [ ! -f "$PYMONGO_SRC/test/unified_format.py" ]; then
+  log "fetching pymongo $PYMONGO_VERSION's test suite (its source distribution)"
+  dl="$(mktemp -d)"
+  "$TOOLS/venv/bin/pip" download -q --no-binary :all: --no-deps "pymongo==$PYMONGO_VERSION" -d "$dl"
+  mkdir -p "$PYMONGO_SRC.tmp"
+  tar xzf "$dl"/pymongo-*.tar.gz -C "$PYMONGO_SRC.tmp" --strip-components=1
+  rm -rf "$PYMONGO_SRC" "$dl" && mv "$PYMONGO_SRC.tmp" "$PYMONGO_SRC"
+fi
+
 # A file the build and the test runner read to find the dependencies.
 cat > "$REPO/build.env" <<ENV
 WT_PREFIX=$WT_PREFIX
 MONGOSH=$TOOLS/node_modules/.bin/mongosh
 PYTHON=$TOOLS/venv/bin/python
+PYMONGO_SRC=$PYMONGO_SRC
 ENV
 log "ready: WiredTiger in $WT_PREFIX, tools in $TOOLS"

@@ -251,18 +251,28 @@ def test_a_duplicate_key_in_a_transaction_aborts_it(c, db):
     assert db.a.count_documents({}) == 1
 
 
-def test_bank_transfers_converge_and_snapshot_sums_hold(rs, c, db):
-    n, total = 10, 10 * 1000
-    db.acc.insert_many([{"_id": i, "bal": 1000} for i in range(n)])
-    stop = threading.Event()
-    done, errors, sums = [0], [], []
+class Bank:
+    """N accounts; transfer threads move money between two random ones in with_transaction
+    (commit w: "majority"); a reader sums every balance in snapshot transactions. Every sum it
+    sees must be the total."""
 
-    def transfer(seed):
+    def __init__(self, rs, db, n=10):
+        self.rs, self.db_name, self.n, self.total = rs, db.name, n, n * 1000
+        db.acc.insert_many([{"_id": i, "bal": 1000} for i in range(n)])
+        self.stop = threading.Event()
+        self.done, self.errors, self.sums = [0], [], []
+        self.threads = [threading.Thread(target=self.transfer, args=(i,)) for i in range(4)]
+        self.threads.append(threading.Thread(target=self.reader))
+
+    def client(self):
+        return replset_helpers.rs_client(self.rs, SET, heartbeatFrequencyMS=500, serverSelectionTimeoutMS=60000)
+
+    def transfer(self, seed):
         rnd = random.Random(seed)
-        with replset_helpers.rs_client(rs, SET) as cc:
-            acc = cc[db.name].acc
-            while not stop.is_set():
-                a, b = rnd.sample(range(n), 2)
+        with self.client() as cc:
+            acc = cc[self.db_name].acc
+            while not self.stop.is_set():
+                a, b = rnd.sample(range(self.n), 2)
                 amount = rnd.randint(1, 50)
 
                 def cb(s):
@@ -271,36 +281,77 @@ def test_bank_transfers_converge_and_snapshot_sums_hold(rs, c, db):
                 try:
                     with cc.start_session() as s:
                         s.with_transaction(cb, write_concern=WriteConcern("majority"))
-                    done[0] += 1
+                    self.done[0] += 1
                 except pymongo.errors.PyMongoError as e:
-                    errors.append(repr(e))
+                    self.errors.append(repr(e))
 
-    def reader():
-        with replset_helpers.rs_client(rs, SET) as cc:
-            acc = cc[db.name].acc
-            while not stop.is_set():
-                with cc.start_session() as s:
-                    with s.start_transaction(read_concern=ReadConcern("snapshot")):
-                        sums.append(sum(d["bal"] for d in acc.find({}, session=s)))
+    def reader(self):
+        with self.client() as cc:
+            acc = cc[self.db_name].acc
+            while not self.stop.is_set():
+                try:
+                    with cc.start_session() as s:
+                        with s.start_transaction(read_concern=ReadConcern("snapshot")):
+                            self.sums.append(sum(d["bal"] for d in acc.find({}, session=s)))
+                except pymongo.errors.PyMongoError:
+                    time.sleep(0.1)  # during the failover: nothing read, nothing to check
 
-    threads = [threading.Thread(target=transfer, args=(i,)) for i in range(4)] + [threading.Thread(target=reader)]
-    for t in threads:
-        t.start()
-    time.sleep(4)
-    stop.set()
-    for t in threads:
-        t.join(60)
-    assert not errors, errors[:3]
-    assert done[0] > 20 and sums
-    assert set(sums) == {total}
-    assert sum(d["bal"] for d in db.acc.find({})) == total
+    def run(self, seconds, during=None):
+        for t in self.threads:
+            t.start()
+        try:
+            time.sleep(seconds)
+            if during:
+                during()
+                time.sleep(seconds)
+        finally:
+            self.stop.set()
+            for t in self.threads:
+                t.join(120)
+
+    def check_members(self, c):
+        # The secondaries applied every committed transfer atomically too.
+        c[self.db_name].command("insert", "marker", documents=[{"_id": 1}], writeConcern={"w": 3, "wtimeout": 60000})
+        for m in self.rs:
+            with m.client() as mc:
+                assert sum(d["bal"] for d in mc[self.db_name].acc.find({})) == self.total, m.port
+
+
+def test_bank_transfers_converge_and_snapshot_sums_hold(rs, c, db):
+    bank = Bank(rs, db)
+    bank.run(4)
+    assert not bank.errors, bank.errors[:3]
+    assert bank.done[0] > 20 and bank.sums
+    assert set(bank.sums) == {bank.total}
+    assert sum(d["bal"] for d in db.acc.find({})) == bank.total
     status = c.admin.command("serverStatus")["transactions"]
-    assert status["totalCommitted"] >= done[0] and status["currentOpen"] == 0
-    # The secondaries applied every transfer atomically too.
-    c[db.name].command("insert", "marker", documents=[{"_id": 1}], writeConcern={"w": 3, "wtimeout": 30000})
-    for m in secondaries(rs):
-        with m.client() as mc:
-            assert sum(d["bal"] for d in mc[db.name].acc.find({})) == total
+    assert status["totalCommitted"] >= bank.done[0] and status["currentOpen"] == 0
+    bank.check_members(c)
+
+
+def test_bank_sums_hold_across_kill9_of_the_primary_and_its_restart(rs, c, db):
+    bank = Bank(rs, db)
+    victim = []
+
+    def kill_primary():
+        victim.append(primary_of(rs))
+        victim[0].kill9()
+        wait_for(lambda: primary_of(rs), 40, "a new primary")
+
+    try:
+        bank.run(3, during=kill_primary)
+    finally:
+        if victim:
+            victim[0].start()
+    wait_for(lambda: sorted(m["stateStr"] for m in replset_helpers.status(primary_of(rs))["members"]) ==
+             ["PRIMARY", "SECONDARY", "SECONDARY"], 90, "the set to heal")
+    # with_transaction carries every transfer through the failover (TransientTransactionError,
+    # UnknownTransactionCommitResult and the retried commit answered by the new primary).
+    assert not bank.errors, bank.errors[:3]
+    assert bank.done[0] > 10 and bank.sums
+    assert set(bank.sums) == {bank.total}
+    assert sum(d["bal"] for d in db.acc.find({})) == bank.total
+    bank.check_members(c)
 
 
 def test_protocol_errors_and_retried_commit(rs):
@@ -337,6 +388,65 @@ def test_protocol_errors_and_retried_commit(rs):
     assert e.value.code == 251 and e.value.details.get("errorLabels") == ["TransientTransactionError"]
     # Transactions are not for the local, admin or config databases.
     assert raw_code(port, "config", tx({"find": "transactions"}, 4, start=True)) == 263
+
+
+def test_idle_transactions_in_current_op_and_refused_operations(c, db):
+    db.create_collection("capped", capped=True, size=4096)
+    db.a.insert_one({"_id": 1})
+    with c.start_session() as s:
+        s.start_transaction(read_concern=ReadConcern("snapshot"))
+        db.a.insert_one({"_id": 2}, session=s)
+        idle = [op for op in c.admin.aggregate([{"$currentOp": {"idleSessions": True}}])
+                if op.get("type") == "idleSession" and op["lsid"]["id"] == s.session_id["id"]]
+        assert len(idle) == 1 and idle[0]["desc"] == "inactive transaction"
+        assert idle[0]["transaction"]["parameters"]["autocommit"] is False
+        assert idle[0]["transaction"]["parameters"]["readConcern"] == {"level": "snapshot"}
+        assert not [op for op in c.admin.aggregate([{"$currentOp": {"idleSessions": False}}])
+                    if op.get("type") == "idleSession"]
+        with pytest.raises(pymongo.errors.OperationFailure) as e:
+            db.capped.insert_one({"x": 1}, session=s)
+        assert e.value.code == 263
+        s.abort_transaction()
+        s.start_transaction()
+        with pytest.raises(pymongo.errors.OperationFailure) as e:
+            list(db.a.aggregate([{"$match": {}}, {"$out": "copy"}], session=s))
+        assert e.value.code == 263
+        s.abort_transaction()
+    assert db.a.count_documents({}) == 1 and db.capped.count_documents({}) == 0
+
+
+def test_a_newer_txn_number_ends_the_transaction_in_progress(rs, c, db):
+    port = primary_of(rs).port
+    lsid = new_lsid()
+    raw(port, db.name, {"insert": "a", "documents": [{"_id": 1}], "lsid": lsid, "txnNumber": Int64(1),
+                        "autocommit": False, "startTransaction": True})
+    # A retryable write with a newer number: the transaction is aborted, the write done.
+    raw(port, db.name, {"insert": "a", "documents": [{"_id": 2}], "lsid": lsid, "txnNumber": Int64(2)})
+    assert raw_code(port, "admin", {"commitTransaction": 1, "lsid": lsid, "txnNumber": Int64(1),
+                                    "autocommit": False}) == 225
+    assert sorted(d["_id"] for d in db.a.find({})) == [2]
+    assert c.admin.command("serverStatus")["transactions"]["currentOpen"] == 0
+
+
+def test_a_step_down_aborts_open_transactions_and_the_member_applies_the_new_primarys_writes(rs, c, db):
+    db.a.insert_one({"_id": 1, "v": 0})
+    old = primary_of(rs)
+    port = old.port
+    lsid = new_lsid()
+    raw(port, db.name, {"update": "a", "updates": [{"q": {"_id": 1}, "u": {"$set": {"v": "txn"}}}], "lsid": lsid,
+                        "txnNumber": Int64(1), "autocommit": False, "startTransaction": True})
+    with old.client() as oc:
+        oc.admin.command("replSetStepDown", 20, secondaryCatchUpPeriodSecs=10)
+    new = wait_for(lambda: primary_of(rs) if primary_of(rs) is not old else None, 40, "a new primary")
+    with new.client() as nc:
+        # The old primary holds an uncommitted write to this document: it must still apply this.
+        nc[db.name].a.update_one({"_id": 1}, {"$set": {"v": "new"}})
+        nc[db.name].command("insert", "marker", documents=[{}], writeConcern={"w": 3, "wtimeout": 30000})
+    with old.client() as oc:
+        assert oc[db.name].a.find_one({"_id": 1})["v"] == "new"
+        assert oc.admin.command("serverStatus")["transactions"]["currentOpen"] == 0
+    assert raw_code(port, "admin", {"commitTransaction": 1, "lsid": lsid, "txnNumber": Int64(1),
+                                    "autocommit": False}) in (251, 10107)
 
 
 def test_a_transaction_past_its_lifetime_limit_is_aborted(rs, c, db):
