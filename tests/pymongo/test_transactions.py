@@ -16,7 +16,9 @@ a test needs exact resends, raw commands over a socket (wire.py). One three-memb
     InvalidOptions), a retried commit answered from the outcome, transactionLifetimeLimitSeconds;
   - a transaction committed with w: majority survives kill -9 of the primary, and the new primary
     answers the retried commit from the replicated record;
-  - on --dedup members, documents inserted in a transaction are deduplicated once it commits.
+  - on --dedup members, documents inserted in a transaction are deduplicated once it commits, and
+    its updates and deletes of deduplicated documents are seen by the transaction at once and by
+    others at its commit (nothing of them after an abort).
 """
 
 import os
@@ -500,10 +502,17 @@ def test_standalone_refuses_transactions(mongod_factory):
             assert e.value.code == 20
 
 
-def test_dedup_members_deduplicate_transaction_inserts(tmp_path_factory):
+@pytest.fixture(scope="module")
+def dedup_set(tmp_path_factory):
     members = make_members(tmp_path_factory.mktemp("rstxnd"), "rstxnd", 1, lambda i: ["--dedup"])
     initiate(members, "rstxnd")
-    try:
+    yield members
+    stop_all(members)
+
+
+def test_dedup_members_deduplicate_transaction_writes(dedup_set):
+    members = dedup_set
+    if True:
         with replset_helpers.rs_client(members, "rstxnd") as cc:
             coll = cc.txnd.v
             body = "".join("line %d of a long versioned text document\n" % i for i in range(200))
@@ -520,12 +529,129 @@ def test_dedup_members_deduplicate_transaction_inserts(tmp_path_factory):
             assert [d["body"].endswith("edit %d\n" % d["_id"]) for d in coll.find({"_id": {"$gt": 0}})] == [True] * 20
             wait_for(lambda: cc.txnd.command("collStats", "v")["dedup"]["storedSize"] <
                      cc.txnd.command("collStats", "v")["size"] / 3, 30, "the transaction's inserts deduplicated")
-            # Updates and deletes of deduplicated documents are refused in a transaction (for now).
+            # Updates and deletes of deduplicated documents: the transaction sees them at once,
+            # others at its commit; an abort leaves the documents as they were.
             with cc.start_session() as s:
                 s.start_transaction()
-                with pytest.raises(pymongo.errors.OperationFailure) as e:
-                    coll.update_one({"_id": 1}, {"$set": {"x": 1}}, session=s)
-                assert e.value.code == 263
-            assert coll.find_one({"_id": 1}).get("x") is None
-    finally:
-        stop_all(members)
+                coll.update_one({"_id": 1}, {"$set": {"x": 1}}, session=s)
+                coll.replace_one({"_id": 2}, {"body": body + "replaced\n"}, session=s)
+                coll.delete_one({"_id": 3}, session=s)
+                assert coll.find_one({"_id": 1}, session=s)["x"] == 1
+                assert coll.find_one({"_id": 2}, session=s)["body"].endswith("replaced\n")
+                assert coll.count_documents({}, session=s) == 20
+                assert [d["_id"] for d in coll.find({"_id": {"$lte": 4}}, session=s).sort("_id", 1)] == [0, 1, 2, 4]
+                assert coll.find_one({"_id": 1}).get("x") is None and coll.count_documents({}) == 21
+                s.commit_transaction()
+            assert coll.find_one({"_id": 1})["x"] == 1 and coll.find_one({"_id": 3}) is None
+            assert coll.find_one({"_id": 2})["body"].endswith("replaced\n")
+            with cc.start_session() as s:
+                s.start_transaction()
+                coll.update_one({"_id": 4}, {"$set": {"y": 1}}, session=s)
+                coll.delete_one({"_id": 5}, session=s)
+                s.abort_transaction()
+            assert coll.find_one({"_id": 4}).get("y") is None and coll.find_one({"_id": 5}) is not None
+            # Every version still reads back whole once the engine has settled.
+            for d in coll.find({"_id": {"$gte": 4}}):
+                assert d["body"] == body + "edit %d\n" % d["_id"]
+            stats = cc.txnd.command("validate", "v", full=True)
+            assert stats["valid"], stats
+
+
+def test_dedup_transactions_under_concurrent_load_match_a_model(dedup_set):
+    """Threads own disjoint documents of one deduplicated collection of versioned texts and run
+    random transactions on them (updates, replacements, deletes, inserts; committed through
+    with_transaction or aborted) while a thread writes its own documents outside transactions
+    and the engine encodes and writes back: every document ends as the threads' models say."""
+    text = "".join("paragraph %d of a long document that changes a little between versions\n" % i
+                   for i in range(150))
+    with replset_helpers.rs_client(dedup_set, "rstxnd") as cc:
+        coll = cc.txndl.v
+        coll.drop()
+        coll.insert_many([{"_id": t * 1000 + i, "v": 0, "body": text} for t in range(4) for i in range(30)])
+        errors = []
+
+        def version(v):
+            return text + "".join("edit %d\n" % k for k in range(v))
+
+        def in_transactions(t):
+            rnd = random.Random(t)
+            model = {t * 1000 + i: 0 for i in range(30)}
+            with replset_helpers.rs_client(dedup_set, "rstxnd") as c2:
+                col = c2.txndl.v
+                for _ in range(int(os.environ.get("TXN_DEDUP_ROUNDS", "60"))):
+                    plan = []
+                    for _ in range(rnd.randint(1, 4)):
+                        live = sorted(model)
+                        kind = rnd.choice(["update", "update", "replace", "delete", "insert"])
+                        if kind == "insert" or not live:
+                            i = max(list(model) + [t * 1000]) + 1
+                            plan.append(("insert", i, 0))
+                            model_v = 0
+                        else:
+                            i = rnd.choice(live)
+                            model_v = (model[i] + 1) if kind != "delete" else None
+                            plan.append((kind, i, model_v))
+                    commit = rnd.random() < 0.8
+
+                    def cb(s):
+                        for kind, i, v in plan:
+                            if kind == "insert":
+                                col.insert_one({"_id": i, "v": v, "body": version(v)}, session=s)
+                            elif kind == "update":
+                                col.update_one({"_id": i}, {"$set": {"v": v, "body": version(v)}}, session=s)
+                            elif kind == "replace":
+                                col.replace_one({"_id": i}, {"v": v, "body": version(v)}, session=s)
+                            else:
+                                col.delete_one({"_id": i}, session=s)
+                    # Two steps of the plan on one document: only the last counts.
+                    seen = {}
+                    for kind, i, v in plan:
+                        seen[i] = (kind, v)
+                    if len(seen) != len(plan):
+                        continue
+                    try:
+                        with c2.start_session() as s:
+                            if commit:
+                                s.with_transaction(cb)
+                            else:
+                                s.start_transaction()
+                                cb(s)
+                                s.abort_transaction()
+                    except pymongo.errors.PyMongoError as e:
+                        errors.append(repr(e))
+                        return
+                    if commit:
+                        for i, (kind, v) in seen.items():
+                            if kind == "delete":
+                                model.pop(i, None)
+                            else:
+                                model[i] = v
+                for i, v in model.items():
+                    d = col.find_one({"_id": i})
+                    if d is None or d["v"] != v or d["body"] != version(v):
+                        errors.append("document %d: %s, model says v=%d" % (i, None if d is None else d["v"], v))
+                extra = col.count_documents({"_id": {"$gte": t * 1000, "$lt": t * 1000 + 1000}}) - len(model)
+                if extra:
+                    errors.append("thread %d: %d documents the model does not have" % (t, extra))
+
+        def outside():
+            with replset_helpers.rs_client(dedup_set, "rstxnd") as c2:
+                col = c2.txndl.v
+                for n in range(1, 80):
+                    i = 3000 + n % 30
+                    try:
+                        col.update_one({"_id": i}, {"$set": {"v": n, "body": version(n % 20)}})
+                    except pymongo.errors.PyMongoError as e:
+                        errors.append("outside: " + repr(e))
+                        return
+
+        threads = [threading.Thread(target=in_transactions, args=(t,)) for t in range(3)]
+        threads.append(threading.Thread(target=outside))
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(300)
+        assert not errors, errors[:5]
+        assert cc.txndl.command("validate", "v", full=True)["valid"]
+        # Conflicts are found before the engine plans: it never had to relearn the collection.
+        assert cc.admin.command("serverStatus")["dedup"]["resyncs"] == 0

@@ -257,7 +257,8 @@ public:
     Stats stats(bool computeChains = false) const;
     // Cheap: what waits in the write-back cache.
     WriteBackBacklog writeBackBacklog() const;
-    RecordInfo describe(std::string_view ns, int64_t id) const;
+    // dependents (may be null) receives the ids of the records stored as deltas against id.
+    RecordInfo describe(std::string_view ns, int64_t id, std::vector<int64_t>* dependents = nullptr) const;
 
     // --- Rebuilding state from storage. The stored forms are the truth: nothing of the
     // engine is persisted, it is rebuilt at start-up (or after a storage-level rollback) from

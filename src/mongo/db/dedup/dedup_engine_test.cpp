@@ -531,9 +531,11 @@ TEST_F(EngineTest, UpdateKeepsOldBytesUntilDependentsMove) {
     store.putRaw("db.c", 9, newBytes);
     truth[{"db.c", 9}] = newBytes;
 
-    RecordInfo kept = e.describe("db.c", 100);
+    std::vector<int64_t> dependents;
+    RecordInfo kept = e.describe("db.c", 100, &dependents);
     EXPECT_TRUE(kept.retained);
     EXPECT_EQ(kept.refCount, 1u);
+    EXPECT_EQ(dependents, std::vector<int64_t>{8});
     EXPECT_EQ(e.describe("db.c", 8).baseId, 100);
     EXPECT_EQ(e.describe("db.c", 9).refCount, 0u);
     expectAllReadBack(e);

@@ -40,7 +40,7 @@ public:
     DrainResult drainWriteBacks(size_t maxEntries, size_t maxBytes);
     Stats stats(bool computeChains) const;
     WriteBackBacklog writeBackBacklog() const;
-    RecordInfo describe(std::string_view ns, int64_t id) const;
+    RecordInfo describe(std::string_view ns, int64_t id, std::vector<int64_t>* dependents) const;
     void forgetNamespace(std::string_view ns);
     Status restoreRecord(std::string_view ns, int64_t id, std::string_view bytes, int64_t baseId,
                          size_t storedSize, bool retained);

@@ -35,7 +35,9 @@ std::string Engine::featureSignature() const {
 }
 size_t Engine::collectGarbage(size_t maxRecords) { return _impl->collectGarbage(maxRecords); }
 WriteBackBacklog Engine::writeBackBacklog() const { return _impl->writeBackBacklog(); }
-RecordInfo Engine::describe(std::string_view ns, int64_t id) const { return _impl->describe(ns, id); }
+RecordInfo Engine::describe(std::string_view ns, int64_t id, std::vector<int64_t>* dependents) const {
+    return _impl->describe(ns, id, dependents);
+}
 
 void Engine::Impl::forgetNamespace(std::string_view ns) {
     uint32_t nsIdx;
@@ -370,7 +372,7 @@ WriteBackBacklog Engine::Impl::writeBackBacklog() const {
     return b;
 }
 
-RecordInfo Engine::Impl::describe(std::string_view ns, int64_t id) const {
+RecordInfo Engine::Impl::describe(std::string_view ns, int64_t id, std::vector<int64_t>* dependents) const {
     RecordInfo info;
     uint32_t nsIdx;
     if (!findNs(ns, &nsIdx))
@@ -387,6 +389,7 @@ RecordInfo Engine::Impl::describe(std::string_view ns, int64_t id) const {
     info.retained = m.deleted;
     info.baseId = m.base == kNoRecord ? 0 : p.table.at(m.base).id;
     info.refCount = m.refCount;
+    if (dependents) p.table.forEachDependent(ptr, [&](uint32_t d) { dependents->push_back(p.table.at(d).id); });
     return info;
 }
 

@@ -12,6 +12,8 @@
 
 namespace mongo {
 
+class OperationContext;
+
 class RecoveryUnit {
 public:
     virtual ~RecoveryUnit() = default;
@@ -86,18 +88,36 @@ public:
         return n;
     }
 
+    // Callbacks a multi-statement unit's owner runs just before its outermost commit, inside
+    // the unit (runPreCommitHooks): every kCheck one, then every kApply one, each kind in
+    // registration order; dropped at commit and abort. Checks change nothing outside the unit
+    // (a failure then needs no undoing elsewhere).
+    enum class PreCommitPhase { kCheck, kApply };
+    void onPreCommit(std::function<void(OperationContext*)> f, PreCommitPhase phase = PreCommitPhase::kApply) {
+        _preCommit.emplace_back(phase, std::move(f));
+    }
+    void runPreCommitHooks(OperationContext* opCtx) {
+        auto fs = std::move(_preCommit);
+        _preCommit.clear();
+        for (PreCommitPhase phase : {PreCommitPhase::kCheck, PreCommitPhase::kApply})
+            for (auto& [p, f] : fs)
+                if (p == phase) f(opCtx);
+    }
+
     // Callbacks run after the outermost commit / abort, in registration order.
     void onCommit(std::function<void()> f) { _onCommit.push_back(std::move(f)); }
     void onRollback(std::function<void()> f) { _onRollback.push_back(std::move(f)); }
 
 protected:
     void runCommitHandlers() {
+        _preCommit.clear();
         auto fs = std::move(_onCommit);
         _onCommit.clear();
         _onRollback.clear();
         for (auto& f : fs) f();
     }
     void runRollbackHandlers() {
+        _preCommit.clear();
         auto fs = std::move(_onRollback);
         _onCommit.clear();
         _onRollback.clear();
@@ -110,6 +130,7 @@ protected:
 
 private:
     std::vector<std::function<void()>> _onCommit, _onRollback;
+    std::vector<std::pair<PreCommitPhase, std::function<void(OperationContext*)>>> _preCommit;
     bool _multiStatement = false;
 };
 

@@ -263,9 +263,12 @@ void TransactionScope::commit(OperationContext* opCtx) {
         _answeredFromHistory = true;
         return;
     }
+    CollectionWriteLock lock;
     try {
-        CollectionWriteLock lock;
         RecoveryUnit* ru = _txn->ru.get();
+        // What waited for the commit goes to storage now, under the write lock, in the
+        // transaction (a deduplicated collection's updates and deletes: transaction_changes.h).
+        ru->runPreCommitHooks(opCtx);
         if (_txn->ops.empty()) {
             _committedReadOnly = true;
         } else {
@@ -292,6 +295,9 @@ void TransactionScope::commit(OperationContext* opCtx) {
         }
         ru->commitUnitOfWork();  // the outer unit: the writes and their entry, together
     } catch (const DBException&) {
+        // Rolled back before the write lock is released: what the pre-commit work told shared
+        // state (the dedup engine) is undone by the unit's rollback handlers before any other
+        // writer can plan on it.
         end(repl::TxnPhase::kAborted);
         throw;
     }

@@ -1,6 +1,7 @@
 #include "mongo/db/storage/dedup/dedup_record_store.h"
 
 #include <chrono>
+#include <set>
 #include <deque>
 #include <exception>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include "mongo/db/dedup/stored_form.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/storage/dedup/dedup_storage.h"
+#include "mongo/db/storage/wiredtiger/wiredtiger_util.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -25,14 +27,14 @@ public:
 
     std::optional<RecordEntry> next() override {
         while (auto e = _base->next()) {
-            if (auto data = _rs->logicalRecord(_opCtx, e->id, e->data)) return RecordEntry{e->id, std::move(*data)};
+            if (auto data = _rs->clientRecord(_opCtx, e->id, e->data)) return RecordEntry{e->id, std::move(*data)};
         }
         return std::nullopt;
     }
     std::optional<RecordEntry> seekExact(RecordId id) override {
         auto e = _base->seekExact(id);
         if (!e) return std::nullopt;
-        auto data = _rs->logicalRecord(_opCtx, e->id, e->data);
+        auto data = _rs->clientRecord(_opCtx, e->id, e->data);
         if (!data) return std::nullopt;
         return RecordEntry{e->id, std::move(*data)};
     }
@@ -205,7 +207,16 @@ std::optional<RecordData> DedupRecordStore::logicalRecord(OperationContext* opCt
 std::optional<RecordData> DedupRecordStore::findRecord(OperationContext* opCtx, RecordId id) const {
     auto r = _base->findRecord(opCtx, id);
     if (!r) return std::nullopt;
-    return logicalRecord(opCtx, id, *r);
+    return clientRecord(opCtx, id, *r);
+}
+
+std::optional<RecordData> DedupRecordStore::clientRecord(OperationContext* opCtx, RecordId id,
+                                                         const RecordData& stored) const {
+    if (auto held = _transactionChanges.lookup(opCtx->recoveryUnit(), id.repr())) {
+        if (!*held) return std::nullopt;  // the transaction deleted it
+        return RecordData::copyOf((*held)->data(), static_cast<int>((*held)->size()));
+    }
+    return logicalRecord(opCtx, id, stored);
 }
 
 std::unique_ptr<SeekableRecordCursor> DedupRecordStore::getCursor(OperationContext* opCtx, bool forward) const {
@@ -263,24 +274,80 @@ void DedupRecordStore::noteBytesChange(OperationContext* opCtx, int64_t id) {
     opCtx->recoveryUnit()->onRollback([cache, k] { cache->endChange(k); });
 }
 
-namespace {
-// An update or delete of a deduplicated record changes the engine's bookkeeping (refcounts,
-// retained bases, queued write-backs) at once and rewrites its dependents in the same unit,
-// which is safe because such units commit under the write lock before anyone else plans on
-// that bookkeeping. A transaction's unit stays open across commands while others write: its
-// plan could be acted on before it commits, or be lost when it aborts. Until the engine can
-// hold a plan back until its commit, those writes are refused in transactions; inserts are
-// not (the engine hears of them once committed).
-void refuseInTransaction(OperationContext* opCtx, const char* what) {
-    uassert(ErrorCodes::OperationNotSupportedInTransaction,
-            std::string(what) + " of a document of a deduplicated collection (--dedup) is not supported in a "
-                                "multi-document transaction by this server yet",
-            !opCtx->inMultiDocumentTransaction());
+bool DedupRecordStore::holdForTransaction(OperationContext* opCtx, RecordId id, const char* data, int len) {
+    if (!opCtx->inMultiDocumentTransaction() || !_service.load()) return false;
+    // A transaction's update or delete waits for its commit (transaction_changes.h); inserts do
+    // not need to (the engine hears of them once committed).
+    TransactionChanges::Bytes bytes;
+    if (data) bytes = std::make_shared<const std::string>(data, static_cast<size_t>(len));
+    _transactionChanges.put(
+        opCtx, id.repr(), std::move(bytes),
+        [this](OperationContext* commitCtx, const std::map<int64_t, TransactionChanges::Bytes>& all) {
+            checkForTransaction(commitCtx, all);
+        },
+        [this](OperationContext* commitCtx, int64_t rid, const TransactionChanges::Bytes& b) {
+            replayForTransaction(commitCtx, RecordId(rid), b);
+        });
+    return true;
 }
-}  // namespace
+
+void DedupRecordStore::checkForTransaction(OperationContext* opCtx, const std::map<int64_t, TransactionChanges::Bytes>& changes) {
+    // The records the engine's plans will read as it believes them now: each changed record,
+    // its base and its dependents. Each is rewritten with the bytes the transaction's snapshot
+    // holds before the engine is told anything (for any record of the transaction): one changed
+    // since the snapshot is WiredTiger's WriteConflict here, while nothing needs undoing (a
+    // conflict after the engine planned costs a relearn of the collection's dedup state).
+    DedupStorage* svc = _service.load();
+    if (!svc) return;
+    std::set<int64_t> footprint;
+    for (const auto& [id, bytes] : changes) {
+        footprint.insert(id);
+        std::vector<int64_t> dependents;
+        const dedup::RecordInfo info = svc->engine().describe(_engineNs, id, &dependents);
+        if (info.baseId != 0) footprint.insert(info.baseId);
+        footprint.insert(dependents.begin(), dependents.end());
+    }
+    for (int64_t r : footprint) {
+        std::string cur;
+        Status st = readStored(opCtx, r, &cur);
+        if (st.code() == int(ErrorCodes::NoSuchKey))
+            uasserted(ErrorCodes::WriteConflict,
+                      std::string(kWriteConflictMessage) + " (a deduplicated record appeared since the transaction began)");
+        uassertStatusOK(st);
+        _base->updateRecord(opCtx, RecordId(r), cur.data(), static_cast<int>(cur.size()));
+    }
+}
+
+void DedupRecordStore::replayForTransaction(OperationContext* opCtx, RecordId id, const TransactionChanges::Bytes& b) {
+    try {
+        if (b)
+            updateNow(opCtx, id, b->data(), static_cast<int>(b->size()));
+        else
+            deleteNow(opCtx, id);
+    } catch (const DBException& e) {
+        // The engine plans on the newest committed state; the transaction reads its older
+        // snapshot. A record the plan reads that changed since (outside what the check
+        // rewrote) is found inconsistent: that is a write conflict too, and the transaction is
+        // run again on a newer snapshot. (IllegalOperation: a record the plan removes as
+        // retained is live in the snapshot.)
+        if (e.code() != int(ErrorCodes::DataCorruptionDetected) && e.code() != int(ErrorCodes::NoSuchKey) &&
+            e.code() != int(ErrorCodes::IllegalOperation))
+            throw;
+        uasserted(ErrorCodes::WriteConflict,
+                  std::string(kWriteConflictMessage) + " (a deduplicated record changed since the transaction began: " +
+                      e.reason() + ")");
+    }
+}
 
 void DedupRecordStore::doUpdateRecord(OperationContext* opCtx, RecordId id, const char* data, int len) {
-    if (_service.load()) refuseInTransaction(opCtx, "An update");
+    if (!holdForTransaction(opCtx, id, data, len)) updateNow(opCtx, id, data, len);
+}
+
+void DedupRecordStore::doDeleteRecord(OperationContext* opCtx, RecordId id) {
+    if (!holdForTransaction(opCtx, id, nullptr, 0)) deleteNow(opCtx, id);
+}
+
+void DedupRecordStore::updateNow(OperationContext* opCtx, RecordId id, const char* data, int len) {
     noteBytesChange(opCtx, id.repr());
     std::string cur;
     uassertStatusOK(readStored(opCtx, id.repr(), &cur));
@@ -335,8 +402,7 @@ void DedupRecordStore::doUpdateRecord(OperationContext* opCtx, RecordId id, cons
     }
 }
 
-void DedupRecordStore::doDeleteRecord(OperationContext* opCtx, RecordId id) {
-    if (_service.load()) refuseInTransaction(opCtx, "A delete");
+void DedupRecordStore::deleteNow(OperationContext* opCtx, RecordId id) {
     std::string cur;
     uassertStatusOK(readStored(opCtx, id.repr(), &cur));
     size_t oldLen = uassertStatusOK(logicalLength(id.repr(), cur));

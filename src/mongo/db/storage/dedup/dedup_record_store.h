@@ -35,6 +35,7 @@
 #include "mongo/db/dedup/dedup_engine.h"
 #include "mongo/db/dedup/record_key.h"
 #include "mongo/db/dedup/stored_form.h"
+#include "mongo/db/storage/dedup/transaction_changes.h"
 #include "mongo/db/storage/record_store.h"
 #include "mongo/db/storage/size_storer.h"
 
@@ -65,6 +66,10 @@ public:
     BSONObj layerStats(OperationContext* opCtx) const override;
     void validateLayer(OperationContext* opCtx, bool full, std::vector<std::string>* errors,
                        std::vector<std::string>* warnings, BSONObjBuilder* result) const override;
+
+    // A client's view of a stored record (findRecord, cursors): logicalRecord, or what the
+    // transaction of opCtx's recovery unit changed of it (transaction_changes.h).
+    std::optional<RecordData> clientRecord(OperationContext* opCtx, RecordId id, const RecordData& stored) const;
 
     // --- For DedupStorage and the engine's callbacks ---
     // The stored form of id (NoSuchKey if absent).
@@ -115,6 +120,16 @@ protected:
     void doTruncate(OperationContext* opCtx) override;
 
 private:
+    // An update (data) or delete (null) by a multi-document transaction: held back until it
+    // commits (true), or not a transaction's (false: do it now).
+    bool holdForTransaction(OperationContext* opCtx, RecordId id, const char* data, int len);
+    // A transaction's held-back changes at its commit: first the check (WriteConflict if a record
+    // the engine will plan on changed since the transaction's snapshot), then each replayed (an
+    // inconsistency a newer snapshot would not see is a WriteConflict too).
+    void checkForTransaction(OperationContext* opCtx, const std::map<int64_t, TransactionChanges::Bytes>& changes);
+    void replayForTransaction(OperationContext* opCtx, RecordId id, const TransactionChanges::Bytes& b);
+    void updateNow(OperationContext* opCtx, RecordId id, const char* data, int len);
+    void deleteNow(OperationContext* opCtx, RecordId id);
     // A client read of a record stored as a delta: through the decoded record cache, counted in
     // serverStatus().dedup.reads and the operation's explain figures.
     RecordData decodeForRead(OperationContext* opCtx, RecordId id, std::string_view stored) const;
@@ -143,6 +158,7 @@ private:
     SizeStorer* const _sizes;
     std::atomic<DedupStorage*> _service;  // null once detached
     const uint32_t _cacheNs;               // unique per store instance for the process's life
+    TransactionChanges _transactionChanges;
 };
 
 }  // namespace mongo
