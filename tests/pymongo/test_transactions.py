@@ -134,6 +134,30 @@ def test_change_stream_shows_a_committed_transaction_and_resumes_inside_it(c, db
         assert [stream.next()["operationType"] for _ in range(2)] == ["update", "delete"]
 
 
+def test_a_transaction_over_16mb_commits_as_a_chain_of_entries(rs, c, db):
+    db.create_collection("big")
+    big = "x" * (1024 * 1024)
+    with db.big.watch() as stream:
+        with c.start_session() as s:
+            with s.start_transaction(write_concern=WriteConcern("majority")):
+                db.big.insert_many([{"_id": i, "pad": big} for i in range(40)], session=s)
+                db.big.delete_one({"_id": 0}, session=s)
+            lsid_id = s.session_id["id"]
+        events = [stream.next() for _ in range(41)]
+    assert [e["operationType"] for e in events] == ["insert"] * 40 + ["delete"]
+    assert len({e["clusterTime"] for e in events}) == 1
+    entries = list(c.local.oplog.rs.find({"op": "c", "lsid.id": lsid_id}, {"o.applyOps.o.pad": 0}).sort("ts", 1))
+    assert len(entries) >= 3
+    assert all(e["o"].get("partialTxn") is True for e in entries[:-1])
+    assert "partialTxn" not in entries[-1]["o"] and entries[-1]["o"]["count"] == 41
+    assert [e["prevOpTime"]["ts"] for e in entries[1:]] == [e["ts"] for e in entries[:-1]]
+    assert db.big.count_documents({}) == 39
+    for m in secondaries(rs):
+        with m.client() as mc:
+            wait_for(lambda: mc[db.name].big.count_documents({}) == 39, 30, "the transaction on %d" % m.port)
+            assert mc.config.transactions.find_one({"_id.id": lsid_id})["state"] == "committed"
+
+
 def test_abort_leaves_nothing_and_sizes_stay_right(c, db):
     db.a.insert_many([{"_id": i} for i in range(5)])
     before_entries = c.local.oplog.rs.count_documents({})

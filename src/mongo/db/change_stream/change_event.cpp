@@ -4,6 +4,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/repl/oplog_entry.h"
+#include "mongo/db/repl/transaction_oplog.h"
 
 namespace mongo {
 namespace change_stream {
@@ -156,7 +157,7 @@ BSONObj updateDescriptionOf(const BSONObj& diff) {
 }
 
 namespace {
-using Lookup = std::function<std::optional<BSONObj>(const std::string& ns, const BSONObj& documentKey)>;
+using Lookup = DocumentLookup;
 
 // The event of an insert, update or delete (e: the entry, or an operation of a transaction's
 // applyOps entry with the entry's time; txn: that entry, whose lsid and txnNumber the event
@@ -210,7 +211,7 @@ BSONObj crudEvent(const repl::OplogEntry& e, const EventOptions& options, const 
 }  // namespace
 
 std::vector<BSONObj> eventsFor(const BSONObj& entry, const Scope& scope, const EventOptions& options,
-                               const Lookup& lookup) {
+                               const Lookup& lookup, const EntryReader& readEntry) {
     auto parsed = repl::OplogEntry::parse(entry);
     uassertStatusOK(parsed.getStatus());
     const repl::OplogEntry& e = parsed.getValue();
@@ -223,14 +224,18 @@ std::vector<BSONObj> eventsFor(const BSONObj& entry, const Scope& scope, const E
     if (e.op != OpTypeEnum::kCommand) return out;
     if (e.isApplyOps()) {
         // A committed transaction: an event per operation of the scope, in order, each with
-        // the entry's time and the transaction's lsid and txnNumber.
-        BSONElement ops = e.o["applyOps"];
-        uassert(ErrorCodes::FailedToParse, "applyOps entry without an array of operations", ops.type() == Array);
+        // the (last) entry's time and the transaction's lsid and txnNumber. An entry of a chain
+        // that its last entry commits has none of its own.
+        if (repl::isPartialTransactionEntry(e)) return out;
+        const std::vector<BSONObj> ops = repl::transactionOperations(e, [&](const repl::OpTime& t) {
+            uassert(ErrorCodes::InternalError, "a transaction's earlier oplog entries cannot be read here",
+                    static_cast<bool>(readEntry));
+            return readEntry(t);
+        });
         uint32_t index = 0;
-        for (BSONElement op : ops.embeddedObject()) {
+        for (const BSONObj& op : ops) {
             const uint32_t i = index++;
-            if (op.type() != Object) continue;
-            repl::OplogEntry inner = uassertStatusOK(repl::OplogEntry::parseApplyOpsElement(op.embeddedObject()));
+            repl::OplogEntry inner = uassertStatusOK(repl::OplogEntry::parseApplyOpsElement(op));
             if (!scope.watches(inner.ns)) continue;
             inner.opTime = e.opTime;
             inner.wall = e.wall;

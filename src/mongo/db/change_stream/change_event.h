@@ -24,6 +24,7 @@
 
 #include "mongo/base/status.h"
 #include "mongo/bson/bsonobj.h"
+#include "mongo/db/repl/optime.h"
 
 namespace mongo {
 namespace change_stream {
@@ -60,10 +61,13 @@ struct EventOptions {
 
 // The events of one oplog entry for the scope, in order (none, one, or e.g. drop + invalidate).
 // lookup(ns, documentKey): the current document, for updateLookup (nullopt: gone -> null).
+// readEntry(opTime): an earlier oplog entry, for a transaction written as a chain of applyOps
+// entries (repl/transaction_oplog.h), whose events all come with its last entry.
 // Throws DBException for an entry it cannot read.
+using DocumentLookup = std::function<std::optional<BSONObj>(const std::string& ns, const BSONObj& documentKey)>;
+using EntryReader = std::function<std::optional<BSONObj>(const repl::OpTime&)>;
 std::vector<BSONObj> eventsFor(const BSONObj& entry, const Scope& scope, const EventOptions& options,
-                               const std::function<std::optional<BSONObj>(const std::string& ns,
-                                                                          const BSONObj& documentKey)>& lookup);
+                               const DocumentLookup& lookup, const EntryReader& readEntry = {});
 
 // updateDescription {updatedFields, removedFields, truncatedArrays} of a $v: 2 diff.
 BSONObj updateDescriptionOf(const BSONObj& diff);

@@ -10,6 +10,8 @@
 #include "mongo/db/pipeline/pipeline.h"
 #include "mongo/db/repl/coordinator.h"
 #include "mongo/db/repl/oplog.h"
+#include "mongo/db/repl/session_txn_storage.h"
+#include "mongo/db/service_context.h"
 #include "mongo/db/views/view_catalog.h"
 
 namespace mongo {
@@ -200,6 +202,12 @@ bool ChangeStreamCursorSource::refill(const OperationContext* interruptCtx) {
         if (!r) return std::nullopt;
         return r->doc.getOwned();
     };
+    // The earlier entries of a transaction written as a chain: read with an operation of
+    // their own, which leaves the cursor's snapshot alone.
+    auto readEntry = [](const repl::OpTime& t) -> std::optional<BSONObj> {
+        auto own = makeOperationContext(internalClient());
+        return repl::readOplogEntryUnderCatalogLock(own.get(), t);
+    };
     bool any = false;
     for (size_t n = 0; n < kEntriesPerRefill; ++n) {
         BSONObj entry;
@@ -223,7 +231,7 @@ bool ChangeStreamCursorSource::refill(const OperationContext* interruptCtx) {
             break;
         }
         _held.reset();
-        for (BSONObj& ev : change_stream::eventsFor(entry, _spec.scope, _spec.options, lookup)) {
+        for (BSONObj& ev : change_stream::eventsFor(entry, _spec.scope, _spec.options, lookup, readEntry)) {
             // Resumed from an event of this entry: what the client already had is not shown again.
             if (_spec.skipThrough && ev["_id"].embeddedObject()["_data"].str() <= *_spec.skipThrough) continue;
             if (ev["operationType"].str() == "invalidate") _invalidated = true;

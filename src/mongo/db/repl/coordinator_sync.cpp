@@ -157,6 +157,7 @@ void ReplicationCoordinator::advanceCommitPointLocked() {
     // entry on a majority may still be replaced by a later primary.
     if (candidate.getTerm() != _term || !(_commitPoint < candidate)) return;
     _commitPoint = candidate;
+    LocalOplog::get()->setMajorityCommitted(_commitPoint.getTimestamp());
     _commitPointWall = _lastAppliedWall;
     _progressCv.notify_all();
     LocalOplog::get()->notifyReaders();  // change streams: more entries are events now
@@ -173,6 +174,7 @@ void ReplicationCoordinator::learnCommitPointLocked(const OpTime& committed, Dat
     const OpTime c = std::min(committed, _lastApplied);
     if (!(_commitPoint < c)) return;
     _commitPoint = c;
+    LocalOplog::get()->setMajorityCommitted(_commitPoint.getTimestamp());
     _commitPointWall = wall;
     _progressCv.notify_all();
     LocalOplog::get()->notifyReaders();

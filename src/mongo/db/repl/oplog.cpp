@@ -170,6 +170,11 @@ void LocalOplog::resize(OperationContext* opCtx, long long sizeBytes, double min
 }
 
 bool LocalOplog::mayTruncate(const BSONObj& entry) const {
+    // Never the majority commit point or an entry after it: members that lack them, or fetch
+    // on from the commit point, would have to resync (MongoDB lets the oplog grow past its
+    // size rather than delete the commit point).
+    BSONElement ts = entry["ts"];
+    if (ts.type() == bsonTimestamp && ts.timestamp().asULL() >= _majorityCommitted.load()) return false;
     const double hours = _minRetentionHours.load();
     if (hours <= 0) return true;
     BSONElement wall = entry["wall"];

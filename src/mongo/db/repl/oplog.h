@@ -98,8 +98,11 @@ public:
     void resize(OperationContext* opCtx, long long sizeBytes, double minRetentionHours);
     double minRetentionHours() const { return _minRetentionHours.load(); }
     // Whether the capped oplog may delete entry (its oldest) to stay within its size: not
-    // while the entry is younger than the minimum retention period.
+    // while the entry is younger than the minimum retention period, nor when it is the
+    // majority commit point or newer.
     bool mayTruncate(const BSONObj& entry) const;
+    // The majority commit point's timestamp (the coordinator's, as it moves; 0: unknown).
+    void setMajorityCommitted(Timestamp ts) { _majorityCommitted.store(ts.asULL()); }
     // --- end isync
 
     // Called after each unit of work that appended entries commits, with its newest entry.
@@ -126,6 +129,7 @@ private:
     std::unordered_map<RecoveryUnit*, std::shared_ptr<Pending>> _pending;  // by open unit
     std::atomic<bool> _enabled{false};
     std::atomic<double> _minRetentionHours{0};  // isync: replSetResizeOplog's minRetentionHours
+    std::atomic<uint64_t> _majorityCommitted{0};  // the commit point's ts (asULL)
     std::atomic<long long> _term{OpTime::kUninitializedTerm};
     std::function<void(const OpTime&, Date_t)> _listener;
     std::function<void()> _writeGate;

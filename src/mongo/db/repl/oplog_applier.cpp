@@ -10,6 +10,7 @@
 #include "mongo/db/catalog/find_by_id.h"
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/session_txn_storage.h"
+#include "mongo/db/repl/transaction_oplog.h"
 #include "mongo/db/repl/update_diff.h"
 
 namespace mongo {
@@ -86,15 +87,22 @@ bool toleratedDuringInitialSync(int code);
 // transaction becomes visible on this member all at once, as on the primary. The entry is
 // written with the first operation (ApplyingEntryScope), and the session's record follows it.
 void applyTransaction(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc, OplogApplier::Mode mode) {
-    BSONElement ops = e.o["applyOps"];
-    uassert(ErrorCodes::FailedToParse, "applyOps entry without an array of operations", ops.type() == Array);
+    if (isPartialTransactionEntry(e)) {
+        // Not committed by itself: kept in the oplog until the transaction's last entry.
+        CollectionWriteLock lock;
+        ApplyingEntryScope scope(doc, e.opTime, e.wall);
+        writeEntryIfNotWritten(opCtx, scope, doc);
+        return;
+    }
+    // The earlier entries of a large transaction are already in this member's oplog: read
+    // before any lock is taken.
+    const std::vector<BSONObj> ops =
+        transactionOperations(e, [&](const OpTime& t) { return readOplogEntry(opCtx, t); });
     CollectionWriteLock lock;
     ApplyingEntryScope scope(doc, e.opTime, e.wall);
     WriteUnitOfWork wuow(opCtx);
-    for (BSONElement op : ops.embeddedObject()) {
-        uassert(ErrorCodes::FailedToParse, "applyOps entry with an operation that is not an object",
-                op.type() == Object);
-        OplogEntry inner = uassertStatusOK(OplogEntry::parseApplyOpsElement(op.embeddedObject()));
+    for (const BSONObj& op : ops) {
+        OplogEntry inner = uassertStatusOK(OplogEntry::parseApplyOpsElement(op));
         inner.opTime = e.opTime;
         inner.wall = e.wall;
         try {

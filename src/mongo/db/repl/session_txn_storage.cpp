@@ -137,8 +137,12 @@ std::optional<RetryImage> readRetryImage(OperationContext* opCtx, const BSONObj&
 }
 
 std::optional<BSONObj> readOplogEntry(OperationContext* opCtx, const OpTime& opTime) {
-    SnapshotReleaser release{opCtx};
     CatalogReadLock lock;
+    return readOplogEntryUnderCatalogLock(opCtx, opTime);
+}
+
+std::optional<BSONObj> readOplogEntryUnderCatalogLock(OperationContext* opCtx, const OpTime& opTime) {
+    SnapshotReleaser release{opCtx};
     Collection* oplog = CollectionCatalog::get()->lookupCollection(opCtx, LocalOplog::nss());
     if (!oplog) return std::nullopt;
     auto cursor = oplog->getCursor(opCtx, false);

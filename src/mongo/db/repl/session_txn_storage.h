@@ -41,6 +41,8 @@ bool writeRetryImage(OperationContext* opCtx, const RetryImage& image);
 std::optional<RetryImage> readRetryImage(OperationContext* opCtx, const BSONObj& sessionId);
 // The oplog entry at opTime (a reverse scan from the newest: retries concern recent ones).
 std::optional<BSONObj> readOplogEntry(OperationContext* opCtx, const OpTime& opTime);
+// The same for a caller that holds the catalog lock already (a cursor's batch).
+std::optional<BSONObj> readOplogEntryUnderCatalogLock(OperationContext* opCtx, const OpTime& opTime);
 
 // A secondary's applier, in the unit of work that applied `entry` (CRUD, collection write lock
 // held): a retryable write's entry moves the session's record to it; a findAndModify entry

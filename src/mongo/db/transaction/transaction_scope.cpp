@@ -9,6 +9,7 @@
 #include "mongo/db/repl/coordinator.h"
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/session_txn_storage.h"
+#include "mongo/db/repl/transaction_oplog.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/session/logical_session_id.h"
 #include "mongo/db/transaction/transaction_stats.h"
@@ -28,6 +29,11 @@ bool isAllowedInTransaction(const std::string& name) {
 bool isCommitOrAbort(const std::string& name) { return name == "commitTransaction" || name == "abortTransaction"; }
 
 namespace {
+
+// Operations per applyOps entry: an entry stays within the 16 MB of a BSON document (a lone
+// larger operation, a document near 16 MB, gets an entry of its own, within the 16 KB of
+// headroom internal documents have).
+constexpr size_t kApplyOpsEntryBytes = BSONObjMaxUserSize - 64 * 1024;
 
 std::string describeSession(const BSONObj& lsid) {
     auto hex = lsidIdHex(lsid);
@@ -226,12 +232,6 @@ TransactionScope::~TransactionScope() {
 
 void TransactionScope::addOperation(const BSONObj& op) {
     invariant(_txn);
-    // The applyOps entry must stay within an oplog entry's size (7.0 splits larger
-    // transactions into a chain of entries; not this server yet).
-    uassert(ErrorCodes::TransactionTooLarge,
-            "Total size of all transaction operations must be less than " + std::to_string(BSONObjMaxUserSize) +
-                ". Actual size is " + std::to_string(_txn->opsBytes + op.objsize()),
-            _txn->opsBytes + op.objsize() + 4096 < static_cast<size_t>(BSONObjMaxUserSize));
     _txn->opsBytes += op.objsize();
     _txn->ops.push_back(op.getOwned());
 }
@@ -272,18 +272,19 @@ void TransactionScope::commit(OperationContext* opCtx) {
         if (_txn->ops.empty()) {
             _committedReadOnly = true;
         } else {
+            // One applyOps entry, or a chain of them when the operations do not fit in one (each
+            // at its own timestamp, all in this WiredTiger transaction: they appear together).
             repl::OplogEntry e;
-            e.op = repl::OpTypeEnum::kCommand;
-            e.ns = "admin.$cmd";
-            BSONObjBuilder o;
-            BSONArrayBuilder ops;
-            for (const BSONObj& op : _txn->ops) ops.append(op);
-            o.append("applyOps", ops.arr());
-            e.o = o.obj();
-            e.lsid = _session->sessionId();
-            e.txnNumber = _txnNumber;
-            e.prevOpTime = repl::OpTime();  // {ts: Timestamp(0, 0), t: -1}: the only entry
-            repl::LocalOplog::get()->append(opCtx, &e);
+            e.prevOpTime = repl::OpTime();  // {ts: Timestamp(0, 0), t: -1}: the first entry
+            for (BSONObj& o : repl::applyOpsObjects(_txn->ops, kApplyOpsEntryBytes)) {
+                e.op = repl::OpTypeEnum::kCommand;
+                e.ns = "admin.$cmd";
+                e.o = std::move(o);
+                e.lsid = _session->sessionId();
+                e.txnNumber = _txnNumber;
+                repl::LocalOplog::get()->append(opCtx, &e);
+                e.prevOpTime = e.opTime;
+            }
             repl::SessionTxnRecord rec;
             rec.sessionId = _session->sessionId();
             rec.txnNum = _txnNumber;

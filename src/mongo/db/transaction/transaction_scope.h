@@ -60,7 +60,7 @@ public:
     long long txnNumber() const { return _txnNumber; }
 
     // The op observer: one write of the transaction, as its applyOps element ({op, ns, ui, o,
-    // o2?}). TransactionTooLarge when the transaction's operations pass 16 MB.
+    // o2?}). The commit writes them in as many applyOps entries as they need.
     void addOperation(const BSONObj& op);
 
     // A collection one of its commands created (outside the transaction, at once), and
