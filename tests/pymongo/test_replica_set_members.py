@@ -241,6 +241,11 @@ def test_diverged_member_rolls_back_saves_what_it_lost_and_rejoins(rs):
     # A write only the old primary has (w: 1, before it notices it lost its majority).
     with p.client() as c:
         c.test.get_collection("div", write_concern=pymongo.WriteConcern(w=1)).insert_one({"_id": "lost", "v": 1})
+        # And a transaction's (its applyOps entry is rolled back as well).
+        with c.start_session() as s:
+            s.start_transaction(write_concern=pymongo.WriteConcern(w=1))
+            c.test.div.insert_one({"_id": "lostInTxn", "v": 2}, session=s)
+            s.commit_transaction()
     p.kill9()
     for m in others:
         m.start()
@@ -257,14 +262,15 @@ def test_diverged_member_rolls_back_saves_what_it_lost_and_rejoins(rs):
              "the diverged member to roll back and become SECONDARY")
     with p.client(read_preference=pymongo.ReadPreference.SECONDARY_PREFERRED) as c:
         wait_for(lambda: c.test.div.find_one({"_id": "kept"}) is not None, 30, "the set's write on the member")
-        assert c.test.div.find_one({"_id": "lost"}) is None
+        assert c.test.div.find_one({"_id": "lost"}) is None and c.test.div.find_one({"_id": "lostInTxn"}) is None
         assert c.local["oplog.rs"].find_one({"o._id": "lost"}) is None
     # The rolled-back document is in <dbpath>/rollback/<collection uuid>/removed.<time>.bson,
     # as this member held it (MongoDB 7.0's layout).
     files = [os.path.join(d, f) for d, _, fs in os.walk(rollback_dir) for f in fs]
     assert len(files) == 1 and os.path.basename(files[0]).startswith("removed.") and files[0].endswith(".bson"), files
     with open(files[0], "rb") as f:
-        assert bson.decode_all(f.read()) == [{"_id": "lost", "v": 1}]
+        assert sorted(bson.decode_all(f.read()), key=lambda d: d["_id"]) == [{"_id": "lost", "v": 1},
+                                                                          {"_id": "lostInTxn", "v": 2}]
     with rs_client(rs) as c:
         c.test.get_collection("div", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_one(
             {"_id": "after"})

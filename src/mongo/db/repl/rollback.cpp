@@ -137,14 +137,28 @@ long long writeRollbackFiles(OperationContext* opCtx, const std::string& dbpath,
     // Per namespace, the documents touched (once each, however many entries touched them).
     std::map<std::string, std::vector<BSONObj>> ids;
     std::map<std::string, std::set<std::string>> seen;
+    auto note = [&](const OplogEntry& e) {
+        if (e.ns.rfind("local.", 0) == 0) return;
+        BSONObj id = touchedId(e);
+        if (id.isEmpty()) return;
+        if (seen[e.ns].insert(std::string(id.objdata(), size_t(id.objsize()))).second) ids[e.ns].push_back(id);
+    };
     for (const BSONObj& doc : divergent) {
         auto parsed = OplogEntry::parse(doc);
         if (!parsed.isOK()) continue;
         const OplogEntry& e = parsed.getValue();
-        if (e.ns.rfind("local.", 0) == 0) continue;
-        BSONObj id = touchedId(e);
-        if (id.isEmpty()) continue;
-        if (seen[e.ns].insert(std::string(id.objdata(), size_t(id.objsize()))).second) ids[e.ns].push_back(id);
+        if (!e.isApplyOps()) {
+            note(e);
+            continue;
+        }
+        // A transaction's entry (or one of its chain): the documents of its operations.
+        BSONElement ops = e.o["applyOps"];
+        if (ops.type() != Array) continue;
+        for (BSONElement op : ops.embeddedObject()) {
+            if (op.type() != Object) continue;
+            auto inner = OplogEntry::parseApplyOpsElement(op.embeddedObject());
+            if (inner.isOK()) note(inner.getValue());
+        }
     }
     long long written = 0;
     const std::string when = fileTime();
