@@ -5,6 +5,8 @@ fullDocument: updateLookup, pipelines after $changeStream, resume tokens (resume
 an invalidate, startAtOperationTime, postBatchResumeToken), and MongoDB's refusals. The majority
 gating of a three-member set is in test_replica_set_members.py."""
 
+import time
+
 import pymongo
 import pytest
 from bson import Timestamp
@@ -221,6 +223,11 @@ def test_resume_token_not_in_the_oplog(c):
     fake = {"_data": "82%016X00" % ((ts.time << 32) | (ts.inc + 100000))}
     with coll.watch(resume_after=fake, max_await_time_ms=200) as s:
         coll.insert_one({"_id": 2})
+        # An entry past the token's time: one of a later second (the insert above is of the
+        # token's second, before it; the stream used to wait for the next write of the server,
+        # the session cache's refresh five minutes later).
+        time.sleep(1.1)
+        coll.insert_one({"_id": 3})
         assert code_of(lambda: next_events(s, 1)) == 280
 
 

@@ -441,6 +441,58 @@ def test_idle_transactions_in_current_op_and_refused_operations(c, db):
     assert db.a.count_documents({}) == 1 and db.capped.count_documents({}) == 0
 
 
+def test_cursors_stay_with_their_transaction(rs, c, db):
+    db.a.insert_many([{"_id": i} for i in range(10)])
+    port = primary_of(rs).port
+    lsid = new_lsid()
+    txn = {"lsid": lsid, "txnNumber": Int64(1), "autocommit": False}
+    first = raw(port, db.name, dict({"find": "a", "batchSize": 2}, startTransaction=True, **txn))
+    cid = first["cursor"]["id"]
+    # Outside the transaction (no session fields): refused, the cursor stays the transaction's.
+    assert raw_code(port, db.name, {"getMore": cid, "collection": "a"}) == 50740
+    assert len(raw(port, db.name, dict({"getMore": cid, "collection": "a", "batchSize": 2}, **txn))
+               ["cursor"]["nextBatch"]) == 2
+    raw(port, "admin", dict({"commitTransaction": 1}, **txn))
+    # The transaction's cursor died with it.
+    assert raw_code(port, db.name, dict({"getMore": cid, "collection": "a"}, **txn)) == 256
+    assert raw_code(port, db.name, {"getMore": cid, "collection": "a"}) == 43
+    # A cursor opened outside is not continued inside a transaction (the failed command aborts
+    # the transaction, as any).
+    outside = raw(port, db.name, {"find": "a", "batchSize": 2})["cursor"]["id"]
+    txn2 = dict(txn, txnNumber=Int64(2))
+    raw(port, db.name, dict({"find": "a", "batchSize": 1}, startTransaction=True, **txn2))
+    assert raw_code(port, db.name, dict({"getMore": outside, "collection": "a"}, **txn2)) == 263
+    assert raw_code(port, "admin", dict({"commitTransaction": 1}, **txn2)) == 251
+    assert len(raw(port, db.name, {"getMore": outside, "collection": "a"})["cursor"]["nextBatch"]) == 8
+
+
+def test_a_writer_waiting_for_a_transaction_does_not_deadlock_its_ddl(c, db):
+    db.a.insert_one({"_id": 0})
+    with c.start_session() as s:
+        s.start_transaction()
+        db.a.insert_one({"_id": "k"}, session=s)
+        result = {}
+
+        def outside():
+            try:
+                db.a.insert_one({"_id": "k"})  # waits: the key is the transaction's, uncommitted
+                result["ok"] = True
+            except pymongo.errors.DuplicateKeyError:
+                result["dup"] = True
+
+        t = threading.Thread(target=outside)
+        t.start()
+        time.sleep(0.5)
+        # The transaction's implicit create needs the catalog lock the waiting writer holds
+        # shared: LockTimeout (transient) after maxTransactionLockRequestTimeoutMillis, not a hang.
+        with pytest.raises(pymongo.errors.OperationFailure) as e:
+            db.newcoll.insert_one({"x": 1}, session=s)
+        assert e.value.code == 24 and e.value.has_error_label("TransientTransactionError")
+        t.join(20)
+    assert result == {"ok": True}
+    assert db.a.count_documents({"_id": "k"}) == 1
+
+
 def test_a_newer_txn_number_ends_the_transaction_in_progress(rs, c, db):
     port = primary_of(rs).port
     lsid = new_lsid()

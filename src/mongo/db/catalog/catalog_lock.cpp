@@ -1,11 +1,12 @@
 #include "mongo/db/catalog/catalog_lock.h"
 
 #include "mongo/db/operation_context.h"
+#include "mongo/db/server_parameters.h"
 
 namespace mongo {
 
-std::shared_mutex& catalogMutex() {
-    static std::shared_mutex m;
+std::shared_timed_mutex& catalogMutex() {
+    static std::shared_timed_mutex m;
     return m;
 }
 
@@ -31,9 +32,18 @@ void lockNoting(Lock& l) {
 }
 }  // namespace
 
-void lockReportingWait(std::shared_lock<std::shared_mutex>& l) { lockNoting(l); }
-void lockReportingWait(std::unique_lock<std::shared_mutex>& l) { lockNoting(l); }
+void lockReportingWait(std::shared_lock<std::shared_timed_mutex>& l) { lockNoting(l); }
+void lockReportingWait(std::unique_lock<std::shared_timed_mutex>& l) { lockNoting(l); }
 void lockReportingWait(std::unique_lock<std::mutex>& l) { lockNoting(l); }
+
+void lockForDDL(std::unique_lock<std::shared_timed_mutex>& l) {
+    const OperationContext* op = currentOperationOnThisThread();
+    const int limit = maxTransactionLockRequestTimeoutMillis();
+    if (!op || !op->inMultiDocumentTransaction() || limit < 0) return lockNoting(l);
+    if (l.try_lock_for(std::chrono::milliseconds(limit))) return;
+    uasserted(ErrorCodes::LockTimeout, "Unable to acquire the catalog lock for a command of a transaction within " +
+                                           std::to_string(limit) + "ms (maxTransactionLockRequestTimeoutMillis)");
+}
 }  // namespace catalog_lock_detail
 
 }  // namespace mongo

@@ -12,15 +12,20 @@
 
 namespace mongo {
 
-std::shared_mutex& catalogMutex();
+std::shared_timed_mutex& catalogMutex();
 std::mutex& writeMutex();
 
 namespace catalog_lock_detail {
 // Takes the (deferred) lock; if it is not free at once, marks the thread's operation
 // (operation_context.h) as waiting for a lock until it is.
-void lockReportingWait(std::shared_lock<std::shared_mutex>& l);
-void lockReportingWait(std::unique_lock<std::shared_mutex>& l);
+void lockReportingWait(std::shared_lock<std::shared_timed_mutex>& l);
+void lockReportingWait(std::unique_lock<std::shared_timed_mutex>& l);
 void lockReportingWait(std::unique_lock<std::mutex>& l);
+// The exclusive catalog lock for DDL. A command of a multi-document transaction waits at most
+// maxTransactionLockRequestTimeoutMillis (MongoDB's; < 0: no limit), then fails with LockTimeout
+// (TransientTransactionError): its transaction may hold what the lock's holder waits for (a
+// writer waiting for the transaction's uncommitted key keeps the catalog lock shared).
+void lockForDDL(std::unique_lock<std::shared_timed_mutex>& l);
 }  // namespace catalog_lock_detail
 
 // A command reading documents.
@@ -29,7 +34,7 @@ public:
     CatalogReadLock() : _lk(catalogMutex(), std::defer_lock) { catalog_lock_detail::lockReportingWait(_lk); }
 
 private:
-    std::shared_lock<std::shared_mutex> _lk;
+    std::shared_lock<std::shared_timed_mutex> _lk;
 };
 
 // A command writing documents (may create a collection implicitly through upgradeToDDL).
@@ -53,7 +58,7 @@ public:
     }
 
 private:
-    std::shared_lock<std::shared_mutex> _cat;
+    std::shared_lock<std::shared_timed_mutex> _cat;
     std::unique_lock<std::mutex> _w;
 };
 
@@ -61,12 +66,12 @@ private:
 class CatalogDDLLock {
 public:
     CatalogDDLLock() : _cat(catalogMutex(), std::defer_lock), _w(writeMutex(), std::defer_lock) {
-        catalog_lock_detail::lockReportingWait(_cat);
+        catalog_lock_detail::lockForDDL(_cat);
         catalog_lock_detail::lockReportingWait(_w);
     }
 
 private:
-    std::unique_lock<std::shared_mutex> _cat;
+    std::unique_lock<std::shared_timed_mutex> _cat;
     std::unique_lock<std::mutex> _w;
 };
 

@@ -330,6 +330,18 @@ void IndexCatalogImpl::insertKeys(OperationContext* opCtx, Entry& e, const KeySt
 // A document with arrays along new key-path components records them in the catalog entry, in
 // the same unit of work as the document itself.
 void IndexCatalogImpl::noteMultikey(OperationContext* opCtx, Entry& e, const MultikeyPaths& paths) {
+    if (opCtx->inMultiDocumentTransaction()) {
+        // A transaction's unit stays open while others write, and an abort would set the
+        // visible paths back over what they added meanwhile: the flags are recorded in a unit
+        // of their own, committed now (under the write lock the caller holds). Multikey only
+        // grows, so a flag left by an aborted transaction costs nothing but tighter plans
+        // (MongoDB records it outside the transaction too).
+        auto own = makeOperationContextOutsideTransaction(opCtx->getClient());
+        WriteUnitOfWork wuow(own.get());
+        noteMultikey(own.get(), e, paths);
+        wuow.commit();
+        return;
+    }
     MultikeyPaths merged;
     {
         std::lock_guard<std::mutex> lk(e.mkMutex);

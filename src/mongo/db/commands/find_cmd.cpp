@@ -162,6 +162,18 @@ public:
             uasserted(ErrorCodes::Unauthorized,
                       "cursor id " + std::to_string(id) + " was not created by the authenticated user");
         }
+        // A cursor reads the snapshot of the transaction that opened it (its recovery unit):
+        // only that transaction's getMores continue it, and a transaction continues no other.
+        const std::string inTxn = opCtx->transactionCursorKey ? *opCtx->transactionCursorKey : std::string();
+        if (cursor->transaction != inTxn) {
+            const bool fromTxn = !cursor->transaction.empty();
+            cursor.checkIn();
+            uasserted(fromTxn ? 50740 : int(ErrorCodes::OperationNotSupportedInTransaction),
+                      fromTxn ? "Cannot run getMore on cursor " + std::to_string(id) +
+                                    ", which was created in a transaction, outside that transaction"
+                              : "Cannot run getMore on cursor " + std::to_string(id) +
+                                    ", which was not created in this transaction, in a transaction");
+        }
         failGetMoreAfterCursorCheckout.execute([](const BSONObj& data) {
             long long code = 0;
             BSONElement e = data["errorCode"];

@@ -100,7 +100,9 @@ std::unique_ptr<RetryableWrite> RetryableWrite::begin(OperationContext* opCtx, c
     ensureSessionCollections(opCtx);
     auto session = SessionTxnTable::get()->checkOut(opCtx, sessionIdWithUid(lsid.embeddedObject()),
                                                     LocalOplog::get()->term());
-    if (n > session->txnNumber()) txn::abortForNewerTxnNumber(*session);
+    if (n > session->txnNumber() ||
+        (session->transaction() && session->transaction()->term != LocalOplog::get()->term()))
+        txn::abortInProgress(*session);
     uassert(ErrorCodes::ConflictingOperationInProgress,
             "Cannot run a retryable write with transaction number " + std::to_string(n) +
                 ": it has already been used by a multi-document transaction",

@@ -80,12 +80,15 @@ std::unique_ptr<SessionTxnTable::CheckedOut> SessionTxnTable::checkOut(Operation
         _byUse.splice(_byUse.end(), _byUse, s->use);  // now the newest use
     }
     std::unique_ptr<CheckedOut> out(new CheckedOut(this, s, opCtx));
-    if (!s->loaded || s->loadedTerm != term) {
+    if (s->txn) {
+        // A transaction in progress (of an older term, if the term changed): the transaction
+        // layer aborts it, with its cursors, before the session is used for anything else.
+        s->loadedTerm = term;
+    } else if (!s->loaded || s->loadedTerm != term) {
         // First use in this term: what storage says (a write of another primary, or of
         // this node before a restart, reached it through the oplog).
         s->txnNum = -1;
         s->phase = TxnPhase::kNone;
-        s->txn.reset();  // a transaction of an older term (the reaper ends them first)
         s->lastWrite = OpTime();
         s->statements.clear();
         s->complete = true;
@@ -116,7 +119,7 @@ void SessionTxnTable::checkIn(const std::shared_ptr<Session>& s) {
 void SessionTxnTable::forget(const BSONObj& sessionId) {
     std::lock_guard<std::mutex> lk(_mutex);
     auto it = _sessions.find(keyOf(sessionId));
-    if (it == _sessions.end() || it->second->checkedOut) return;
+    if (it == _sessions.end() || it->second->checkedOut || it->second->txn) return;
     _byUse.erase(it->second->use);
     _sessions.erase(it);
 }

@@ -1,6 +1,7 @@
 #include "mongo/db/repl/transaction_oplog.h"
 
 #include <algorithm>
+#include <string>
 
 #include "mongo/base/status.h"
 #include "mongo/bson/bsonobjbuilder.h"
@@ -56,12 +57,14 @@ std::vector<BSONObj> applyOpsObjects(const std::vector<BSONObj>& ops, size_t max
     std::vector<std::vector<BSONObj>> groups(1);
     size_t bytes = 0;
     for (const BSONObj& op : ops) {
-        if (!groups.back().empty() && bytes + op.objsize() > maxBytes) {
+        // As an array element: its bytes, a type byte and its index as a field name.
+        const size_t size = op.objsize() + 1 + std::to_string(groups.back().size()).size() + 1;
+        if (!groups.back().empty() && bytes + size > maxBytes) {
             groups.emplace_back();
             bytes = 0;
         }
         groups.back().push_back(op);
-        bytes += op.objsize();
+        bytes += size;
     }
     std::vector<BSONObj> out;
     for (size_t i = 0; i < groups.size(); ++i) {

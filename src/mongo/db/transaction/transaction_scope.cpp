@@ -120,13 +120,14 @@ std::string cursorKeyOf(const BSONObj& lsid, long long txnNumber) {
 
 }  // namespace
 
-void abortForNewerTxnNumber(repl::SessionTxnTable::CheckedOut& session) {
+void abortInProgress(repl::SessionTxnTable::CheckedOut& session) {
     if (session.phase() != repl::TxnPhase::kInProgress) return;
-    // A newer transaction number ends the transaction in progress, as in MongoDB.
     auto old = session.endTransaction(repl::TxnPhase::kAborted);
     CursorManager::get().killTransactionCursors(cursorKeyOf(session.sessionId(), session.txnNumber()));
     TransactionStats::get().totalAborted.fetch_add(1);
-    old.reset();  // rolled back
+    // Rolled back under the write lock: the rollback handlers of its writes expect it.
+    CollectionWriteLock lock;
+    old.reset();
 }
 
 TransactionScope::TransactionScope(OperationContext* opCtx, std::unique_ptr<repl::SessionTxnTable::CheckedOut> session,
@@ -163,7 +164,9 @@ std::unique_ptr<TransactionScope> TransactionScope::begin(OperationContext* opCt
             req.txnNumber >= active);
     std::unique_ptr<TransactionScope> scope(new TransactionScope(opCtx, std::move(session), req.txnNumber));
     repl::SessionTxnTable::CheckedOut& s = *scope->_session;
-    if (req.start && req.txnNumber > active) abortForNewerTxnNumber(s);
+    // A transaction of an older term can never commit (its node stepped down meanwhile).
+    if (s.transaction() && s.transaction()->term != repl::LocalOplog::get()->term()) abortInProgress(s);
+    if (req.start && req.txnNumber > active) abortInProgress(s);
     if (req.start) {
         if (req.txnNumber == active)
             uassert(ErrorCodes::ConflictingOperationInProgress,
@@ -306,7 +309,11 @@ void TransactionScope::commit(OperationContext* opCtx) {
 }
 
 void TransactionScope::abort() {
-    if (_txn) end(repl::TxnPhase::kAborted);
+    if (!_txn) return;
+    // Rolled back under the write lock, as every other unit of work: the rollback handlers of
+    // its writes expect it.
+    CollectionWriteLock lock;
+    end(repl::TxnPhase::kAborted);
 }
 
 size_t abortIdleTransactions(
@@ -318,7 +325,13 @@ size_t abortIdleTransactions(
             return true;
         });
     TransactionStats::get().totalAborted.fetch_add(victims.size());
-    return victims.size();  // destroyed here, outside the table's lock: rolled back
+    const size_t n = victims.size();
+    if (n) {
+        // Rolled back outside the table's lock, under the write lock (as abort()).
+        CollectionWriteLock lock;
+        victims.clear();
+    }
+    return n;
 }
 
 size_t abortIdleTransactionsOfSessions(const std::function<bool(const BSONObj& sessionId)>& pred) {

@@ -98,9 +98,10 @@ private:
     bool _committedReadOnly = false;
 };
 
-// Before a session takes a newer txnNumber (a transaction or a retryable write): aborts the
-// transaction it has in progress, if any.
-void abortForNewerTxnNumber(repl::SessionTxnTable::CheckedOut& session);
+// Aborts the session's transaction in progress, if any, with its cursors: before the session
+// takes a newer txnNumber (a transaction or a retryable write, as MongoDB), or when the
+// transaction began in an older term.
+void abortInProgress(repl::SessionTxnTable::CheckedOut& session);
 
 // Aborts, now, the transactions in progress that no command uses and shouldAbort(sessionId,
 // txnNumber, transaction) selects (the reaper), with the cursors they opened. Returns how many.
