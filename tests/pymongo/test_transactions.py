@@ -438,6 +438,11 @@ def test_idle_transactions_in_current_op_and_refused_operations(c, db):
             list(db.a.aggregate([{"$match": {}}, {"$out": "copy"}], session=s))
         assert e.value.code == 263
         s.abort_transaction()
+        s.start_transaction()
+        with pytest.raises(pymongo.errors.OperationFailure) as e:
+            list(db.a.aggregate([{"$changeStream": {}}], session=s))
+        assert e.value.code == 263
+        s.abort_transaction()
     assert db.a.count_documents({}) == 1 and db.capped.count_documents({}) == 0
 
 

@@ -81,11 +81,16 @@ Request checkRequest(const std::string& name, const std::string& db, const BSONO
     uassert(ErrorCodes::OperationNotSupportedInTransaction,
             "Cannot run '" + name + "' in a multi-document transaction.", isAllowedInTransaction(name));
     if (name == "aggregate" && body["pipeline"].type() == Array) {
-        std::string last;
-        for (BSONElement st : body["pipeline"].embeddedObject())
-            if (st.type() == Object && !st.embeddedObject().isEmpty()) last = st.embeddedObject().firstElementFieldName();
-        uassert(ErrorCodes::OperationNotSupportedInTransaction, last + " cannot be used in a transaction",
-                last != "$out" && last != "$merge");
+        // Stages that write, or read something other than the transaction's snapshot.
+        static const std::set<std::string> kRefused = {"$out",         "$merge",          "$changeStream",
+                                                       "$collStats",   "$indexStats",     "$currentOp",
+                                                       "$listSessions", "$listLocalSessions", "$planCacheStats"};
+        for (BSONElement st : body["pipeline"].embeddedObject()) {
+            if (st.type() != Object || st.embeddedObject().isEmpty()) continue;
+            const std::string stage(st.embeddedObject().firstElementFieldName());
+            uassert(ErrorCodes::OperationNotSupportedInTransaction, stage + " cannot be used in a transaction",
+                    !kRefused.count(stage));
+        }
     }
     if (!isCommitOrAbort(name)) {
         uassert(ErrorCodes::OperationNotSupportedInTransaction,
