@@ -95,6 +95,12 @@ bool secondaryOk(const BSONObj& body) {
     return mode.type() == String && mode.str() != "primary";
 }
 
+// The labels drivers act on: RetryableWriteError for a retryable write's reply, and for a
+// transaction's TransientTransactionError / RetryableWriteError.
+BSONObj withWriteErrorLabels(const std::string& name, const BSONObj& body, const BSONObj& reply) {
+    return txn::withTransactionErrorLabels(name, body, repl::withRetryableWriteErrorLabel(name, body, reply));
+}
+
 // labelsFinal: set when the reply's errorLabels must not be added to (a failCommand reply).
 void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBuilder& result, bool* labelsFinal) {
     const BSONObj& body = req.body;
@@ -204,8 +210,7 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         *labelsFinal = true;
         BSONObj injected = outcome->reply;
         if (!outcome->errorLabelsOverridden) {
-            injected = repl::withRetryableWriteErrorLabel(cmd->name(), body, injected);
-            injected = txn::withTransactionErrorLabels(cmd->name(), body, injected);
+            injected = withWriteErrorLabels(cmd->name(), body, injected);
             if (isChangeStreamCommand(cmd->name(), body)) injected = withResumableChangeStreamLabel(injected);
         }
         result.appendElements(injected);
@@ -318,8 +323,7 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
         BSONObjBuilder extra;
         extra.appendElements(extraInfo);
         repl::ReplicationCoordinator::get()->appendClusterTimeFields(&extra);
-        BSONObj reply = repl::withRetryableWriteErrorLabel(name, req.body, makeErrorReply(status, extra.obj()));
-        reply = txn::withTransactionErrorLabels(name, req.body, reply);
+        BSONObj reply = withWriteErrorLabels(name, req.body, makeErrorReply(status, extra.obj()));
         if (changeStreamCommand) reply = withResumableChangeStreamLabel(reply);
         profileCommandIfEnabled(client, req, name, profLevel, status, reply, ms);
         return reply;
@@ -333,10 +337,7 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
     if (!reply["ok"].trueValue()) cmd->failed++;
     // RetryableWriteError on a retryable write's retryable error or write concern error
     // (a failCommand reply with its own errorLabels keeps them).
-    if (!labelsFinal) {
-        reply = repl::withRetryableWriteErrorLabel(name, req.body, reply);
-        reply = txn::withTransactionErrorLabels(name, req.body, reply);
-    }
+    if (!labelsFinal) reply = withWriteErrorLabels(name, req.body, reply);
     profileCommandIfEnabled(client, req, name, profLevel, status, reply, ms);
     return reply;
 }

@@ -244,15 +244,19 @@ void recordRetryImageWhileApplying(OperationContext* opCtx, const BSONObj& pre, 
     writeRetryImage(opCtx, img);
 }
 
-BSONObj withRetryableWriteErrorLabel(const std::string& commandName, const BSONObj& body, const BSONObj& reply) {
+bool isRetryableWriteErrorCode(int code) {
     // The retryable-writes specification's retryable error codes.
     static const std::set<int> kRetryable = {6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436};
+    return kRetryable.count(code) > 0;
+}
+
+BSONObj withRetryableWriteErrorLabel(const std::string& commandName, const BSONObj& body, const BSONObj& reply) {
     if (body["txnNumber"].eoo() || !body["autocommit"].eoo() || !isRetryableWriteCommand(commandName)) return reply;
     if (reply.hasField("errorLabels")) return reply;
     bool label = false;
-    if (!reply["ok"].trueValue() && reply["code"].isNumber()) label = kRetryable.count(reply["code"].numberInt()) > 0;
+    if (!reply["ok"].trueValue() && reply["code"].isNumber()) label = isRetryableWriteErrorCode(reply["code"].numberInt());
     if (BSONElement wce = reply["writeConcernError"]; wce.type() == Object && wce.embeddedObject()["code"].isNumber())
-        label = label || kRetryable.count(wce.embeddedObject()["code"].numberInt()) > 0;
+        label = label || isRetryableWriteErrorCode(wce.embeddedObject()["code"].numberInt());
     if (!label) return reply;
     BSONObjBuilder b;
     b.appendElements(reply);

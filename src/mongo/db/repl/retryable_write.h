@@ -106,6 +106,8 @@ void recordRetryImageWhileApplying(OperationContext* opCtx, const BSONObj& pre, 
 // error a driver may retry (the retryable-writes spec's codes). Appends errorLabels to reply
 // when it applies and the reply has none. Pure (unit-tested).
 BSONObj withRetryableWriteErrorLabel(const std::string& commandName, const BSONObj& body, const BSONObj& reply);
+// Whether code is one of the retryable-writes specification's retryable error codes.
+bool isRetryableWriteErrorCode(int code);
 
 }  // namespace repl
 }  // namespace mongo

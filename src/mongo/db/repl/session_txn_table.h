@@ -63,7 +63,6 @@ struct TxnHistory {
 struct MultiDocumentTransaction {
     std::unique_ptr<RecoveryUnit> ru;
     std::vector<BSONObj> ops;  // applyOps elements, in the order they were written
-    size_t opsBytes = 0;
     std::chrono::steady_clock::time_point started;
     // When its last command ended (set at check-in, under the table's lock).
     std::chrono::steady_clock::time_point lastActive;

@@ -1,19 +1,12 @@
 #include "mongo/db/transaction/transaction_error_labels.h"
 
-#include <set>
-
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/repl/retryable_write.h"
 #include "mongo/db/transaction/transaction_scope.h"
 
 namespace mongo {
 namespace txn {
 namespace {
-
-const std::set<int>& retryableCodes() {
-    // The retryable-writes specification's retryable error codes.
-    static const std::set<int> k = {6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436};
-    return k;
-}
 
 bool isTransient(int code, bool hasWriteConcernError, bool commitOrAbort) {
     switch (code) {
@@ -30,7 +23,7 @@ bool isTransient(int code, bool hasWriteConcernError, bool commitOrAbort) {
     }
     // A statement that failed because the node stepped down or shuts down: the transaction
     // is gone with it, and can be run again on the new primary.
-    return !commitOrAbort && retryableCodes().count(code) > 0;
+    return !commitOrAbort && repl::isRetryableWriteErrorCode(code);
 }
 
 }  // namespace
@@ -46,7 +39,7 @@ BSONObj withTransactionErrorLabels(const std::string& commandName, const BSONObj
     std::string label;
     if (failed && isTransient(code, hasWce, commitOrAbort))
         label = "TransientTransactionError";
-    else if (commitOrAbort && ((failed && retryableCodes().count(code)) || retryableCodes().count(wceCode)))
+    else if (commitOrAbort && ((failed && repl::isRetryableWriteErrorCode(code)) || repl::isRetryableWriteErrorCode(wceCode)))
         label = "RetryableWriteError";
     if (label.empty()) return reply;
     BSONObjBuilder b;

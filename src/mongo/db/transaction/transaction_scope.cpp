@@ -227,20 +227,22 @@ void TransactionScope::lend() {
     _opCtx->transactionCursorKey = &_cursorKey;
 }
 
+void TransactionScope::unlend() {
+    if (_opCtx->transaction != this) return;
+    // (lendRecoveryUnit(nullptr) also when nothing was lent: it returns the operation's own.)
+    _opCtx->lendRecoveryUnit(nullptr);
+    _opCtx->getClient()->transactionRecoveryUnit = nullptr;
+    _opCtx->transaction = nullptr;
+    _opCtx->transactionCursorKey = nullptr;
+}
+
 TransactionScope::~TransactionScope() {
-    if (_opCtx->transaction == this) {
-        // (lendRecoveryUnit(nullptr) also when nothing was lent: it returns the operation's own.)
-        _opCtx->lendRecoveryUnit(nullptr);
-        _opCtx->getClient()->transactionRecoveryUnit = nullptr;
-        _opCtx->transaction = nullptr;
-        _opCtx->transactionCursorKey = nullptr;
-    }
+    unlend();
     _ended.reset();  // rolls back whatever an ended transaction did not commit
 }
 
 void TransactionScope::addOperation(const BSONObj& op) {
     invariant(_txn);
-    _txn->opsBytes += op.objsize();
     _txn->ops.push_back(op.getOwned());
 }
 
@@ -259,10 +261,7 @@ void TransactionScope::end(repl::TxnPhase how) {
     auto& stats = TransactionStats::get();
     (how == repl::TxnPhase::kCommitted ? stats.totalCommitted : stats.totalAborted).fetch_add(1);
     // The recovery unit goes back to the command before the transaction's is destroyed.
-    _opCtx->lendRecoveryUnit(nullptr);
-    _opCtx->getClient()->transactionRecoveryUnit = nullptr;
-    _opCtx->transaction = nullptr;
-    _opCtx->transactionCursorKey = nullptr;
+    unlend();
     _ended.reset();
 }
 

@@ -85,6 +85,8 @@ private:
     TransactionScope(OperationContext* opCtx, std::unique_ptr<repl::SessionTxnTable::CheckedOut> session,
                      long long txnNumber);
     void lend();
+    // Gives the command its own recovery unit back (if this scope lent the transaction's).
+    void unlend();
     // Ends the transaction in progress (kCommitted / kAborted) and counts it.
     void end(repl::TxnPhase how);
 
