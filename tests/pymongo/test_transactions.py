@@ -498,6 +498,101 @@ def test_a_writer_waiting_for_a_transaction_does_not_deadlock_its_ddl(c, db):
     assert db.a.count_documents({"_id": "k"}) == 1
 
 
+def test_collections_and_indexes_a_transaction_creates_appear_at_its_commit(rs, c, db):
+    db.existing.insert_one({"_id": 0})
+    result = {}
+
+    def outside_insert():
+        try:
+            db.made.insert_one({"_id": "outside"})
+            result["ok"] = True
+        except Exception as e:  # noqa: BLE001 - reported by the assertion below
+            result["error"] = repr(e)
+
+    with c.start_session() as s:
+        s.start_transaction(write_concern=WriteConcern("majority"))
+        db.create_collection("made", session=s, check_exists=False)
+        db.made.create_index([("x", 1)], name="x_1", session=s)
+        db.made.insert_many([{"_id": 1, "x": 1}, {"_id": 2, "x": [2, 3]}], session=s)  # multikey
+        db.implicit.insert_one({"_id": 3}, session=s)
+        db.byindex.create_index([("y", 1)], name="y_1", session=s)  # creates the collection too
+        # Inside: the collections, their documents, and the index answering a query.
+        assert db.made.find_one({"x": 3}, session=s) == {"_id": 2, "x": [2, 3]}
+        assert db.implicit.find_one({}, session=s) == {"_id": 3}
+        # Outside: none of it.
+        assert db.list_collection_names() == ["existing"]
+        assert db.made.find_one({}) is None and db.made.index_information() == {}
+        # A second transaction creating one of them conflicts (transient); a writer outside
+        # waits for the transaction and then writes into the committed collection.
+        with c.start_session() as s2:
+            s2.start_transaction()
+            with pytest.raises(pymongo.errors.OperationFailure) as e:
+                db.create_collection("made", session=s2, check_exists=False)
+            assert e.value.code == 112 and e.value.has_error_label("TransientTransactionError")
+        t = threading.Thread(target=outside_insert)
+        t.start()
+        time.sleep(0.5)
+        assert t.is_alive() and not result
+        # An index on a collection that existed before the transaction, or after documents
+        # went in: refused as MongoDB 7.0 refuses them (and the transaction aborted).
+        with c.start_session() as s3:
+            s3.start_transaction()
+            with pytest.raises(pymongo.errors.OperationFailure) as e:
+                db.existing.create_index([("z", 1)], session=s3)
+            assert e.value.code == 263
+        s.commit_transaction()
+        lsid_id = s.session_id["id"]
+    t.join(30)
+    assert result == {"ok": True}
+    assert set(db.list_collection_names()) == {"existing", "made", "implicit", "byindex"}
+    assert "x_1" in db.made.index_information() and "y_1" in db.byindex.index_information()
+    assert sorted(d["_id"] for d in db.made.find({"x": {"$gte": 1}}).hint("x_1")) == [1, 2]
+    plan = db.made.find({"x": 3}).explain()["queryPlanner"]["winningPlan"]
+    assert "x_1" in str(plan)
+    # One applyOps entry holds the creations, as MongoDB 7.0 logs them; no entry of their own.
+    entries = list(c.local.oplog.rs.find({"op": "c", "ns": "admin.$cmd", "lsid.id": lsid_id}))
+    assert len(entries) == 1
+    ops = entries[0]["o"]["applyOps"]
+    ddl = [(o["ns"], next(iter(o["o"])), next(iter(o["o"].values()))) for o in ops if o["op"] == "c"]
+    cmd_ns = db.name + ".$cmd"
+    assert ddl == [(cmd_ns, "create", "made"), (cmd_ns, "createIndexes", "made"), (cmd_ns, "create", "implicit"),
+                   (cmd_ns, "create", "byindex"), (cmd_ns, "createIndexes", "byindex")], ddl
+    assert c.local.oplog.rs.count_documents({"ns": cmd_ns, "o.create": {"$in": ["made", "implicit"]}}) == 0
+    for m in secondaries(rs):
+        with m.client() as mc:
+            mdb = mc[db.name]
+            wait_for(lambda: mdb.made.count_documents({}) == 3, 20, "the transaction on " + str(m.port))
+            assert "x_1" in mdb.made.index_information() and "y_1" in mdb.byindex.index_information()
+            assert mdb.made.find_one({"x": 3}) == {"_id": 2, "x": [2, 3]}
+            assert mdb.implicit.find_one({}) == {"_id": 3}
+
+
+def test_collections_a_transaction_created_are_gone_after_it_aborts(rs, c, db):
+    with c.start_session() as s:
+        s.start_transaction()
+        db.gone.insert_one({"_id": 1, "x": 1}, session=s)
+        with pytest.raises(pymongo.errors.OperationFailure) as e:
+            db.gone.create_index([("x", 1)], session=s)  # not empty any more
+        assert e.value.code == 263
+    with c.start_session() as s:
+        s.start_transaction()
+        db.create_collection("gone2", session=s, check_exists=False)
+        db.gone2.create_index([("y", 1)], session=s)
+        db.gone2.insert_one({"_id": 1}, session=s)
+        s.abort_transaction()
+    assert db.list_collection_names() == []
+    # The names are free again: created outside a transaction, empty, with their _id index only.
+    db.gone.insert_one({"_id": "after"})
+    db.create_collection("gone2")
+    assert list(db.gone.find({})) == [{"_id": "after"}]
+    assert list(db.gone2.index_information()) == ["_id_"]
+    assert db.command("validate", "gone2")["valid"]
+    p = primary_of(rs)
+    with p.client() as pc:
+        entries = list(pc.local.oplog.rs.find({"ns": db.name + ".$cmd", "o.create": {"$exists": True}}))
+    assert [e["o"]["create"] for e in entries] == ["gone", "gone2"]
+
+
 def test_a_newer_txn_number_ends_the_transaction_in_progress(rs, c, db):
     port = primary_of(rs).port
     lsid = new_lsid()

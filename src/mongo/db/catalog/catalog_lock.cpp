@@ -1,5 +1,9 @@
 #include "mongo/db/catalog/catalog_lock.h"
 
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
 #include "mongo/db/operation_context.h"
 #include "mongo/db/server_parameters.h"
 
@@ -43,6 +47,14 @@ void lockForDDL(std::unique_lock<std::shared_timed_mutex>& l) {
     if (l.try_lock_for(std::chrono::milliseconds(limit))) return;
     uasserted(ErrorCodes::LockTimeout, "Unable to acquire the catalog lock for a command of a transaction within " +
                                            std::to_string(limit) + "ms (maxTransactionLockRequestTimeoutMillis)");
+}
+
+bool waitBeforeDDLRetry(OperationContext* opCtx, const DBException& e, int attempt) {
+    if (e.code() != int(ErrorCodes::WriteConflict) || !opCtx || opCtx->recoveryUnit()->isMultiStatement())
+        return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt + 1, 100)));
+    opCtx->checkForInterrupt();
+    return true;
 }
 }  // namespace catalog_lock_detail
 

@@ -10,7 +10,11 @@
 #include <mutex>
 #include <shared_mutex>
 
+#include "mongo/base/status.h"
+
 namespace mongo {
+
+class OperationContext;
 
 std::shared_timed_mutex& catalogMutex();
 std::mutex& writeMutex();
@@ -26,7 +30,25 @@ void lockReportingWait(std::unique_lock<std::mutex>& l);
 // (TransientTransactionError): its transaction may hold what the lock's holder waits for (a
 // writer waiting for the transaction's uncommitted key keeps the catalog lock shared).
 void lockForDDL(std::unique_lock<std::shared_timed_mutex>& l);
+// Whether a DDL attempt that failed with e is to be made again: a WriteConflict outside a
+// multi-document transaction, after a short interruptible sleep (throws the interruption).
+bool waitBeforeDDLRetry(OperationContext* opCtx, const DBException& e, int attempt);
 }  // namespace catalog_lock_detail
+
+// Runs ddl (which takes its locks itself) again while it meets a multi-document transaction's
+// uncommitted creation of the same collection (WriteConflict), with no lock held between the
+// attempts so that the transaction can end: MongoDB's writeConflictRetry. In a transaction the
+// conflict is the command's error (TransientTransactionError).
+template <typename F>
+auto retryDDLOnWriteConflict(OperationContext* opCtx, F&& ddl) {
+    for (int attempt = 0;; ++attempt) {
+        try {
+            return ddl();
+        } catch (const DBException& e) {
+            if (!catalog_lock_detail::waitBeforeDDLRetry(opCtx, e, attempt)) throw;
+        }
+    }
+}
 
 // A command reading documents.
 class CatalogReadLock {

@@ -168,8 +168,13 @@ public:
     static CollectionCatalog* get();  // the process-wide instance (set at startup)
     static void set(CollectionCatalog* catalog);
 
+    // A collection a multi-document transaction created is visible to that transaction only
+    // (operations on its recovery unit) until it commits, as in MongoDB 7.0.
     virtual Collection* lookupCollection(OperationContext* opCtx, const NamespaceString& nss) const = 0;
-    // Creates the collection and its _id index. NamespaceExists if it exists.
+    // Creates the collection and its _id index. NamespaceExists if it exists. In a
+    // multi-document transaction the creation is part of the transaction (gone if it aborts);
+    // while a transaction's creation of nss is uncommitted, creating nss elsewhere is a
+    // WriteConflict (retryDDLOnWriteConflict waits for it outside transactions).
     virtual Collection* createCollection(OperationContext* opCtx, const NamespaceString& nss,
                                          const CollectionOptions& options) = 0;
     virtual void dropCollection(OperationContext* opCtx, const NamespaceString& nss) = 0;

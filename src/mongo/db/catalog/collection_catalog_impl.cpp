@@ -6,7 +6,6 @@
 #include "mongo/db/catalog/index_spec.h"
 #include "mongo/db/repl/op_observer.h"
 #include "mongo/db/service_context.h"
-#include "mongo/db/transaction/transaction_scope.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -73,23 +72,68 @@ CollectionImpl* CollectionCatalogImpl::lookupImpl(const NamespaceString& nss) co
 }
 
 Collection* CollectionCatalogImpl::lookupCollection(OperationContext* opCtx, const NamespaceString& nss) const {
-    return lookupImpl(nss);
+    std::shared_lock<std::shared_mutex> lk(_mutex);
+    auto it = _collections.find(nss.ns());
+    if (it != _collections.end()) return it->second.get();
+    auto u = _uncommitted.find(nss.ns());
+    if (u != _uncommitted.end() && opCtx && u->second.first == opCtx->recoveryUnit()) return u->second.second.get();
+    return nullptr;
+}
+
+void CollectionCatalogImpl::checkNotCreatedUncommitted(OperationContext* opCtx, const NamespaceString& nss) const {
+    std::shared_lock<std::shared_mutex> lk(_mutex);
+    auto u = _uncommitted.find(nss.ns());
+    if (u == _uncommitted.end()) return;
+    uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.",
+            u->second.first != opCtx->recoveryUnit());
+    // MongoDB: the other transaction's uncommitted catalog change is a write conflict.
+    uasserted(ErrorCodes::WriteConflict, "Collection " + nss.ns() +
+                                             " is being created by a transaction that has not committed yet");
+}
+
+CollectionImpl* CollectionCatalogImpl::addCreated(RecoveryUnit* ru, std::unique_ptr<CollectionImpl> coll,
+                                                  bool inTransaction) {
+    CollectionImpl* raw = coll.get();
+    const std::string ns = raw->ns().ns();
+    std::unique_lock<std::shared_mutex> lk(_mutex);
+    if (!inTransaction) {
+        _collections[ns] = std::move(coll);
+        ru->onRollback([this, ns] {
+            std::unique_lock<std::shared_mutex> lk(_mutex);
+            _collections.erase(ns);
+        });
+        return raw;
+    }
+    raw->setCreatingTransaction(ru);
+    _uncommitted[ns] = {ru, std::move(coll)};
+    ru->onCommit([this, ns] {
+        std::unique_lock<std::shared_mutex> lk(_mutex);
+        auto it = _uncommitted.find(ns);
+        it->second.second->setCreatingTransaction(nullptr);
+        _collections[ns] = std::move(it->second.second);
+        _uncommitted.erase(it);
+    });
+    ru->onRollback([this, ns] {
+        // Kept alive (dropped) like any dropped collection: a cursor of the transaction may
+        // still point at it until it is destroyed.
+        std::unique_lock<std::shared_mutex> lk(_mutex);
+        auto it = _uncommitted.find(ns);
+        it->second.second->markDropped();
+        _dropped.push_back(std::move(it->second.second));
+        _uncommitted.erase(it);
+    });
+    return raw;
 }
 
 Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, const NamespaceString& nss,
                                                     const CollectionOptions& options) {
-    // A command of a multi-document transaction (explicit create or an implicit one) creates
-    // the collection outside the transaction: it exists, empty, from now on, whatever becomes
-    // of the transaction (MongoDB makes the creation part of the transaction).
-    if (opCtx->inMultiDocumentTransaction()) {
-        auto own = makeOperationContextOutsideTransaction(opCtx->getClient());
-        Collection* created = createCollection(own.get(), nss, options);
-        opCtx->transaction->noteCreatedCollection(nss.ns());
-        return created;
-    }
     // The last line of defence: whatever path a name took, nothing invalid is ever created.
     uassertStatusOK(NamespaceString::validateUserCreatable(nss.db(), nss.coll()));
     uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.", !lookupImpl(nss));
+    checkNotCreatedUncommitted(opCtx, nss);
+    // A command of a multi-document transaction (explicit create or an implicit one) creates
+    // the collection in the transaction: its catalog entry commits or rolls back with it.
+    const bool inTransaction = opCtx->recoveryUnit()->isMultiStatement();
     KVEngine* kv = _engine->kvEngine();
 
     CollectionMetaData md;
@@ -143,21 +187,13 @@ Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, con
         for (auto& i : idents) kv->dropIdent(i);
     });
     RecordId catalogId = _durable->add(opCtx, md);
-    auto coll = std::make_unique<CollectionImpl>(_engine, _durable.get(), catalogId, std::move(md), options);
-    CollectionImpl* raw = coll.get();
-    {
-        std::unique_lock<std::shared_mutex> lk(_mutex);
-        _collections[nss.ns()] = std::move(coll);
-    }
-    ru->onRollback([this, ns = nss.ns()] {
-        std::unique_lock<std::shared_mutex> lk(_mutex);
-        _collections.erase(ns);
-    });
+    CollectionImpl* raw = addCreated(
+        ru, std::make_unique<CollectionImpl>(_engine, _durable.get(), catalogId, std::move(md), options), inTransaction);
     repl::OpObserver::get()->onCreateCollection(opCtx, *raw, idIndex.spec);
     wuow.commit();
     LOGV2(20320, Storage, "createCollection",
           logv2::attrs("namespace", nss.ns(), "uuidDisposition", "generated", "uuid", raw->uuid(), "options",
-                       options.raw));
+                       options.raw, "inTransaction", inTransaction));
     return raw;
 }
 
@@ -217,6 +253,7 @@ void CollectionCatalogImpl::renameCollection(OperationContext* opCtx, const Name
     uassert(ErrorCodes::NamespaceNotFound, "Source collection " + from.ns() + " does not exist", source);
     uassert(ErrorCodes::IllegalOperation, "Can't rename a collection to itself", from != to);
     uassertStatusOK(NamespaceString::validateUserCreatable(to.db(), to.coll()));
+    checkNotCreatedUncommitted(opCtx, to);
     if (lookupImpl(to)) {
         uassert(ErrorCodes::NamespaceExists, "target namespace exists", dropTarget);
     }

@@ -2,6 +2,10 @@
 // CollectionCatalogImpl: the CollectionCatalog over the DurableCatalog, loaded at startup.
 // DDL (create, drop, rename, dropDatabase) runs in its own unit of work (nested in the
 // caller's if there is one); tables are dropped only after the catalog change commits.
+// A collection created in a multi-document transaction is kept apart, visible only through
+// the transaction's recovery unit, until the transaction commits (its catalog entry is written
+// in the transaction; its tables, which WiredTiger creates outside transactions, are dropped if
+// it aborts).
 // Concurrency: callers hold the catalog lock (shared for lookups, exclusive for DDL);
 // an internal mutex additionally guards the map so that lookups never see it mid-change.
 #include <map>
@@ -39,6 +43,11 @@ public:
 
 private:
     CollectionImpl* lookupImpl(const NamespaceString& nss) const;
+    // NamespaceExists / WriteConflict when nss is being created by a transaction (not committed).
+    void checkNotCreatedUncommitted(OperationContext* opCtx, const NamespaceString& nss) const;
+    // Adds a created collection: at once, or (owner: a transaction's recovery unit) when the
+    // owner commits.
+    CollectionImpl* addCreated(RecoveryUnit* ru, std::unique_ptr<CollectionImpl> coll, bool inTransaction);
     void copyCollection(OperationContext* opCtx, CollectionImpl* from, const NamespaceString& to);
     // observe=false: the caller records the drop itself (a rename's dropTarget).
     void dropCollectionImpl(OperationContext* opCtx, const NamespaceString& nss, bool observe);
@@ -47,6 +56,8 @@ private:
     std::unique_ptr<DurableCatalog> _durable;
     mutable std::shared_mutex _mutex;
     std::map<std::string, std::unique_ptr<CollectionImpl>> _collections;  // by "db.coll"
+    // Created by a transaction not committed yet, by "db.coll": the transaction's recovery unit.
+    std::map<std::string, std::pair<RecoveryUnit*, std::unique_ptr<CollectionImpl>>> _uncommitted;
     std::vector<std::unique_ptr<CollectionImpl>> _dropped;  // kept alive for saved cursors
 };
 

@@ -60,6 +60,11 @@ public:
         _ns = nss;
         _cappedNotifier->notifyAll();
     }
+    // The recovery unit of the multi-document transaction that created the collection, while
+    // that transaction has not committed (null otherwise): only it sees the collection, and
+    // its indexes and multikey flags are written in it.
+    RecoveryUnit* creatingTransaction() const { return _creatingTransaction.load(); }
+    void setCreatingTransaction(RecoveryUnit* ru) { _creatingTransaction = ru; }
     bool isDropped() const { return _dropped.load(); }
     void markDropped() {
         _dropped = true;
@@ -79,6 +84,7 @@ private:
     std::unique_ptr<RecordStore> _rs;
     std::unique_ptr<IndexCatalogImpl> _indexes;
     std::atomic<bool> _dropped{false};
+    std::atomic<RecoveryUnit*> _creatingTransaction{nullptr};
     const std::shared_ptr<CappedInsertNotifier> _cappedNotifier = std::make_shared<CappedInsertNotifier>();
 };
 

@@ -1,6 +1,5 @@
 #include "mongo/db/catalog/index_catalog_impl.h"
 #include "mongo/db/service_context.h"
-#include "mongo/db/transaction/transaction_scope.h"
 #include "mongo/db/catalog/index_constraints.h"
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -115,21 +114,17 @@ IndexCatalogImpl::Entry* IndexCatalogImpl::findEntry(const IndexDescriptor* desc
 }
 
 bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSpec) {
-    if (opCtx->inMultiDocumentTransaction()) {
-        // Only on a collection the transaction created (as MongoDB). Built outside the
-        // transaction (as that collection was created), so only while it holds no document,
-        // not even one of the transaction's own.
+    if (opCtx->recoveryUnit()->isMultiStatement()) {
+        // MongoDB 7.0: only on a collection the transaction created, still empty; the index
+        // is part of that (uncommitted) collection and commits or rolls back with it.
         uassert(ErrorCodes::OperationNotSupportedInTransaction,
                 "Cannot create new indexes on existing collection " + _coll->ns().ns() +
                     " in a multi-document transaction.",
-                opCtx->transaction->createdCollection(_coll->ns().ns()));
+                _coll->creatingTransaction() == opCtx->recoveryUnit());
         uassert(ErrorCodes::OperationNotSupportedInTransaction,
-                "Cannot create new indexes on collection " + _coll->ns().ns() +
-                    " in a multi-document transaction after documents were written to it in the transaction "
-                    "(not supported by this server yet).",
-                _coll->numRecords(opCtx) == 0);
-        auto own = makeOperationContextOutsideTransaction(opCtx->getClient());
-        return createIndex(own.get(), rawSpec);
+                "Cannot create new indexes on non-empty collection " + _coll->ns().ns() +
+                    " in a multi-document transaction.",
+                !_coll->recordStore()->getCursor(opCtx, true)->next());
     }
     BSONObj spec = validateAndNormalizeIndexSpec(rawSpec, _coll->options().collator.get());
     std::string name = spec["name"].str();
@@ -330,7 +325,9 @@ void IndexCatalogImpl::insertKeys(OperationContext* opCtx, Entry& e, const KeySt
 // A document with arrays along new key-path components records them in the catalog entry, in
 // the same unit of work as the document itself.
 void IndexCatalogImpl::noteMultikey(OperationContext* opCtx, Entry& e, const MultikeyPaths& paths) {
-    if (opCtx->inMultiDocumentTransaction()) {
+    if (opCtx->recoveryUnit()->isMultiStatement() && _coll->creatingTransaction() != opCtx->recoveryUnit()) {
+        // (A collection the transaction created is its own until it commits: its flags are
+        // written in the transaction like the rest of its catalog entry.)
         // A transaction's unit stays open while others write, and an abort would set the
         // visible paths back over what they added meanwhile: the flags are recorded in a unit
         // of their own, committed now (under the write lock the caller holds). Multikey only

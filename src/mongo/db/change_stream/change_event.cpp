@@ -236,7 +236,9 @@ std::vector<BSONObj> eventsFor(const BSONObj& entry, const Scope& scope, const E
         for (const BSONObj& op : ops) {
             const uint32_t i = index++;
             repl::OplogEntry inner = uassertStatusOK(repl::OplogEntry::parseApplyOpsElement(op));
-            if (!scope.watches(inner.ns)) continue;
+            // A collection or index the transaction created: an expanded event, which MongoDB
+            // shows only with showExpandedEvents (refused here).
+            if (inner.op == OpTypeEnum::kCommand || !scope.watches(inner.ns)) continue;
             inner.opTime = e.opTime;
             inner.wall = e.wall;
             out.push_back(crudEvent(inner, options, lookup, &e, i));

@@ -112,17 +112,21 @@ public:
         checkSupportedCreateOptions(req.body);
         CollectionOptions opts = uassertStatusOK(CollectionOptions::parse(req.body));
         if (!opts.validator.isEmpty()) uassertStatusOK(checkValidatorAllowedOn(nss));
-        CatalogDDLLock lock;
-        if (Collection* existing = CollectionCatalog::get()->lookupCollection(opCtx, nss)) {
-            uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.",
-                    !opCtx->inMultiDocumentTransaction());
-            // MongoDB 7.0 (SERVER-60064): create is idempotent when the options are identical.
-            if (userOptions(existing->options().raw).woCompare(userOptions(opts.raw)) == 0) return;
-            uasserted(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists with different options.");
-        }
-        if (ViewCatalog::isView(opCtx, nss))
-            uasserted(ErrorCodes::NamespaceExists, "Cannot create collection " + nss.ns() + " - a view with that name already exists");
-        CollectionCatalog::get()->createCollection(opCtx, nss, opts);
+        retryDDLOnWriteConflict(opCtx, [&] {
+            CatalogDDLLock lock;
+            if (Collection* existing = CollectionCatalog::get()->lookupCollection(opCtx, nss)) {
+                uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.",
+                        !opCtx->inMultiDocumentTransaction());
+                // MongoDB 7.0 (SERVER-60064): create is idempotent when the options are identical.
+                if (userOptions(existing->options().raw).woCompare(userOptions(opts.raw)) == 0) return;
+                uasserted(ErrorCodes::NamespaceExists,
+                          "Collection " + nss.ns() + " already exists with different options.");
+            }
+            if (ViewCatalog::isView(opCtx, nss))
+                uasserted(ErrorCodes::NamespaceExists,
+                          "Cannot create collection " + nss.ns() + " - a view with that name already exists");
+            CollectionCatalog::get()->createCollection(opCtx, nss, opts);
+        });
     }
 };
 CreateCmd createCmd;
@@ -187,17 +191,19 @@ public:
         if ((src.ns() == "local.oplog.rs" || dst.ns() == "local.oplog.rs") &&
             repl::ReplicationCoordinator::get()->isReplSet())
             uasserted(ErrorCodes::IllegalOperation, "Cannot rename the oplog while replicating");
-        CatalogDDLLock lock;
-        if (ViewCatalog::isView(opCtx, src))
-            uasserted(ErrorCodes::CommandNotSupportedOnView, "cannot rename view: " + src.ns());
-        if (ViewCatalog::isView(opCtx, dst))
-            uasserted(ErrorCodes::NamespaceExists, "a view already exists with that name: " + dst.ns());
-        if (src == dst) uasserted(ErrorCodes::IllegalOperation, "Can't rename a collection to itself");
-        if (!CollectionCatalog::get()->lookupCollection(opCtx, src))
-            uasserted(ErrorCodes::NamespaceNotFound, "Source collection " + src.ns() + " does not exist");
-        if (CollectionCatalog::get()->lookupCollection(opCtx, dst) && !dropTarget)
-            uasserted(ErrorCodes::NamespaceExists, "target namespace exists");
-        CollectionCatalog::get()->renameCollection(opCtx, src, dst, dropTarget);
+        retryDDLOnWriteConflict(opCtx, [&] {
+            CatalogDDLLock lock;
+            if (ViewCatalog::isView(opCtx, src))
+                uasserted(ErrorCodes::CommandNotSupportedOnView, "cannot rename view: " + src.ns());
+            if (ViewCatalog::isView(opCtx, dst))
+                uasserted(ErrorCodes::NamespaceExists, "a view already exists with that name: " + dst.ns());
+            if (src == dst) uasserted(ErrorCodes::IllegalOperation, "Can't rename a collection to itself");
+            if (!CollectionCatalog::get()->lookupCollection(opCtx, src))
+                uasserted(ErrorCodes::NamespaceNotFound, "Source collection " + src.ns() + " does not exist");
+            if (CollectionCatalog::get()->lookupCollection(opCtx, dst) && !dropTarget)
+                uasserted(ErrorCodes::NamespaceExists, "target namespace exists");
+            CollectionCatalog::get()->renameCollection(opCtx, src, dst, dropTarget);
+        });
     }
 };
 RenameCollectionCmd renameCollectionCmd;

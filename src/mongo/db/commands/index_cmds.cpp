@@ -42,28 +42,30 @@ public:
         // Specs are checked before anything is created: a refused createIndexes leaves no
         // implicitly created collection behind, as in MongoDB.
         for (const BSONObj& spec : specs) validateAndNormalizeIndexSpec(spec);
-        CatalogDDLLock lock;
-        auto* cat = CollectionCatalog::get();
-        Collection* coll = cat->lookupCollection(opCtx, nss);
-        bool created = false;
-        if (!coll && ViewCatalog::isView(opCtx, nss)) uassertStatusOK(ViewCatalog::notCollectionStatus(nss));
-        if (!coll) {
-            coll = cat->createCollection(opCtx, nss, CollectionOptions());
-            created = true;
-        }
-        // MongoDB 7.0 cannot delete from capped collections by TTL.
-        for (const BSONObj& spec : specs)
-            if (coll->options().capped && spec.hasField("expireAfterSeconds"))
-                uasserted(ErrorCodes::CannotCreateIndex, "Cannot create TTL index on a capped collection");
-        int before = static_cast<int>(coll->getIndexCatalog()->getAllIndexes().size());
-        int newOnes = 0;
-        for (auto& spec : specs)
-            if (coll->getIndexCatalog()->createIndex(opCtx, spec)) newOnes++;
-        int after = static_cast<int>(coll->getIndexCatalog()->getAllIndexes().size());
-        result.append("numIndexesBefore", before);
-        result.append("numIndexesAfter", after);
-        if (newOnes == 0) result.append("note", "all indexes already exist");
-        result.append("createdCollectionAutomatically", created);
+        retryDDLOnWriteConflict(opCtx, [&] {
+            CatalogDDLLock lock;
+            auto* cat = CollectionCatalog::get();
+            Collection* coll = cat->lookupCollection(opCtx, nss);
+            bool created = false;
+            if (!coll && ViewCatalog::isView(opCtx, nss)) uassertStatusOK(ViewCatalog::notCollectionStatus(nss));
+            if (!coll) {
+                coll = cat->createCollection(opCtx, nss, CollectionOptions());
+                created = true;
+            }
+            // MongoDB 7.0 cannot delete from capped collections by TTL.
+            for (const BSONObj& spec : specs)
+                if (coll->options().capped && spec.hasField("expireAfterSeconds"))
+                    uasserted(ErrorCodes::CannotCreateIndex, "Cannot create TTL index on a capped collection");
+            int before = static_cast<int>(coll->getIndexCatalog()->getAllIndexes().size());
+            int newOnes = 0;
+            for (auto& spec : specs)
+                if (coll->getIndexCatalog()->createIndex(opCtx, spec)) newOnes++;
+            int after = static_cast<int>(coll->getIndexCatalog()->getAllIndexes().size());
+            result.append("numIndexesBefore", before);
+            result.append("numIndexesAfter", after);
+            if (newOnes == 0) result.append("note", "all indexes already exist");
+            result.append("createdCollectionAutomatically", created);
+        });
     }
 };
 CreateIndexesCmd createIndexesCmd;

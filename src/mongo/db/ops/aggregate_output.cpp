@@ -63,9 +63,11 @@ void runOut(OperationContext* opCtx, const std::string& db, const BSONElement& s
         std::vector<WriteError> errors;
         insertDocuments(opCtx, tmp, docs, true, &errors);
         throwFirst(errors, "$out");
-        CatalogDDLLock lock;
-        ViewCatalog::uassertNotView(opCtx, target);  // a view may have been created meanwhile
-        CollectionCatalog::get()->renameCollection(opCtx, tmp, target, true);
+        retryDDLOnWriteConflict(opCtx, [&] {
+            CatalogDDLLock lock;
+            ViewCatalog::uassertNotView(opCtx, target);  // a view may have been created meanwhile
+            CollectionCatalog::get()->renameCollection(opCtx, tmp, target, true);
+        });
     } catch (...) {
         CatalogDDLLock lock;
         if (CollectionCatalog::get()->lookupCollection(opCtx, tmp)) CollectionCatalog::get()->dropCollection(opCtx, tmp);

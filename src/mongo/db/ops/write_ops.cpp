@@ -90,7 +90,7 @@ Collection* getOrCreateCollectionForWrite(OperationContext* opCtx, const Namespa
             return c;
         }
         lock->reset();
-        {
+        retryDDLOnWriteConflict(opCtx, [&] {
             CatalogDDLLock ddl;
             if (!CollectionCatalog::get()->lookupCollection(opCtx, nss)) {
                 // Under the lock every create takes: no view of this name can appear between
@@ -99,7 +99,7 @@ Collection* getOrCreateCollectionForWrite(OperationContext* opCtx, const Namespa
                 CollectionOptions opts;
                 CollectionCatalog::get()->createCollection(opCtx, nss, opts);
             }
-        }
+        });
     }
 }
 

@@ -57,6 +57,7 @@ bool observeDocumentWrite(OperationContext* opCtx, const NamespaceString& nss) {
 // --- end retryable writes ---
 
 // A DDL change: a 'c' entry on <db>.$cmd whose o is the command as a secondary applies it.
+// A transaction's (create, createIndexes) is an operation of its applyOps entry, as MongoDB's.
 void appendCommand(OperationContext* opCtx, const std::string& db, const std::string& uuidHex, BSONObj o,
                    BSONObj o2 = BSONObj()) {
     OplogEntry e;
@@ -64,7 +65,11 @@ void appendCommand(OperationContext* opCtx, const std::string& db, const std::st
     e.ns = commandNs(db);
     e.uuidHex = uuidHex;
     e.o = std::move(o);
-    e.o2 = std::move(o2);
+    if (!o2.isEmpty()) e.o2 = std::move(o2);
+    if (opCtx->transaction) {
+        opCtx->transaction->addOperation(e.toApplyOpsElement());
+        return;
+    }
     append(opCtx, std::move(e));
 }
 

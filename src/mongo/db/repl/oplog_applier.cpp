@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <thread>
 
 #include "mongo/bson/bsonobjbuilder.h"
@@ -82,6 +83,7 @@ void applyCrud(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc)
 }
 
 bool toleratedDuringInitialSync(int code);
+void applyCommandOp(OperationContext* opCtx, const OplogEntry& e, OplogApplier::Mode mode);
 
 // A committed transaction's applyOps entry: every operation in one unit of work, so that the
 // transaction becomes visible on this member all at once, as on the primary. The entry is
@@ -98,15 +100,29 @@ void applyTransaction(OperationContext* opCtx, const OplogEntry& e, const BSONOb
     // before any lock is taken.
     const std::vector<BSONObj> ops =
         transactionOperations(e, [&](const OpTime& t) { return readOplogEntry(opCtx, t); });
-    CollectionWriteLock lock;
+    std::vector<OplogEntry> parsed;
+    bool changesCatalog = false;
+    for (const BSONObj& op : ops) {
+        parsed.push_back(uassertStatusOK(OplogEntry::parseApplyOpsElement(op)));
+        changesCatalog = changesCatalog || parsed.back().op == OpTypeEnum::kCommand;
+    }
+    // A transaction that created collections or indexes takes the catalog's DDL lock.
+    std::optional<CatalogDDLLock> ddlLock;
+    std::optional<CollectionWriteLock> writeLock;
+    if (changesCatalog)
+        ddlLock.emplace();
+    else
+        writeLock.emplace();
     ApplyingEntryScope scope(doc, e.opTime, e.wall);
     WriteUnitOfWork wuow(opCtx);
-    for (const BSONObj& op : ops) {
-        OplogEntry inner = uassertStatusOK(OplogEntry::parseApplyOpsElement(op));
+    for (OplogEntry& inner : parsed) {
         inner.opTime = e.opTime;
         inner.wall = e.wall;
         try {
-            applyCrudOp(opCtx, inner);
+            if (inner.op == OpTypeEnum::kCommand)
+                applyCommandOp(opCtx, inner, mode);
+            else
+                applyCrudOp(opCtx, inner);
         } catch (const DBException& ex) {
             // Refused before writing anything: the clone is already past this operation.
             if (mode != OplogApplier::Mode::kInitialSync || !toleratedDuringInitialSync(ex.code())) throw;
@@ -117,9 +133,9 @@ void applyTransaction(OperationContext* opCtx, const OplogEntry& e, const BSONOb
     wuow.commit();
 }
 
-void applyCommand(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc, OplogApplier::Mode mode) {
-    CatalogDDLLock lock;
-    ApplyingEntryScope scope(doc, e.opTime, e.wall);
+// A DDL entry's change (or a create / createIndexes of a transaction's applyOps entry), under
+// the caller's DDL lock.
+void applyCommandOp(OperationContext* opCtx, const OplogEntry& e, OplogApplier::Mode mode) {
     CollectionCatalog* catalog = CollectionCatalog::get();
     const std::string db = e.ns.substr(0, e.ns.find('.'));
     const std::string cmd(e.o.firstElementFieldName());
@@ -160,6 +176,12 @@ void applyCommand(OperationContext* opCtx, const OplogEntry& e, const BSONObj& d
     } else {
         uasserted(ErrorCodes::OplogOperationUnsupported, "cannot apply the command entry " + e.o.jsonString());
     }
+}
+
+void applyCommand(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc, OplogApplier::Mode mode) {
+    CatalogDDLLock lock;
+    ApplyingEntryScope scope(doc, e.opTime, e.wall);
+    applyCommandOp(opCtx, e, mode);
     writeEntryIfNotWritten(opCtx, scope, doc);
 }
 

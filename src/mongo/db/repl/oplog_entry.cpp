@@ -51,6 +51,14 @@ BSONObj OplogEntry::toApplyOpsElement() const {
     return b.obj();
 }
 
+bool OplogEntry::isTransactionCommand(const OplogEntry& e) {
+    if (e.op != OpTypeEnum::kCommand || e.o.isEmpty() || e.ns.size() < 5 ||
+        e.ns.compare(e.ns.size() - 5, 5, ".$cmd") != 0)
+        return false;
+    const std::string name(e.o.firstElementFieldName());
+    return (name == "create" || name == "createIndexes") && e.o.firstElement().type() == String;
+}
+
 bool OplogEntry::isApplyOps() const {
     return op == OpTypeEnum::kCommand && o.firstElementFieldName() == "applyOps";
 }
@@ -66,9 +74,10 @@ StatusWith<OplogEntry> OplogEntry::parseApplyOpsElement(const BSONObj& obj) {
     auto e = parse(b.obj());
     if (!e.isOK()) return e;
     const OpTypeEnum op = e.getValue().op;
-    if (op != OpTypeEnum::kInsert && op != OpTypeEnum::kUpdate && op != OpTypeEnum::kDelete)
-        return Status(ErrorCodes::BadValue, "unsupported operation in applyOps: " + obj.toString());
-    return e;
+    if (op == OpTypeEnum::kInsert || op == OpTypeEnum::kUpdate || op == OpTypeEnum::kDelete) return e;
+    // The DDL a transaction may do (MongoDB 7.0): create a collection, an index on it.
+    if (op == OpTypeEnum::kCommand && isTransactionCommand(e.getValue())) return e;
+    return Status(ErrorCodes::BadValue, "unsupported operation in applyOps: " + obj.toString());
 }
 
 StatusWith<OplogEntry> OplogEntry::parse(const BSONObj& obj) {

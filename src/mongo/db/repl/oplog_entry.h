@@ -51,8 +51,11 @@ struct OplogEntry {
     // The entry as an element of a transaction's applyOps array: {op, ns, ui?, o, o2?} (no
     // time, term or session: the applyOps entry carries them).
     BSONObj toApplyOpsElement() const;
-    // Parses one element of an applyOps array (as toApplyOpsElement writes it; its CRUD ops).
+    // Parses one element of an applyOps array (as toApplyOpsElement writes it): its CRUD
+    // operations and the commands isTransactionCommand accepts.
     static StatusWith<OplogEntry> parseApplyOpsElement(const BSONObj& obj);
+    // A command a transaction may hold in its applyOps: create or createIndexes on <db>.$cmd.
+    static bool isTransactionCommand(const OplogEntry& e);
     // Whether this is a transaction's commit: a command entry {applyOps: [...]} on admin.$cmd.
     bool isApplyOps() const;
     // Parses an entry. FailedToParse / TypeMismatch / NoSuchKey / BadValue for malformed ones.

@@ -112,6 +112,28 @@ TEST(OplogEntryTest, ApplyOpsElementRoundTripsWithoutTimeOrSession) {
     EXPECT_TRUE(back.getValue().o.binaryEqual(e.o));
 }
 
+// A transaction may create collections and indexes (MongoDB 7.0): those two commands, on
+// <db>.$cmd, are operations of its applyOps entry; no other command is.
+TEST(OplogEntryTest, ApplyOpsElementAcceptsATransactionsCreateAndCreateIndexesOnly) {
+    auto element = [](const char* ns, const BSONObj& o) {
+        BSONObjBuilder b;
+        b.append("op", "c");
+        b.append("ns", ns);
+        b.append("o", o);
+        return b.obj();
+    };
+    for (const char* json : {"{\"create\": \"c\"}", "{\"createIndexes\": \"c\", \"v\": 2, \"key\": {\"x\": 1}, "
+                                                     "\"name\": \"x_1\"}"}) {
+        auto parsed = OplogEntry::parseApplyOpsElement(element("test.$cmd", fromjson(json)));
+        ASSERT_TRUE(parsed.isOK()) << json << " " << parsed.getStatus().toString();
+        EXPECT_EQ(parsed.getValue().op, OpTypeEnum::kCommand);
+    }
+    EXPECT_FALSE(OplogEntry::parseApplyOpsElement(element("test.c", fromjson("{\"create\": \"c\"}"))).isOK());
+    EXPECT_FALSE(OplogEntry::parseApplyOpsElement(element("test.$cmd", fromjson("{\"create\": 1}"))).isOK());
+    EXPECT_FALSE(
+        OplogEntry::parseApplyOpsElement(element("test.$cmd", fromjson("{\"renameCollection\": \"a.b\"}"))).isOK());
+}
+
 TEST(OplogEntryTest, ApplyOpsElementRefusesCommandsAndMalformedOperations) {
     BSONObjBuilder cmd;
     cmd.append("op", "c");

@@ -29,7 +29,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -69,7 +68,6 @@ struct MultiDocumentTransaction {
     Date_t startWallClock;
     long long term = 0;                // the term it began in: a new term ends it
     std::string readConcernLevel;      // of its first command ("" = local)
-    std::set<std::string> createdCollections;  // namespaces its commands created
 };
 
 enum class TxnPhase { kNone, kInProgress, kCommitted, kAborted };

@@ -246,14 +246,6 @@ void TransactionScope::addOperation(const BSONObj& op) {
     _txn->ops.push_back(op.getOwned());
 }
 
-void TransactionScope::noteCreatedCollection(const std::string& ns) {
-    if (_txn) _txn->createdCollections.insert(ns);
-}
-
-bool TransactionScope::createdCollection(const std::string& ns) const {
-    return _txn && _txn->createdCollections.count(ns) > 0;
-}
-
 void TransactionScope::end(repl::TxnPhase how) {
     _ended = _session->endTransaction(how);
     _txn = nullptr;

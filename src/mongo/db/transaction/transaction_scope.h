@@ -63,11 +63,6 @@ public:
     // o2?}). The commit writes them in as many applyOps entries as they need.
     void addOperation(const BSONObj& op);
 
-    // A collection one of its commands created (outside the transaction, at once), and
-    // whether it is one: an index may be built in the transaction only on such a collection.
-    void noteCreatedCollection(const std::string& ns);
-    bool createdCollection(const std::string& ns) const;
-
     // commitTransaction: commits, or answers the retry of a committed transaction (then
     // answeredFromHistory()). Throws (and aborts) when the commit fails.
     void commit(OperationContext* opCtx);
