@@ -109,13 +109,10 @@ public:
     void onRollback(std::function<void()> f) { _onRollback.push_back(std::move(f)); }
 
 protected:
-    void runCommitHandlers() {
-        _preCommit.clear();
-        auto fs = std::move(_onCommit);
-        _onCommit.clear();
-        _onRollback.clear();
-        for (auto& f : fs) f();
-    }
+    // After the commit: the unit's writes are durable whatever a handler does, so a handler
+    // that throws is logged and the others still run; the commit is not reported as failed
+    // (a client told so would run it again).
+    void runCommitHandlers();
     void runRollbackHandlers() {
         _preCommit.clear();
         auto fs = std::move(_onRollback);

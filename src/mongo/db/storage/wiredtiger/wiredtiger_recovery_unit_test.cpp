@@ -179,5 +179,22 @@ TEST_F(WiredTigerTimestampTest, UnloggedTableRefusesAnUntimestampedUpdateOfATime
     EXPECT_EQ(readAt(id, 0), "a");
 }
 
+// A commit handler runs after WiredTiger committed: one that throws neither undoes the commit
+// nor reports it as failed (a client told so would write again), and the later handlers run.
+TEST_F(WiredTigerTimestampTest, AThrowingCommitHandlerDoesNotFailTheCommittedUnit) {
+    auto opCtx = makeTestOpCtx(engine.get());
+    bool laterRan = false;
+    RecordId id;
+    {
+        WriteUnitOfWork wuow(opCtx.get());
+        id = rs->insertRecord(opCtx.get(), "kept", 4);
+        opCtx->recoveryUnit()->onCommit([] { uasserted(ErrorCodes::InternalError, "handler failed"); });
+        opCtx->recoveryUnit()->onCommit([&] { laterRan = true; });
+        EXPECT_NO_THROW(wuow.commit());
+    }
+    EXPECT_TRUE(laterRan);
+    EXPECT_EQ(readAt(id, 0), "kept");
+}
+
 }  // namespace
 }  // namespace mongo
