@@ -240,12 +240,15 @@ Status applyOnce(OperationContext* opCtx, const OplogEntry& entry, const BSONObj
 
 }  // namespace
 
-Status OplogApplier::apply(OperationContext* opCtx, const OplogEntry& entry, const BSONObj& doc, Mode mode) {
+Status OplogApplier::apply(OperationContext* opCtx, const OplogEntry& entry, const BSONObj& doc, Mode mode,
+                           const std::function<bool()>& stopRequested) {
     // A write conflict here is with a transaction this node began as primary and that the
     // transaction reaper is about to abort (it is woken at step-down): wait and try again.
     for (int attempt = 0;; ++attempt) {
         Status st = applyOnce(opCtx, entry, doc, mode);
         if (st.code() != int(ErrorCodes::WriteConflict) || attempt >= 600) return st;
+        if (stopRequested && stopRequested())
+            return Status(ErrorCodes::InterruptedDueToReplStateChange, "stopped applying during a write conflict");
         std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt + 1, 100)));
     }
 }

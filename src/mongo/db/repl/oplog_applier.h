@@ -14,6 +14,8 @@
 //
 // Thread safety: apply() takes the same locks as the writers it replays (collection write
 // lock, catalog DDL lock); one applier thread per node.
+#include <functional>
+
 #include "mongo/base/status.h"
 #include "mongo/bson/bsonobj.h"
 #include "mongo/db/operation_context.h"
@@ -34,9 +36,11 @@ public:
 
     // Applies one entry (as fetched, doc its raw document). OK, or why it cannot be applied
     // (OplogOperationUnsupported / NamespaceNotFound / NoMatchingDocument ...): nothing of it
-    // is then committed.
+    // is then committed. A write conflict (with a transaction this node began as primary, which
+    // the reaper aborts after the step-down) is waited out, unless stopRequested() says the
+    // caller is stopping (then InterruptedDueToReplStateChange, nothing applied).
     static Status apply(OperationContext* opCtx, const OplogEntry& entry, const BSONObj& doc,
-                        Mode mode = Mode::kSecondary);
+                        Mode mode = Mode::kSecondary, const std::function<bool()>& stopRequested = {});
 };
 
 }  // namespace repl

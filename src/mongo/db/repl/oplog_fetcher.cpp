@@ -234,8 +234,10 @@ void OplogFetcher::fetchFrom(const std::string& source) {
                 if (_stop) break;  // stopApplying(): not one more entry
                 Status s = [&] {
                     ReplicatedDeltaScope re(rebuilt.getValue().replicated);
-                    return OplogApplier::apply(opCtx.get(), e.getValue(), doc);
+                    return OplogApplier::apply(opCtx.get(), e.getValue(), doc, OplogApplier::Mode::kSecondary,
+                                               [this] { return _stop.load(); });
                 }();
+                if (!s.isOK() && _stop) break;  // stopApplying() during a write conflict: not applied
                 if (!s.isOK()) {
                     _hooks.onCannotSync("failed to apply the entry " + doc.jsonString() + ": " + s.toString());
                     return;
