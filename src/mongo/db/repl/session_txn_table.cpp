@@ -87,13 +87,15 @@ std::unique_ptr<SessionTxnTable::CheckedOut> SessionTxnTable::checkOut(Operation
     } else if (!s->loaded || s->loadedTerm != term) {
         // First use in this term: what storage says (a write of another primary, or of
         // this node before a restart, reached it through the oplog).
+        std::optional<SessionTxnRecord> rec = _store->readRecord(opCtx, sessionId);
+        std::lock_guard<std::mutex> lk(_mutex);  // txnNum and phase are read by $currentOp
         s->txnNum = -1;
         s->phase = TxnPhase::kNone;
         s->lastWrite = OpTime();
         s->statements.clear();
         s->complete = true;
         s->historyLoaded = false;
-        if (auto rec = _store->readRecord(opCtx, sessionId)) {
+        if (rec) {
             s->txnNum = rec->txnNum;
             s->lastWrite = rec->lastWriteOpTime;
             if (rec->state == "committed") s->phase = TxnPhase::kCommitted;
@@ -139,6 +141,7 @@ void SessionTxnTable::CheckedOut::beginOrContinue(long long n) {
                 " because a newer transaction " + std::to_string(s.txnNum) + " has already started.",
             n >= s.txnNum);
     if (n > s.txnNum) {
+        std::lock_guard<std::mutex> lk(_table->_mutex);  // txnNum and phase are read by $currentOp
         s.txnNum = n;
         s.phase = TxnPhase::kNone;
         s.lastWrite = OpTime();
@@ -214,6 +217,17 @@ std::vector<std::unique_ptr<MultiDocumentTransaction>> SessionTxnTable::abortIdl
         out.push_back(std::move(s->txn));
     }
     return out;
+}
+
+size_t SessionTxnTable::requestAbortOfActiveTransactionsIf(const std::function<bool(const BSONObj&)>& shouldAbort) {
+    size_t n = 0;
+    std::lock_guard<std::mutex> lk(_mutex);
+    for (auto& [key, s] : _sessions) {
+        if (!s->checkedOut || s->phase != TxnPhase::kInProgress || !s->txn || !shouldAbort(s->sessionId)) continue;
+        s->txn->abortRequested = true;
+        ++n;
+    }
+    return n;
 }
 
 std::vector<SessionTxnTable::TransactionInfo> SessionTxnTable::transactionsInProgress() const {

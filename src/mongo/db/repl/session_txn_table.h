@@ -22,6 +22,7 @@
 // Sessions unused for 30 minutes are dropped from memory (they are reloaded on next use),
 // from a list ordered by last use (amortized O(1)).
 // Thread safety: every member is thread safe; a CheckedOut is used by its one operation.
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -68,6 +69,8 @@ struct MultiDocumentTransaction {
     Date_t startWallClock;
     long long term = 0;                // the term it began in: a new term ends it
     std::string readConcernLevel;      // of its first command ("" = local)
+    // killSessions met it while one of its commands ran: that command's end aborts it.
+    std::atomic<bool> abortRequested{false};
 };
 
 enum class TxnPhase { kNone, kInProgress, kCommitted, kAborted };
@@ -148,6 +151,9 @@ public:
     // destroyed by the caller outside the table's lock (that rolls them back).
     std::vector<std::unique_ptr<MultiDocumentTransaction>> abortIdleTransactionsIf(
         const std::function<bool(const BSONObj&, long long, const MultiDocumentTransaction&)>& shouldAbort);
+    // Marks (abortRequested) each transaction in progress that a command uses now and
+    // shouldAbort(sessionId) selects: the command aborts it when it ends. Returns how many.
+    size_t requestAbortOfActiveTransactionsIf(const std::function<bool(const BSONObj&)>& shouldAbort);
     // Every transaction in progress (active: one of its commands runs now).
     struct TransactionInfo {
         BSONObj sessionId;

@@ -194,6 +194,30 @@ TEST(SessionTxnTableTest, IdleSessionsLeaveMemoryAndComeBackFromStorage) {
     EXPECT_EQ(t.sizeForTest(), 2u);
 }
 
+TEST(SessionTxnTableTest, KillSessionsMarksTransactionsWhoseCommandRunsAndAbortsIdleOnes) {
+    FakeStore store;
+    SessionTxnTable t(&store);
+    auto running = t.checkOut(nullptr, sid(1), 1);
+    running->startTransaction(1, std::make_unique<MultiDocumentTransaction>());
+    {
+        auto idle = t.checkOut(nullptr, sid(2), 1);
+        idle->startTransaction(1, std::make_unique<MultiDocumentTransaction>());
+    }
+    auto all = [](const BSONObj&) { return true; };
+    // The idle one is handed back, aborted; the running one is only marked: its command ends it.
+    EXPECT_EQ(t.requestAbortOfActiveTransactionsIf(all), 1u);
+    auto aborted = t.abortIdleTransactionsIf([](const BSONObj&, long long, const MultiDocumentTransaction&) {
+        return true;
+    });
+    ASSERT_EQ(aborted.size(), 1u);
+    EXPECT_FALSE(aborted[0]->abortRequested.load());
+    ASSERT_NE(running->transaction(), nullptr);
+    EXPECT_TRUE(running->transaction()->abortRequested.load());
+    EXPECT_EQ(running->phase(), TxnPhase::kInProgress);
+    // A selection that matches no session marks nothing.
+    EXPECT_EQ(t.requestAbortOfActiveTransactionsIf([](const BSONObj&) { return false; }), 0u);
+}
+
 TEST(SessionTxnRecordTest, RoundTrips) {
     SessionTxnRecord r;
     r.sessionId = sid(9);

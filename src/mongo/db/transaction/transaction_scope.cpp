@@ -10,9 +10,11 @@
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/session_txn_storage.h"
 #include "mongo/db/repl/transaction_oplog.h"
+#include "mongo/db/server_parameters.h"
 #include "mongo/db/service_context.h"
 #include "mongo/db/session/logical_session_id.h"
 #include "mongo/db/transaction/transaction_stats.h"
+#include "mongo/util/log.h"
 
 namespace mongo {
 namespace txn {
@@ -22,8 +24,10 @@ bool isAllowedInTransaction(const std::string& name) {
     // belong to sharded clusters).
     static const std::set<std::string> kAllowed = {
         "abortTransaction", "aggregate", "commitTransaction", "create", "createIndexes", "delete", "distinct",
-        "find", "findandmodify", "findAndModify", "getMore", "insert", "killCursors", "update", "dbHash", "dbhash"};
-    return kAllowed.count(name) > 0;
+        "find", "findandmodify", "findAndModify", "getMore", "insert", "killCursors", "update"};
+    if (kAllowed.count(name) > 0) return true;
+    // dbHash only where test commands are enabled, as MongoDB (its consistency checks).
+    return (name == "dbHash" || name == "dbhash") && testCommandsEnabled();
 }
 
 bool isCommitOrAbort(const std::string& name) { return name == "commitTransaction" || name == "abortTransaction"; }
@@ -237,6 +241,14 @@ void TransactionScope::unlend() {
 }
 
 TransactionScope::~TransactionScope() {
+    if (_txn && _txn->abortRequested.load()) {
+        try {
+            abort();
+        } catch (const DBException& e) {
+            LOGV2_WARNING(7800202, Transaction, "Could not abort a killed session's transaction",
+                          logv2::attrs("error", e.toStatus().toString()));
+        }
+    }
     unlend();
     _ended.reset();  // rolls back whatever an ended transaction did not commit
 }
@@ -331,6 +343,9 @@ size_t abortIdleTransactions(
 }
 
 size_t abortIdleTransactionsOfSessions(const std::function<bool(const BSONObj& sessionId)>& pred) {
+    // A transaction whose command runs now ends when that command does (its interruption may
+    // come too late to fail it: killSessions must end the transaction all the same).
+    repl::SessionTxnTable::get()->requestAbortOfActiveTransactionsIf(pred);
     return abortIdleTransactions(
         [&](const BSONObj& sessionId, long long, const repl::MultiDocumentTransaction&) { return pred(sessionId); });
 }
