@@ -1,0 +1,1 @@
+"""The parts of buildscripts/resmoke.py that suites share: processes, ports, fixtures."""
