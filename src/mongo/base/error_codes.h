@@ -157,6 +157,7 @@ namespace mongo {
     X(ClientMetadataCannotBeMutated, 186)          \
     X(ExceededTimeLimit, 262)                      \
     X(MechanismUnavailable, 334)                   \
+    X(AuthenticationRestrictionUnmet, 337)         \
     X(OperationNotSupportedInTransaction, 263)     \
     X(ExceededMemoryLimit, 146)                    \
     X(PrimarySteppedDown, 189)                     \

@@ -9,7 +9,7 @@ namespace {
 // What the server lacks, per family of options, for the messages.
 constexpr const char* kNoAuth =
     "this server does not implement it (authentication here is SCRAM with --auth, --keyFile and "
-    "--clusterAuthMode keyFile; there is no transitionToAuth, IP allowlist, x509, LDAP or Kerberos)";
+    "--clusterAuthMode keyFile and --transitionToAuth; there is no IP allowlist, x509, LDAP or Kerberos)";
 constexpr const char* kNoTls =
     "this server does not support TLS/SSL; only --tlsMode disabled (net.tls.mode: disabled) or "
     "--sslMode disabled (net.ssl.mode: disabled) is accepted";
@@ -111,8 +111,9 @@ Status checkProtectionOption(const std::string& dotted, const BSONElement& value
                                                 " (must be keyFile, sendKeyFile, sendX509 or x509)");
     } else if (dotted == "net.tls.mode" || dotted == "net.ssl.mode") {
         if (value.type() == String && value.str() == "disabled") return Status::OK();
-    } else if (dotted == "security.transitionToAuth" || dotted == "security.enableEncryption" ||
-               dotted == "security.redactClientLogData") {
+    } else if (dotted == "security.transitionToAuth") {
+        if (value.type() == Bool) return Status::OK();  // server_options_apply.cpp checks its key file
+    } else if (dotted == "security.enableEncryption" || dotted == "security.redactClientLogData") {
         if (value.type() == Bool && !value.boolean()) return Status::OK();
     }
     std::string shown = value.type() == Bool ? (value.boolean() ? "true" : "false") : value.str();

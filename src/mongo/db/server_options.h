@@ -97,6 +97,10 @@ struct ServerGlobalParams {
     bool authorization = false;   // --auth / security.authorization: enabled (a key file implies it)
     std::string keyFile;          // --keyFile / security.keyFile: read and checked at start-up
     std::string clusterAuthMode;  // --clusterAuthMode: "keyFile" or empty
+    // --transitionToAuth / security.transitionToAuth: members authenticate to each other with
+    // the key file and accept connections that do not; access control is not enforced (for a
+    // rolling move of a set to key-file authentication, as MongoDB's).
+    bool transitionToAuth = false;
     bool javascriptEnabled = true;  // there is no JavaScript engine either way
 
     // --setParameter / setParameter: in the order given; config file first, then command line.

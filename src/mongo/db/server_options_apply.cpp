@@ -195,11 +195,17 @@ Status applyOptions(const BSONObj& flat, ServerGlobalParams* p) {
             if (s.isOK() && k == "security.authorization") p->authorization = e.str() == "enabled";
             if (s.isOK() && k == "security.keyFile") p->keyFile = e.str();
             if (s.isOK() && k == "security.clusterAuthMode") p->clusterAuthMode = e.str();
+            if (s.isOK() && k == "security.transitionToAuth") p->transitionToAuth = e.trueValue();
         } else if (k == "security.javascriptEnabled") {
             p->javascriptEnabled = e.boolean();
         }
         if (!s.isOK()) return s;
     }
+    if (p->transitionToAuth && p->keyFile.empty())
+        return badOption("--transitionToAuth must be used with keyFile or x509 authentication");
+    if (p->transitionToAuth && p->authorization)
+        return badOption("security.transitionToAuth (--transitionToAuth) cannot be used with security.authorization: "
+                         "enabled (--auth): a member in transition does not enforce access control");
     if (p->clusterAuthMode == "keyFile" && p->keyFile.empty())
         return badOption("security.clusterAuthMode keyFile (--clusterAuthMode keyFile) requires a key file "
                          "(--keyFile / security.keyFile)");

@@ -509,7 +509,6 @@ TEST(ServerOptions, NoAuthIsAccepted) {
 TEST(ServerOptions, ProtectionOptionsOnTheCommandLineAreRefused) {
     const std::vector<std::vector<std::string>> cases = {
         {"--clusterAuthMode", "x509"},
-        {"--transitionToAuth"},
         {"--enableEncryption"},
         {"--encryptionKeyFile", "/etc/ek"},
         {"--encryptionCipherMode", "AES256-CBC"},
@@ -537,10 +536,22 @@ TEST(ServerOptions, ProtectionOptionsOnTheCommandLineAreRefused) {
     EXPECT_NE(parseError({"--auditDestination", "file"}).find("no auditing"), std::string::npos);
 }
 
+// transitionToAuth (a rolling move to key-file authentication) needs the key file it
+// authenticates with, and contradicts --auth (it enforces no access control).
+TEST(ServerOptions, TransitionToAuthNeedsAKeyFileAndNoAuth) {
+    EXPECT_NE(parseError({"--transitionToAuth"}).find("must be used with keyFile"), std::string::npos);
+    ConfigFile alone("security:\n  transitionToAuth: true\n");
+    EXPECT_NE(parseError({"--config", alone.path()}).find("must be used with keyFile"), std::string::npos);
+    auto p = parseOK({"--transitionToAuth", "--keyFile", "/etc/mongo.key"});
+    EXPECT_TRUE(p.transitionToAuth);
+    EXPECT_TRUE(p.parsedOptions["security"].Obj()["transitionToAuth"].trueValue());
+    EXPECT_NE(parseError({"--transitionToAuth", "--keyFile", "/etc/mongo.key", "--auth"}).find("cannot be used with"),
+              std::string::npos);
+}
+
 TEST(ServerOptions, ProtectionOptionsInTheConfigFileAreRefused) {
     const std::vector<std::string> cases = {
         "security:\n  clusterAuthMode: sendKeyFile\n",
-        "security:\n  transitionToAuth: true\n",
         "security:\n  enableEncryption: true\n",
         "security:\n  redactClientLogData: true\n",
         "security:\n  kmip:\n    serverName: kmip.example\n",

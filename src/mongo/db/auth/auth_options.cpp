@@ -32,6 +32,7 @@ ServerParameterWithStorage<bool> gEnableLocalhostAuthBypass("enableLocalhostAuth
 
 struct State {
     bool enabled = false;
+    bool transition = false;
     std::vector<std::string> keys;  // every key of the key file (empty: none)
     std::optional<ScramCredential> sha1, sha256;
 };
@@ -80,6 +81,7 @@ std::string percentEncode(const std::string& s) {
 }  // namespace
 
 bool authorizationEnabled() { return state().enabled; }
+bool transitionToAuth() { return state().transition; }
 int scramIterationCount() { return gScramIterationCount.get(); }
 int scramSha256IterationCount() { return gScramSha256IterationCount.get(); }
 bool localhostAuthBypassEnabled() { return gEnableLocalhostAuthBypass.get(); }
@@ -162,11 +164,17 @@ void initializeAuthOrExit(const ServerGlobalParams& params) {
             std::exit(1);
         }
         setKeys(keys.getValue());
-        s.enabled = true;  // a key file turns access control on, as in MongoDB
+        // A key file turns access control on, as in MongoDB, except in transition.
+        s.transition = params.transitionToAuth;
+        s.enabled = !s.transition;
     }
     if (s.enabled)
         LOGV2(20000, Access, "Access control is enabled",
               logv2::attrs("keyFile", !params.keyFile.empty(), "localhostAuthBypass", localhostAuthBypassEnabled()));
+    if (s.transition)
+        LOGV2_WARNING(20001, Access,
+                      "transitionToAuth: access control is not enforced; members authenticate with the key file where "
+                      "they can");
 }
 
 void setAuthorizationForTest(bool enabled, const std::string& key) {

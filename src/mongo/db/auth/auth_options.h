@@ -19,6 +19,9 @@
 namespace mongo::auth {
 
 bool authorizationEnabled();
+// --transitionToAuth: access control is off, members still authenticate to each other with the
+// key file where the other accepts it and go on without where it does not.
+bool transitionToAuth();
 int scramIterationCount();
 int scramSha256IterationCount();
 bool localhostAuthBypassEnabled();

@@ -270,6 +270,8 @@ ResolvedRoles resolveRoles(OperationContext* opCtx, const std::vector<RoleName>&
                 auto priv = Privilege::fromBSON(p);
                 if (priv.isOK()) addPrivilege(out.privileges, priv.getValue());
             }
+        if (BSONElement ar = it->second["authenticationRestrictions"]; ar.type() == Array && !ar.Obj().isEmpty())
+            out.restrictions.push_back(ar.Obj().getOwned());
         for (auto& sub : rolesOfDocument(it->second)) todo.push_back(sub);
     }
     std::sort(out.roles.begin(), out.roles.end());

@@ -1,9 +1,10 @@
 #pragma once
 // Users and roles as MongoDB stores them, in admin.system.users
 //   {_id: "<db>.<user>", userId: UUID, user, db, credentials: {"SCRAM-SHA-1": {...},
-//    "SCRAM-SHA-256": {...}}, roles: [{role, db}], customData?, mechanisms?}
+//    "SCRAM-SHA-256": {...}}, roles: [{role, db}], customData?, authenticationRestrictions?}
 // and admin.system.roles
-//   {_id: "<db>.<role>", role, db, privileges: [{resource, actions}], roles: [{role, db}]}
+//   {_id: "<db>.<role>", role, db, privileges: [{resource, actions}], roles: [{role, db}],
+//    authenticationRestrictions?}
 // (ordinary collections: durable, replicated through the oplog like any write), and the
 // resolution of roles into privileges through the role graph.
 //
@@ -73,6 +74,9 @@ void uassertRolesExist(OperationContext* opCtx, const std::vector<RoleName>& rol
 struct ResolvedRoles {
     std::vector<RoleName> roles;  // all, sorted
     PrivilegeVector privileges;
+    // The authenticationRestrictions of every reached role that has some (each list must be
+    // met: authentication_restrictions.h).
+    std::vector<BSONObj> restrictions;
 };
 ResolvedRoles resolveRoles(OperationContext* opCtx, const std::vector<RoleName>& direct);
 // The direct privileges and roles of one role (built-in or stored), nullopt if it is neither.

@@ -122,7 +122,9 @@ void checkCommandAuthorization(OperationContext* opCtx, const Command* cmd, cons
     if (rp.privileges().empty()) return;  // any authenticated user
     if (rp.hasSelf())
         for (auto& u : as->users())
-            if (u.user == rp.selfUser() && u.db == rp.selfDb()) return;
+            if (u.user == rp.selfUser() && u.db == rp.selfDb() &&
+                (rp.selfPrivileges().empty() || as->isAuthorized(opCtx, rp.selfPrivileges())))
+                return;
     if (!as->isAuthorized(opCtx, rp.privileges()))
         uasserted(ErrorCodes::Unauthorized,
                   "not authorized on " + req.db() + " to execute command " + commandForMessage(req.body));

@@ -57,16 +57,20 @@ public:
         return *this;
     }
 
-    // Also allowed, whatever its privileges, for a client authenticated as user@db (usersInfo
-    // about oneself, as MongoDB allows).
-    RequiredPrivileges& orSelf(std::string user, std::string db) {
+    // Also allowed for a client authenticated as user@db that has selfActions on database db
+    // (none: whatever its privileges): usersInfo about oneself, updateUser of one's own
+    // password with changeOwnPassword, as MongoDB allows.
+    RequiredPrivileges& orSelf(std::string user, std::string db, const ActionSet& selfActions = {}) {
         _selfUser = std::move(user);
         _selfDb = std::move(db);
+        _selfPrivileges.clear();
+        if (!selfActions.empty()) addPrivilege(_selfPrivileges, {ResourcePattern::database(_selfDb), selfActions});
         return *this;
     }
     bool hasSelf() const { return !_selfUser.empty(); }
     const std::string& selfUser() const { return _selfUser; }
     const std::string& selfDb() const { return _selfDb; }
+    const PrivilegeVector& selfPrivileges() const { return _selfPrivileges; }
 
     bool requiresAuthentication() const { return !_noAuth; }
     bool anyAuthenticatedUser() const { return _anyUser; }
@@ -79,6 +83,7 @@ private:
     bool _anyUser = false;
     PrivilegeVector _privileges;
     std::string _selfUser, _selfDb;
+    PrivilegeVector _selfPrivileges;
 };
 
 }  // namespace mongo

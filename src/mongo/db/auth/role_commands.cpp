@@ -4,9 +4,11 @@
 // Roles live in admin.system.roles (auth_store.h); built-in roles cannot be changed.
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
 
 #include "mongo/db/auth/auth_store.h"
+#include "mongo/db/auth/authentication_restrictions.h"
 #include "mongo/db/auth/builtin_roles.h"
 #include "mongo/db/commands/command.h"
 
@@ -75,15 +77,25 @@ void uassertNoCycle(OperationContext* opCtx, const RoleName& r, const std::vecto
     }
 }
 
-BSONObj roleDocument(const RoleName& r, const PrivilegeVector& privileges, const std::vector<RoleName>& roles) {
+BSONObj roleDocument(const RoleName& r, const PrivilegeVector& privileges, const std::vector<RoleName>& roles,
+                     const BSONObj& restrictions) {
     BSONObjBuilder b;
     b.append("_id", r.db + "." + r.role);
     b.append("role", r.role);
     b.append("db", r.db);
     b.append("privileges", privilegesToBSON(privileges));
     b.append("roles", roleNamesToBSON(roles));
+    if (!restrictions.isEmpty()) b.append("authenticationRestrictions", BSONArray(restrictions));
     return b.obj();
 }
+
+// A stored role's authenticationRestrictions ({} if none).
+BSONObj storedRestrictions(const BSONObj& doc) {
+    BSONElement r = doc["authenticationRestrictions"];
+    return r.type() == Array ? r.Obj().getOwned() : BSONObj();
+}
+
+
 
 PrivilegeVector storedPrivileges(const BSONObj& doc) {
     PrivilegeVector v;
@@ -114,6 +126,8 @@ public:
     RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override {
         auto r = onRolesDbs(req, A::grantRole, false);
         r.add(ResourcePattern::database(req.db()), {A::createRole});
+        if (req.body.hasField("authenticationRestrictions"))
+            r.add(ResourcePattern::database(req.db()), {A::setAuthenticationRestriction});
         return r;
     }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder&) override {
@@ -123,11 +137,10 @@ public:
         uassert(51002, "Cannot create roles with the same name as a built-in role", !isBuiltinRole(r.role, r.db));
         auto privileges = parsePrivileges(required(req, "privileges"), r, "createRole.privileges");
         auto roles = parseRoleNames(required(req, "roles"), r.db, "createRole.roles");
-        uassert(ErrorCodes::BadValue, "authenticationRestrictions are not supported by this server",
-                req.body["authenticationRestrictions"].eoo());
+        auto restrictions = restrictionsArgument(req.body, "createRole");
         uassertRolesExist(opCtx, roles);
         uassertNoCycle(opCtx, r, roles);
-        insertRoleDocument(opCtx, roleDocument(r, privileges, roles));
+        insertRoleDocument(opCtx, roleDocument(r, privileges, roles, restrictions ? *restrictions : BSONObj()));
     }
 } createRoleCmd;
 
@@ -138,14 +151,16 @@ public:
     RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override {
         auto r = onRolesDbs(req, A::grantRole, true);
         r.add(ResourcePattern::database(req.db()), {A::revokeRole});
+        if (req.body.hasField("authenticationRestrictions"))
+            r.add(ResourcePattern::database(req.db()), {A::setAuthenticationRestriction});
         return r;
     }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder&) override {
         RoleName r{nameArg(req), req.db()};
         uassert(ErrorCodes::BadValue, "Must specify at least one field to update in updateRole",
-                req.body.hasField("privileges") || req.body.hasField("roles"));
-        uassert(ErrorCodes::BadValue, "authenticationRestrictions are not supported by this server",
-                req.body["authenticationRestrictions"].eoo());
+                req.body.hasField("privileges") || req.body.hasField("roles") ||
+                    req.body.hasField("authenticationRestrictions"));
+        auto restrictions = restrictionsArgument(req.body, "updateRole");
         uassertNotBuiltin(r, "Cannot update");
         BSONObj doc = requireStoredRole(opCtx, r);
         PrivilegeVector privileges = req.body.hasField("privileges")
@@ -157,7 +172,8 @@ public:
             uassertRolesExist(opCtx, roles);
             uassertNoCycle(opCtx, r, roles);
         }
-        replaceRoleDocument(opCtx, r, roleDocument(r, privileges, roles));
+        replaceRoleDocument(opCtx, r,
+                            roleDocument(r, privileges, roles, restrictions ? *restrictions : storedRestrictions(doc)));
     }
 } updateRoleCmd;
 
@@ -224,6 +240,7 @@ public:
         bool asDocuments = sp.type() == String && sp.str() == "asUserFragment";
         uassert(ErrorCodes::BadValue, "showPrivileges: \"asUserFragment\" is not supported by this server", !asDocuments);
         bool showBuiltin = req.body["showBuiltinRoles"].trueValue();
+        bool showRestrictions = req.body["showAuthenticationRestrictions"].trueValue();
         std::vector<RoleName> names = a.names;
         if (a.allOfDb) {
             if (showBuiltin)
@@ -247,6 +264,21 @@ public:
                 PrivilegeVector all = def->privileges;
                 addPrivileges(all, rr.privileges);
                 b.append("inheritedPrivileges", privilegesToBSON(all));
+            }
+            if (showRestrictions) {
+                // Lists of restriction documents: the role's own, and with those it inherits.
+                BSONArrayBuilder own, inherited;
+                if (!def->builtin)
+                    if (auto d = findRoleDocument(opCtx, n)) {
+                        BSONObj mine = storedRestrictions(*d);
+                        if (!mine.isEmpty()) {
+                            own.append(BSONArray(mine));
+                            inherited.append(BSONArray(mine));
+                        }
+                    }
+                for (const BSONObj& l : rr.restrictions) inherited.append(BSONArray(l));
+                b.append("authenticationRestrictions", own.arr());
+                b.append("inheritedAuthenticationRestrictions", inherited.arr());
             }
             out.append(b.obj());
         }
@@ -323,7 +355,7 @@ public:
             if (_grant) addPrivilege(have, p);
             else removePrivilege(have, p);
         }
-        replaceRoleDocument(opCtx, r, roleDocument(r, have, rolesOfDocument(doc)));
+        replaceRoleDocument(opCtx, r, roleDocument(r, have, rolesOfDocument(doc), storedRestrictions(doc)));
     }
 
 private:

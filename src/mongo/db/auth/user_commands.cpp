@@ -8,6 +8,7 @@
 #include "mongo/bson/uuid.h"
 #include "mongo/db/auth/auth_options.h"
 #include "mongo/db/auth/auth_store.h"
+#include "mongo/db/auth/authentication_restrictions.h"
 #include "mongo/db/auth/authorization_session.h"
 #include "mongo/db/auth/saslprep.h"
 #include "mongo/db/commands/command.h"
@@ -75,11 +76,6 @@ bool digestPasswordArg(const BSONObj& cmd, const std::string& cmdName) {
     return d.trueValue();
 }
 
-void checkNoRestrictions(const BSONObj& cmd) {
-    BSONElement r = cmd["authenticationRestrictions"];
-    uassert(ErrorCodes::BadValue, "authenticationRestrictions are not supported by this server",
-            r.eoo() || (r.type() == Array && r.Obj().isEmpty()));
-}
 
 std::string pwdArg(const BSONObj& cmd, const std::string& cmdName) {
     BSONElement p = cmd["pwd"];
@@ -114,6 +110,8 @@ public:
     std::string help() const override { return "Adds a user to the system"; }
     RequiredPrivileges requiredPrivileges(const OpMsgRequest& req) const override {
         auto r = RequiredPrivileges::onDatabase(req.db(), {A::createUser});
+        if (req.body.hasField("authenticationRestrictions"))
+            r.add(ResourcePattern::database(req.db()), {A::setAuthenticationRestriction});
         return addGrantRoles(r, req.body["roles"], req.db(), A::grantRole);
     }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
@@ -133,7 +131,7 @@ public:
         BSONElement customData = cmd["customData"];
         uassert(ErrorCodes::TypeMismatch, wrongType("createUser.customData", customData, "object"),
                 customData.eoo() || customData.type() == Object);
-        checkNoRestrictions(cmd);
+        auto restrictions = restrictionsArgument(cmd, "createUser");
         bool digest = digestPasswordArg(cmd, "createUser");
         auto mechanisms = mechanismsArg(cmd, "createUser", {kScramSha1, kScramSha256});
         BSONObj credentials = makeCredentials(user, pwd, digest, mechanisms);
@@ -149,6 +147,7 @@ public:
         doc.append("credentials", credentials);
         doc.append("roles", roleNamesToBSON(roles));
         if (!customData.eoo()) doc.append("customData", customData.Obj());
+        if (restrictions && !restrictions->isEmpty()) doc.append("authenticationRestrictions", *restrictions);
         insertUserDocument(opCtx, doc.obj());
     }
 } createUserCmd;
@@ -166,7 +165,18 @@ public:
             r.add(ResourcePattern::database(req.db()), {A::revokeRole});
             addGrantRoles(r, req.body["roles"], req.db(), A::grantRole);
         }
+        if (req.body.hasField("authenticationRestrictions"))
+            r.add(ResourcePattern::database(req.db()), {A::setAuthenticationRestriction});
         if (!r.isDeclared()) r.add(ResourcePattern::database(req.db()), {A::changePassword});
+        // A user may change its own password and custom data with changeOwnPassword /
+        // changeOwnCustomData on its database instead (MongoDB's), and nothing else of itself.
+        const bool ownFieldsOnly = !req.body.hasField("roles") && !req.body.hasField("authenticationRestrictions");
+        if (ownFieldsOnly && req.body.firstElement().type() == String) {
+            ActionSet own;
+            if (req.body.hasField("pwd") || req.body.hasField("mechanisms")) own.add(A::changeOwnPassword);
+            if (req.body.hasField("customData")) own.add(A::changeOwnCustomData);
+            if (!own.empty()) r.orSelf(req.body.firstElement().str(), req.db(), own);
+        }
         return r;
     }
     void run(OperationContext* opCtx, const OpMsgRequest& req, BSONObjBuilder& result) override {
@@ -176,7 +186,7 @@ public:
         for (const char* f : {"pwd", "customData", "roles", "mechanisms", "authenticationRestrictions"})
             any = any || cmd.hasField(f);
         uassert(ErrorCodes::BadValue, "Must specify at least one field to update in updateUser", any);
-        checkNoRestrictions(cmd);
+        auto restrictions = restrictionsArgument(cmd, "updateUser");
         auto existing = findUserDocument(opCtx, user, db);
         uassert(ErrorCodes::UserNotFound, "Could not find user \"" + user + "\" for db \"" + db + "\"", existing);
         bool digest = digestPasswordArg(cmd, "updateUser");
@@ -213,6 +223,11 @@ public:
         doc.append("roles", roleNamesToBSON(roles));
         if (!customData.eoo()) doc.append("customData", customData.Obj());
         else if (!(*existing)["customData"].eoo()) doc.append((*existing)["customData"]);
+        if (restrictions) {
+            if (!restrictions->isEmpty()) doc.append("authenticationRestrictions", *restrictions);
+        } else if (!(*existing)["authenticationRestrictions"].eoo()) {
+            doc.append((*existing)["authenticationRestrictions"]);
+        }
         replaceUserDocument(opCtx, user, db, doc.obj());
     }
 } updateUserCmd;
@@ -298,6 +313,7 @@ public:
         bool showCredentials = cmd["showCredentials"].trueValue();
         bool showCustomData = cmd["showCustomData"].eoo() || cmd["showCustomData"].trueValue();
         bool showPrivileges = cmd["showPrivileges"].trueValue();
+        bool showRestrictions = showPrivileges || cmd["showAuthenticationRestrictions"].trueValue();
         // filter: $match conditions on the stored user documents (as MongoDB's aggregation
         // over admin.system.users).
         std::optional<Matcher> filter;
@@ -333,8 +349,15 @@ public:
                 ResolvedRoles rr = resolveRoles(opCtx, roles);
                 u.append("inheritedRoles", roleNamesToBSON(rr.roles));
                 u.append("inheritedPrivileges", privilegesToBSON(rr.privileges));
-                u.append("inheritedAuthenticationRestrictions", BSONArray());
-                u.append("authenticationRestrictions", BSONArray());
+                BSONArrayBuilder inherited;
+                for (const BSONObj& l : rr.restrictions) inherited.append(BSONArray(l));
+                u.append("inheritedAuthenticationRestrictions", inherited.arr());
+            }
+            if (showRestrictions) {
+                if (d["authenticationRestrictions"].type() == Array)
+                    u.appendArray("authenticationRestrictions", d["authenticationRestrictions"].Obj());
+                else
+                    u.append("authenticationRestrictions", BSONArray());
             }
             users.append(u.obj());
         }

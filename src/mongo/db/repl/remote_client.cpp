@@ -64,7 +64,7 @@ void RemoteClient::connect(int socketTimeoutMillis) {
     if (!compressors.empty()) mongoc_uri_set_compressors(u, compressors.c_str());
     // With a key file every connection to another member authenticates as __system@local
     // (SCRAM-SHA-256, the key as password), as MongoDB's members do (auth/auth_options.h).
-    if (auto c = auth::internalAuthCredentials(_keyIndex)) {
+    if (auto c = _withoutAuth ? std::nullopt : auth::internalAuthCredentials(_keyIndex)) {
         mongoc_uri_set_username(u, c->user.c_str());
         mongoc_uri_set_password(u, c->password.c_str());
         mongoc_uri_set_auth_source(u, c->source.c_str());
@@ -75,9 +75,21 @@ void RemoteClient::connect(int socketTimeoutMillis) {
     _connectedTimeout = socketTimeoutMillis;
 }
 
+void RemoteClient::dropConnection() {
+    if (_client) mongoc_client_destroy(_client);
+    _client = nullptr;
+}
+
 StatusWith<BSONObj> RemoteClient::runCommand(const std::string& db, const BSONObj& cmd, int extraMillis) {
     for (;;) {
         auto r = runCommandOnce(db, cmd, extraMillis);
+        if (_withoutAuth && r.getStatus().code() == int(ErrorCodes::Unauthorized)) {
+            // The member enforces access control now: authenticate again (once per refusal).
+            _withoutAuth = false;
+            _keyIndex = 0;
+            dropConnection();
+            r = runCommandOnce(db, cmd, extraMillis);
+        }
         // Refused before the command was sent: try the key file's next key, if any.
         if (r.getStatus().code() != int(ErrorCodes::AuthenticationFailed)) return r;
         if (auth::internalAuthCredentials(_keyIndex + 1)) {
@@ -85,6 +97,11 @@ StatusWith<BSONObj> RemoteClient::runCommand(const std::string& db, const BSONOb
             continue;
         }
         _keyIndex = 0;
+        if (auth::transitionToAuth() && !_withoutAuth) {
+            // A member that has no key file yet (a rolling move to key-file authentication).
+            _withoutAuth = true;
+            continue;
+        }
         return r;
     }
 }
@@ -107,8 +124,7 @@ StatusWith<BSONObj> RemoteClient::runCommandOnce(const std::string& db, const BS
         return Status(code, msg);
     }
     // Unreachable: drop the client so the next command reconnects from scratch.
-    mongoc_client_destroy(_client);
-    _client = nullptr;
+    dropConnection();
     // The member refused our key (or we have none and it wants one): say so, with MongoDB's code.
     if (error.domain == MONGOC_ERROR_CLIENT && error.code == MONGOC_ERROR_CLIENT_AUTHENTICATE)
         return Status(ErrorCodes::AuthenticationFailed,

@@ -38,12 +38,16 @@ public:
 
 private:
     void connect(int socketTimeoutMillis);
+    void dropConnection();
     StatusWith<BSONObj> runCommandOnce(const std::string& db, const BSONObj& cmd, int extraMillis);
 
     std::string _host;
     int _timeoutMillis;
     int _connectedTimeout = -1;  // the socket timeout of the current client
     size_t _keyIndex = 0;        // which key of the key file authenticates (auth_options.h)
+    // --transitionToAuth: the member refused every key (it has no key file yet), so this
+    // client connects without authenticating, until a command is refused as Unauthorized.
+    bool _withoutAuth = false;
     mongoc_client_t* _client = nullptr;
 };
 
