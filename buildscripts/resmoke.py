@@ -22,6 +22,7 @@ Suites (run in this order by default):
                 MONGODB_URI carries its credentials
   pymongo       pytest tests/pymongo, MONGODB_URI pointing at the suite's server
   pymongo_dedup the same against mongod --dedup
+  pymongo_auth  the files that use only the suite's server, against mongod --auth as a root user
   driver_transactions
                 pymongo's own transactions specification tests (its source distribution, from
                 setup.sh) against a three-member replica set (buildscripts/driver_suites/)
@@ -60,7 +61,7 @@ LOG_ROOT = os.path.join(REPO, "build", "test-logs")
 # preallocated journal, and runs that leave theirs behind fill the disk within a day.
 SCRATCH_ROOT = os.path.join(REPO, "build", "tmp")
 PORTS_PER_TEST_RANGE = 20
-BUILTIN_SUITES = ["unit", "core", "pymongo", "pymongo_dedup", "driver_transactions", "c_client"]
+BUILTIN_SUITES = ["unit", "core", "pymongo", "pymongo_dedup", "pymongo_auth", "driver_transactions", "c_client"]
 JS_SUITE_SKIP_DIRS = {"lib", "core"}
 
 
@@ -351,14 +352,29 @@ def run_js_suite(ctx, name):
         with_server(ctx, name, cfg.get("mongodArgs", []), log_dir, run_all, int(cfg.get("replSet") or 0))
 
 
-def run_pymongo(ctx, suite="pymongo", mongod_args=()):
+# A test file that starts servers of its own names one of these; the others use only the suite's.
+OWN_SERVER_MARKERS = ("mongod_factory", "mongod_bin", "MongodProcess", "make_members", "one_member_set", "run_mongod",
+                      "MONGOD_BIN")
+
+
+def uses_only_the_suites_server(path):
+    with open(path) as f:
+        text = f.read()
+    return not any(m in text for m in OWN_SERVER_MARKERS)
+
+
+def run_pymongo(ctx, suite="pymongo", mongod_args=(), shared_server_only=False):
     """tests/pymongo against a server of the suite's own; pymongo_dedup runs them again
-    against mongod --dedup (what buildscripts/run.sh starts)."""
+    against mongod --dedup (what buildscripts/run.sh starts); pymongo_auth runs the files that use
+    only the suite's server against one with --auth, authenticated as a root user (as drivers'
+    suites run against secured servers)."""
     rep = ctx.reporter
     test_dir = os.path.join(REPO, "tests", "pymongo")
     files = sorted(f for f in os.listdir(test_dir) if f.startswith("test_") and f.endswith(".py")) \
         if os.path.isdir(test_dir) else []
     files = [f for f in files if matches_filter(os.path.join("tests", "pymongo", f), ctx.opts.tests)]
+    if shared_server_only:
+        files = [f for f in files if uses_only_the_suites_server(os.path.join(test_dir, f))]
     if not files:
         return
     log_dir = suite_log_dir(suite)
@@ -529,7 +545,7 @@ def discover_js_suites():
 
 def all_suites():
     extra = discover_js_suites()
-    return ["unit", "core"] + extra + ["pymongo", "pymongo_dedup", "driver_transactions", "c_client"]
+    return ["unit", "core"] + extra + ["pymongo", "pymongo_dedup", "pymongo_auth", "driver_transactions", "c_client"]
 
 
 def main():
@@ -575,6 +591,7 @@ def main():
     started = time.time()
     runners = {"unit": run_unit, "pymongo": run_pymongo, "c_client": run_c_client,
                "pymongo_dedup": lambda c: run_pymongo(c, "pymongo_dedup", ["--dedup"]),
+               "pymongo_auth": lambda c: run_pymongo(c, "pymongo_auth", ["--auth"], shared_server_only=True),
                "driver_transactions": lambda c: run_driver_suite(c, "driver_transactions", "transactions")}
     shutil.rmtree(SCRATCH_ROOT, ignore_errors=True)  # what an interrupted run left behind
     for s in suites:

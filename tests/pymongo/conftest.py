@@ -20,7 +20,7 @@ URI = os.environ.get("MONGODB_URI", "mongodb://127.0.0.1:27017/?directConnection
 
 
 def host_port(uri=URI):
-    m = re.match(r"mongodb://([^/?,]+)", uri)
+    m = re.match(r"mongodb://(?:[^@/]*@)?([^/?,]+)", uri)  # without user:password@
     host, _, port = m.group(1).rpartition(":")
     return host, int(port)
 

@@ -7,6 +7,8 @@ import time
 import pymongo
 import pytest
 
+from conftest import URI
+
 FP = "waitInFindBeforeMakingBatch"
 
 
@@ -66,7 +68,7 @@ def hanging_find(client, db):
 def test_running_find_is_reported_and_killed(client, db, hanging_find):
     db.c.insert_many([{"x": i} for i in range(10)])
     db.c.create_index("x")
-    other = pymongo.MongoClient(client.address[0], client.address[1], appname="currentOpTest",
+    other = pymongo.MongoClient(URI, appname="currentOpTest",
                                 directConnection=True)
     try:
         s = other.start_session()
@@ -142,7 +144,7 @@ def test_waiting_for_lock(client, db, hanging_find):
 
 
 def test_idle_connections_and_cursors(client, db):
-    idle = pymongo.MongoClient(client.address[0], client.address[1], appname="idleOne", directConnection=True)
+    idle = pymongo.MongoClient(URI, appname="idleOne", directConnection=True)
     try:
         idle.admin.command("ping")
         # The client's pooled connection is idle; its monitor's connection waits in a streaming

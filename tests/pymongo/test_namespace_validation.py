@@ -233,6 +233,9 @@ def test_cursor_namespaces_of_commands_still_work(setup):
 def test_system_collections_are_the_servers(setup):
     """As MongoDB's userAllowedCreateNS: clients cannot create system.* collections other than
     system.js / system.profile (and admin's user and role collections), by any path."""
+    if wire.uri_credentials():
+        pytest.skip("under --auth even root may not write system.* collections: MongoDB answers Unauthorized "
+                    "before it looks at the name")
     for what, cmd in [("create", {"create": "system.foo"}),
                       ("insert", {"insert": "system.foo", "documents": [{}]}),
                       ("upsert", {"update": "system.foo", "updates": [{"q": {}, "u": {"a": 1}, "upsert": True}]}),

@@ -1,6 +1,13 @@
-"""Raw MongoDB wire protocol helpers for tests that speak to mongod over a plain socket."""
+"""Raw MongoDB wire protocol helpers for tests that speak to mongod over a plain socket.
+Against a server with access control (MONGODB_URI with user:password@, the pymongo_auth suite),
+connect() authenticates the socket first (SCRAM-SHA-256), as a driver would."""
+import base64
+import hashlib
+import hmac
+import os
 import socket
 import struct
+import urllib.parse
 import zlib
 
 import bson
@@ -130,9 +137,44 @@ def read_reply(sock):
     raise AssertionError("unexpected reply opcode %d" % opcode)
 
 
-def connect(host, port, timeout=10.0):
+def uri_credentials(uri=None):
+    """(user, password, authSource) of MONGODB_URI, or None without credentials."""
+    uri = uri if uri is not None else os.environ.get("MONGODB_URI", "")
+    parts = urllib.parse.urlsplit(uri)
+    if not parts.username:
+        return None
+    source = urllib.parse.parse_qs(parts.query).get("authSource", ["admin"])[0]
+    return urllib.parse.unquote(parts.username), urllib.parse.unquote(parts.password or ""), source
+
+
+def scram_sha256(sock, user, password, source="admin"):
+    """Authenticates sock as user (RFC 7677, MongoDB's saslStart/saslContinue; ASCII passwords)."""
+    nonce = base64.b64encode(os.urandom(24)).decode()
+    first_bare = "n=%s,r=%s" % (user.replace("=", "=3D").replace(",", "=2C"), nonce)
+    _, reply, _, _ = command(sock, {"saslStart": 1, "mechanism": "SCRAM-SHA-256", "$db": source,
+                                    "payload": bson.Binary(("n,," + first_bare).encode()),
+                                    "options": {"skipEmptyExchange": True}})
+    assert reply.get("ok") == 1, reply
+    server_first = bytes(reply["payload"]).decode()
+    fields = dict(kv.split("=", 1) for kv in server_first.split(","))
+    assert fields["r"].startswith(nonce), server_first
+    salted = hashlib.pbkdf2_hmac("sha256", password.encode(), base64.b64decode(fields["s"]), int(fields["i"]))
+    client_key = hmac.digest(salted, b"Client Key", "sha256")
+    without_proof = "c=biws,r=" + fields["r"]
+    auth_message = ",".join([first_bare, server_first, without_proof]).encode()
+    signature = hmac.digest(hashlib.sha256(client_key).digest(), auth_message, "sha256")
+    proof = base64.b64encode(bytes(a ^ b for a, b in zip(client_key, signature))).decode()
+    _, reply, _, _ = command(sock, {"saslContinue": 1, "conversationId": reply["conversationId"], "$db": source,
+                                    "payload": bson.Binary((without_proof + ",p=" + proof).encode())})
+    assert reply.get("ok") == 1 and reply.get("done"), reply
+
+
+def connect(host, port, timeout=10.0, authenticate=True):
     s = socket.create_connection((host, port), timeout=timeout)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    creds = uri_credentials() if authenticate else None
+    if creds:
+        scram_sha256(s, *creds)
     return s
 
 

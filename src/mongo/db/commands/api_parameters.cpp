@@ -53,7 +53,7 @@ const std::set<std::string>& apiVersion1Commands() {
         "abortTransaction", "aggregate", "authenticate", "collMod", "commitTransaction", "count", "create",
         "createIndexes", "delete", "drop", "dropDatabase", "dropIndexes", "endSessions", "explain", "find",
         "findAndModify", "getMore", "hello", "insert", "killCursors", "listCollections", "listDatabases",
-        "listIndexes", "ping", "refreshSessions", "update",
+        "listIndexes", "ping", "refreshSessions", "saslContinue", "saslStart", "update",
         // Test commands (enableTestCommands) of version 1, as MongoDB's.
         "testDeprecation", "testDeprecationInVersion2", "testVersion1And2", "testRemoval"};
     return s;
