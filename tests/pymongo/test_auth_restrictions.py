@@ -8,7 +8,10 @@ against a --auth server of the module's own:
   - malformed restrictions are refused (BadValue / TypeMismatch); setting them needs
     setAuthenticationRestriction;
   - a user with changeOwnPassword / changeOwnCustomData may change its own password and custom
-    data, and nothing else of itself nor anything of another user."""
+    data, and nothing else of itself nor anything of another user;
+  - users changed by a plain write to admin.system.users take effect on open connections at once;
+    listDatabases with authorizedDatabases: true lists only the user's databases; rolesInfo's
+    showPrivileges: "asUserFragment"."""
 import shutil
 
 import pymongo
@@ -173,3 +176,37 @@ def test_change_own_password_and_custom_data(server, root):
             c.test.command("updateUser", "bob", pwd="b2")
         assert e.value.code == 13
     assert can_login(server, "bob", "b1")
+
+
+def test_direct_writes_to_users_take_effect_at_once(server, root):
+    root.test.command("createUser", "direct2", pwd="dp", roles=[])
+    with connect(server, "direct2", "dp", authSource="test") as c:
+        with pytest.raises(OperationFailure) as e:
+            c.test.other.find_one()
+        assert e.value.code == 13
+        # A root user's plain update of admin.system.users (not updateUser): seen by the open
+        # connection's next command, not 5 s later.
+        root.admin["system.users"].update_one({"_id": "test.direct2"},
+                                               {"$set": {"roles": [{"role": "read", "db": "test"}]}})
+        assert c.test.other.find_one() is None
+
+
+def test_authorized_databases_and_user_fragments(server, root):
+    root.alpha.a.insert_one({})
+    root.beta.b.insert_one({})
+    root.admin.command("createRole", "lister", roles=[], privileges=[
+        {"resource": {"cluster": True}, "actions": ["listDatabases"]}])
+    root.admin.command("createUser", "monitor", pwd="mp", roles=["lister", {"role": "read", "db": "alpha"}])
+    with connect(server, "monitor", "mp", authSource="admin") as c:
+        everything = set(c.list_database_names())
+        assert {"alpha", "beta"} <= everything  # the listDatabases action: every database
+        mine = {d["name"] for d in c.admin.command("listDatabases", authorizedDatabases=True)["databases"]}
+        assert "alpha" in mine and "beta" not in mine
+    root.test.command("createRole", "frag", privileges=[
+        {"resource": {"db": "test", "collection": "f"}, "actions": ["find"]}], roles=["read"],
+        authenticationRestrictions=[restrictions(["127.0.0.1"])])
+    frag = root.test.command("rolesInfo", "frag", showPrivileges="asUserFragment")["userFragment"]
+    assert frag["roles"] == [{"role": "frag", "db": "test"}]
+    assert sorted((r["role"], r["db"]) for r in frag["inheritedRoles"]) == [("frag", "test"), ("read", "test")]
+    assert {"resource": {"db": "test", "collection": "f"}, "actions": ["find"]} in frag["inheritedPrivileges"]
+    assert frag["inheritedAuthenticationRestrictions"] == [[{"clientSource": ["127.0.0.1"]}]]

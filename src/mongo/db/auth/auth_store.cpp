@@ -129,6 +129,11 @@ std::optional<BSONObj> findUserDocument(OperationContext* opCtx, const std::stri
     return findById(opCtx, kUsers, docId(db, user));
 }
 
+void noteWriteToAuthCollection(OperationContext* opCtx, const NamespaceString& nss) {
+    if (nss.db() == "admin" && (nss.coll() == "system.users" || nss.coll() == "system.roles"))
+        opCtx->recoveryUnit()->onCommit([] { bumpAuthGeneration(); });
+}
+
 std::vector<BSONObj> listUserDocuments(OperationContext* opCtx, const std::optional<std::string>& db) {
     std::vector<BSONObj> out;
     for (auto& d : scan(opCtx, kUsers))

@@ -21,6 +21,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/auth/privilege.h"
+#include "mongo/db/namespace_string.h"
 #include "mongo/db/operation_context.h"
 
 namespace mongo::auth {
@@ -41,6 +42,10 @@ std::vector<RoleName> parseRoleNames(const BSONElement& arr, const std::string& 
 // Monotonic counter of changes to users and roles.
 uint64_t authGeneration();
 void bumpAuthGeneration();
+// Every write to admin.system.users / admin.system.roles, by any path (a root user's plain
+// write, a secondary applying the primary's, a drop or rename), calls this (catalog/): the
+// generation moves when the write commits, so open connections re-resolve at once.
+void noteWriteToAuthCollection(OperationContext* opCtx, const NamespaceString& nss);
 
 // --- users ---
 std::optional<BSONObj> findUserDocument(OperationContext* opCtx, const std::string& user, const std::string& db);

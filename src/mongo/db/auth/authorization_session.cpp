@@ -106,11 +106,13 @@ bool mayKillAnyCursor(OperationContext* opCtx) {
     return AuthorizationSession::get(c)->isAuthorized(opCtx, {{ResourcePattern::cluster(), {ActionType::killAnyCursor}}});
 }
 
-std::optional<std::function<bool(const std::string&)>> listDatabasesFilter(OperationContext* opCtx) {
+std::optional<std::function<bool(const std::string&)>> listDatabasesFilter(OperationContext* opCtx,
+                                                                          bool authorizedOnly) {
     Client* c = opCtx->getClient();
     if (!authorizationEnabled() || !c) return std::nullopt;
     AuthorizationSession* as = AuthorizationSession::get(c);
-    if (as->isAuthorized(opCtx, {{ResourcePattern::cluster(), {ActionType::listDatabases}}})) return std::nullopt;
+    if (!authorizedOnly && as->isAuthorized(opCtx, {{ResourcePattern::cluster(), {ActionType::listDatabases}}}))
+        return std::nullopt;
     // Resolved now, before the caller takes the catalog lock: the filter itself never reads.
     PrivilegeVector privileges = as->privileges(opCtx);
     return [privileges](const std::string& db) { return anyPrivilegeOnDatabase(privileges, db); };

@@ -72,9 +72,12 @@ private:
 };
 
 // listDatabases' filter under access control: nullopt when every database may be listed
-// (access control off, or the listDatabases action on the cluster), else whether to list db.
+// (access control off, or the listDatabases action on the cluster unless authorizedOnly: the
+// command's authorizedDatabases: true, which lists only the databases the user has privileges
+// on, as MongoDB), else whether to list db.
 // Call it before taking the catalog lock (it may read users and roles); the filter never reads.
-std::optional<std::function<bool(const std::string&)>> listDatabasesFilter(OperationContext* opCtx);
+std::optional<std::function<bool(const std::string&)>> listDatabasesFilter(OperationContext* opCtx,
+                                                                          bool authorizedOnly = false);
 
 // The authenticated users of the operation's connection, as a key ("u@db,u2@db2"; "" without
 // access control): a cursor remembers it, and only the same users may continue it.

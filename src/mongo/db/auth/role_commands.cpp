@@ -238,7 +238,6 @@ public:
         BSONElement sp = req.body["showPrivileges"];
         bool showPrivileges = sp.trueValue();
         bool asDocuments = sp.type() == String && sp.str() == "asUserFragment";
-        uassert(ErrorCodes::BadValue, "showPrivileges: \"asUserFragment\" is not supported by this server", !asDocuments);
         bool showBuiltin = req.body["showBuiltinRoles"].trueValue();
         bool showRestrictions = req.body["showAuthenticationRestrictions"].trueValue();
         std::vector<RoleName> names = a.names;
@@ -246,6 +245,23 @@ public:
             if (showBuiltin)
                 for (auto& n : builtinRoleNames(req.db())) names.push_back({n, req.db()});
             for (auto& d : listRoleDocuments(opCtx, req.db())) names.push_back({d["role"].str(), req.db()});
+        }
+        if (asDocuments) {
+            // showPrivileges: "asUserFragment": what a user holding these roles would have, as
+            // usersInfo shows it.
+            std::vector<RoleName> held;
+            for (auto& n : names)
+                if (roleDefinition(opCtx, n)) held.push_back(n);
+            ResolvedRoles rr = resolveRoles(opCtx, held);
+            BSONArrayBuilder restrictions;
+            for (const BSONObj& l : rr.restrictions) restrictions.append(BSONArray(l));
+            BSONObjBuilder fragment;
+            fragment.append("roles", roleNamesToBSON(held));
+            fragment.append("inheritedRoles", roleNamesToBSON(rr.roles));
+            fragment.append("inheritedPrivileges", privilegesToBSON(rr.privileges));
+            fragment.append("inheritedAuthenticationRestrictions", restrictions.arr());
+            result.append("userFragment", fragment.obj());
+            return;
         }
         BSONArrayBuilder out;
         for (auto& n : names) {

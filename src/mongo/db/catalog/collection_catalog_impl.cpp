@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "mongo/db/auth/auth_store.h"
 #include "mongo/db/catalog/index_spec.h"
 #include "mongo/db/repl/op_observer.h"
 #include "mongo/db/service_context.h"
@@ -233,6 +234,7 @@ void CollectionCatalogImpl::dropCollectionImpl(OperationContext* opCtx, const Na
         for (auto& i : idents) kv->dropIdent(i);
     });
     if (observe) repl::OpObserver::get()->onDropCollection(opCtx, nss, coll->uuid());
+    auth::noteWriteToAuthCollection(opCtx, nss);
     wuow.commit();
     LOGV2(20318, Storage, "Finishing collection drop", logv2::attrs("namespace", nss.ns(), "uuid", coll->uuid()));
 }
@@ -294,6 +296,8 @@ void CollectionCatalogImpl::renameCollection(OperationContext* opCtx, const Name
         source->setNs(from);
     });
     repl::OpObserver::get()->onRenameCollection(opCtx, from, to, source->uuid(), dropTargetUuid);
+    auth::noteWriteToAuthCollection(opCtx, from);
+    auth::noteWriteToAuthCollection(opCtx, to);
     wuow.commit();
     LOGV2(20319, Storage, "renameCollection", logv2::attrs("fromName", from.ns(), "toName", to.ns()));
 }

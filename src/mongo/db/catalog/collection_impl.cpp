@@ -1,5 +1,6 @@
 #include "mongo/db/catalog/collection_impl.h"
 
+#include "mongo/db/auth/auth_store.h"
 #include "mongo/db/repl/op_observer.h"
 #include "mongo/db/repl/oplog.h"
 
@@ -72,6 +73,7 @@ RecordId CollectionImpl::insertDocument(OperationContext* opCtx, const BSONObj& 
     RecordId id = _rs->insertRecord(opCtx, doc.objdata(), doc.objsize());
     _indexes->indexDocument(opCtx, doc, id);
     repl::OpObserver::get()->onInsert(opCtx, *this, doc);
+    auth::noteWriteToAuthCollection(opCtx, _ns);
     if (_options.capped) {
         enforceCappedLimits(opCtx, id);
         // Tailing cursors may read it once it is visible: wake those awaiting data.
@@ -107,6 +109,7 @@ void CollectionImpl::updateDocument(OperationContext* opCtx, RecordId id, const 
     _indexes->updateDocument(opCtx, oldDoc, newDoc, id);
     _rs->updateRecord(opCtx, id, newDoc.objdata(), newDoc.objsize());
     repl::OpObserver::get()->onUpdate(opCtx, *this, oldDoc, newDoc);
+    auth::noteWriteToAuthCollection(opCtx, _ns);
 }
 
 void CollectionImpl::deleteDocument(OperationContext* opCtx, RecordId id) {
@@ -117,6 +120,7 @@ void CollectionImpl::deleteDocument(OperationContext* opCtx, RecordId id) {
     _indexes->unindexDocument(opCtx, doc, id);
     _rs->deleteRecord(opCtx, id);
     repl::OpObserver::get()->onDelete(opCtx, *this, doc);
+    auth::noteWriteToAuthCollection(opCtx, _ns);
 }
 
 std::optional<BSONObj> CollectionImpl::findDoc(OperationContext* opCtx, RecordId id) const {

@@ -279,7 +279,9 @@ public:
         BSONObj filter = parseObjectArg(req.body["filter"], "listDatabases");
         bool nameOnly = !req.body["nameOnly"].eoo() && parseBoolArg(req.body["nameOnly"], "listDatabases");
         Matcher matcher(filter);
-        auto authorized = auth::listDatabasesFilter(opCtx);  // nullopt: all of them
+        BSONElement authorizedArg = req.body["authorizedDatabases"];
+        const bool authorizedOnly = !authorizedArg.eoo() && authorizedArg.trueValue();
+        auto authorized = auth::listDatabasesFilter(opCtx, authorizedOnly);  // nullopt: all of them
         CatalogReadLock lock;
         auto* cat = CollectionCatalog::get();
         BSONArrayBuilder dbs;
