@@ -10,6 +10,7 @@
 #include "mongo/db/transaction/transaction_reaper.h"
 #include "mongo/db/repl/coordinator_internal.h"
 #include "mongo/db/repl/oplog.h"
+#include "mongo/db/repl/port_probe.h"
 #include "mongo/db/repl/remote_client.h"
 #include "mongo/db/service_context.h"
 #include "mongo/util/log.h"
@@ -231,6 +232,23 @@ BSONObj ReplicationCoordinator::makeHeartbeatRequest(int member) {
 }
 
 void ReplicationCoordinator::onHeartbeatReply(int member, const StatusWith<BSONObj>& reply, long long elapsedMillis) {
+    // A heartbeat to the primary failed: is its process gone (its port refuses connections)?
+    // Asked here, on the member's own heartbeat thread, with no lock held.
+    bool portRefused = false;
+    if (!reply.isOK()) {
+        std::string host;
+        {
+            std::lock_guard<std::mutex> lk(_mutex);
+            if (_config && member >= 0 && size_t(member) < _config->members.size() && _topo.primaryIndex() == member &&
+                _topo.role() == Role::kFollower)
+                host = _config->members[size_t(member)].host;
+        }
+        portRefused = !host.empty() && portRefusesConnections(host, 250);
+        if (portRefused)
+            LOGV2(7800301, Election, "The primary's port refuses connections: electing without waiting out the "
+                                     "election timeout",
+                  logv2::attrs("primary", host));
+    }
     Actions actions;
     {
         std::lock_guard<std::mutex> lk(_mutex);
@@ -240,7 +258,7 @@ void ReplicationCoordinator::onHeartbeatReply(int member, const StatusWith<BSONO
             reply.isOK() ? HeartbeatReply::parse(reply.getValue()) : StatusWith<HeartbeatReply>(reply.getStatus());
         if (!parsed.isOK()) {
             const bool wasUp = _topo.member(member).up;
-            _topo.onHeartbeatFailed(now, member, parsed.getStatus().reason());
+            _topo.onHeartbeatFailed(now, member, parsed.getStatus().reason(), portRefused);
             if (wasUp)
                 LOGV2(21210, Replication, "Member is now in state RS_DOWN",
                       logv2::attrs("hostAndPort", _config->members[size_t(member)].host, "heartbeatMessage",

@@ -8,6 +8,9 @@ namespace {
 
 // MongoDB's electionTimeoutOffsetLimitFraction: the random offset is at most 15% of the timeout.
 constexpr double kElectionOffsetFraction = 0.15;
+// The random offset of an election held because the primary's process is gone: followers that
+// notice together rarely start together, and a new primary comes within about a second.
+constexpr long long kPromptElectionMaxOffsetMillis = 500;
 // MongoDB's priorityTakeoverFreshnessWindowSeconds.
 constexpr Millis kTakeoverFreshnessMillis = 2000;
 
@@ -231,14 +234,21 @@ Actions Topology::onHeartbeat(Millis now, int member, const HeartbeatData& data)
     return out;
 }
 
-void Topology::onHeartbeatFailed(Millis now, int member, const std::string& message) {
+void Topology::onHeartbeatFailed(Millis now, int member, const std::string& message, bool portRefused) {
     if (member < 0 || size_t(member) >= _members.size() || member == _self) return;
     MemberView& m = _members[size_t(member)];
     m.up = false;
     m.lastHeartbeat = now;
     m.lastMessage = message;
-    // The election timer is not touched: the primary is given up only when nothing was heard
-    // from it for the whole timeout.
+    // Otherwise the election timer is not touched: the primary is given up only when nothing
+    // was heard from it for the whole timeout (it may be alive behind a partition).
+    if (portRefused && member == _primary && _role == Role::kFollower) {
+        const long long maxOffset = std::min<long long>(kPromptElectionMaxOffsetMillis,
+                                                        static_cast<long long>(_config.electionTimeoutMillis *
+                                                                               kElectionOffsetFraction));
+        const Millis at = now + (maxOffset > 0 ? Millis(_rng() % uint64_t(maxOffset + 1)) : 0);
+        _electionDeadline = std::min(_electionDeadline, at);
+    }
 }
 
 MemberState Topology::memberState(int i) const {

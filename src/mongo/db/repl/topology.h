@@ -26,6 +26,8 @@
 //     with it must not depose a primary the rest of the set still follows).
 //   - A primary that has not heard from a majority of voters (itself included) within
 //     electionTimeoutMillis steps down: it cannot know it is still the only primary.
+//   - Beyond MongoDB: a follower whose heartbeat finds the primary's port refusing connections
+//     (the process is gone) runs within a short random offset instead of the election timeout.
 // Not built yet: catch-up after winning (catchUpTimeoutMillis; the new primary takes writes at
 // once, so entries only a minority had are rolled back by milestone 3) and catch-up takeover.
 //
@@ -114,7 +116,13 @@ public:
     Actions tick(Millis now);
 
     Actions onHeartbeat(Millis now, int member, const HeartbeatData& data);
-    void onHeartbeatFailed(Millis now, int member, const std::string& message);
+    // portRefused: the member's host answered that nothing listens on its port (its process is
+    // gone; a partition or a hung host makes connections time out instead). When that member
+    // is the primary this follower knows of, the election is not put off for the whole
+    // election timeout but held within a short random offset (beyond MongoDB, issue 10: a dead
+    // primary replaced in about a second). Votes keep it as safe as any election; if the
+    // process was only restarting, the set has had one election too many.
+    void onHeartbeatFailed(Millis now, int member, const std::string& message, bool portRefused = false);
 
     // A replSetRequestVotes command. persistVote: the caller must persist (term, vote) before
     // replying. actions: what a newer term in a real request forces (persist, step down).

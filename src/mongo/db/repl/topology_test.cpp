@@ -186,6 +186,31 @@ TEST(TopologyTest, HeartbeatsFromThePrimaryHoldOffElections) {
     EXPECT_TRUE(has(a, TopologyAction::kSendDryRun));
 }
 
+// Beyond MongoDB: a primary whose port refuses connections (its process is gone) is replaced
+// without waiting out the election timeout; one that only stopped answering (a partition, a hung
+// host) still is given the whole timeout, and so is another member whose port refuses.
+TEST(TopologyTest, APrimaryWhosePortRefusesIsReplacedPromptly) {
+    for (bool refused : {true, false}) {
+        Topology t = secondary(makeConfig(3), 1);  // election timeout 1000 ms
+        for (Millis now = 0; now <= 5000; now += 200) {
+            t.onHeartbeat(now, 0, hb(MemberState::kPrimary, 1, ot(1, 1)));
+            t.onHeartbeat(now, 2, hb(MemberState::kSecondary, 1, ot(1, 1)));
+            EXPECT_TRUE(t.tick(now).empty());
+        }
+        t.onHeartbeatFailed(5100, 2, "connection refused", true);  // not the primary: no effect
+        EXPECT_TRUE(t.tick(5190).empty());
+        t.onHeartbeatFailed(5200, 0, refused ? "connection refused" : "timed out", refused);
+        Actions a;
+        Millis now = 5200;
+        for (; a.empty() && now < 20000; now += 10) a = t.tick(now);
+        EXPECT_TRUE(has(a, TopologyAction::kSendDryRun));
+        if (refused)
+            EXPECT_LE(now, 5200 + 150 + 10);  // within the short random offset (15% of the timeout)
+        else
+            EXPECT_GE(now, 5000 + 1000);  // the whole timeout since the primary's last heartbeat
+    }
+}
+
 TEST(TopologyTest, RandomOffsetsDiffer) {
     std::set<Millis> deadlines;
     for (uint64_t seed = 1; seed <= 20; ++seed) deadlines.insert(secondary(makeConfig(3), 0, seed).electionDeadline());
