@@ -1,7 +1,5 @@
 #include "mongo/db/transaction/transaction_error_labels.h"
 
-#include <vector>
-
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/repl/retryable_write.h"
 #include "mongo/db/transaction/transaction_scope.h"
@@ -38,28 +36,17 @@ BSONObj withTransactionErrorLabels(const std::string& commandName, const BSONObj
     BSONElement wce = reply["writeConcernError"];
     const bool hasWce = wce.type() == Object;
     const int wceCode = hasWce && wce.embeddedObject()["code"].isNumber() ? wce.embeddedObject()["code"].numberInt() : 0;
-    std::vector<std::string> labels;
-    bool retryable = false;
-    if (failed && isTransient(code, hasWce, commitOrAbort)) {
-        labels.push_back("TransientTransactionError");
-    } else if (commitOrAbort &&
-               ((failed && repl::isRetryableWriteErrorCode(code)) || repl::isRetryableWriteErrorCode(wceCode))) {
-        labels.push_back("RetryableWriteError");
-        retryable = true;
-    }
-    // A commit that may or may not have happened: retried, it is answered from its outcome.
-    // Not for a write concern no set can satisfy (the commit happened; waiting again changes
-    // nothing).
-    const bool unsatisfiable = wceCode == 100 || wceCode == 79;  // UnsatisfiableWriteConcern, UnknownReplWriteConcern
-    if (commandName == "commitTransaction" &&
-        (retryable || (failed && code == 50) || (hasWce && !unsatisfiable)))
-        labels.push_back("UnknownTransactionCommitResult");
-    if (labels.empty()) return reply;
+    std::string label;
+    if (failed && isTransient(code, hasWce, commitOrAbort))
+        label = "TransientTransactionError";
+    else if (commitOrAbort && ((failed && repl::isRetryableWriteErrorCode(code)) || repl::isRetryableWriteErrorCode(wceCode)))
+        label = "RetryableWriteError";
+    if (label.empty()) return reply;
     BSONObjBuilder b;
     b.appendElements(reply);
-    BSONArrayBuilder arr;
-    for (const std::string& l : labels) arr.append(l);
-    b.append("errorLabels", arr.arr());
+    BSONArrayBuilder labels;
+    labels.append(label);
+    b.append("errorLabels", labels.arr());
     return b.obj();
 }
 

@@ -7,9 +7,6 @@
 //     commit/abort an error of a node that stopped being primary or is shutting down.
 //   - RetryableWriteError: commitTransaction/abortTransaction failed with an error the
 //     retryable-writes specification retries (the command may be sent again).
-//   - UnknownTransactionCommitResult: a commitTransaction whose outcome the client cannot know
-//     (a RetryableWriteError, MaxTimeMSExpired, or a writeConcernError other than
-//     UnsatisfiableWriteConcern / UnknownReplWriteConcern): the driver retries the commit.
 // A reply that has errorLabels already is left alone. Pure (unit-tested).
 #include <string>
 

@@ -49,28 +49,6 @@ TEST(TransactionErrorLabels, CommitAndAbortGetRetryableWriteErrorForRetryableCod
     EXPECT_EQ(labelOf("commitTransaction", failed(11602, /*wce=*/true)), "RetryableWriteError");
 }
 
-std::vector<std::string> labelsOf(const std::string& cmd, const BSONObj& reply) {
-    std::vector<std::string> out;
-    BSONElement l = withTransactionErrorLabels(cmd, body(), reply)["errorLabels"];
-    if (l.type() == Array)
-        for (BSONElement e : l.Obj()) out.push_back(e.str());
-    return out;
-}
-
-TEST(TransactionErrorLabels, ACommitWhoseOutcomeIsUnknownSaysSo) {
-    using V = std::vector<std::string>;
-    EXPECT_EQ(labelsOf("commitTransaction", failed(10107)), (V{"RetryableWriteError", "UnknownTransactionCommitResult"}));
-    EXPECT_EQ(labelsOf("commitTransaction", failed(64, /*wce=*/true)), (V{"UnknownTransactionCommitResult"}));
-    EXPECT_EQ(labelsOf("commitTransaction", failed(50)), (V{"UnknownTransactionCommitResult"}));
-    // The commit happened; no set can satisfy the write concern: waiting again changes nothing.
-    EXPECT_EQ(labelsOf("commitTransaction", failed(100, /*wce=*/true)), V{});
-    EXPECT_EQ(labelsOf("commitTransaction", failed(79, /*wce=*/true)), V{});
-    // An abort's outcome is never in doubt for the driver; a statement's neither.
-    EXPECT_EQ(labelsOf("abortTransaction", failed(64, /*wce=*/true)), V{});
-    EXPECT_EQ(labelsOf("abortTransaction", failed(91)), (V{"RetryableWriteError"}));
-    EXPECT_EQ(labelsOf("insert", failed(50)), V{});
-}
-
 TEST(TransactionErrorLabels, OthersGetNone) {
     EXPECT_EQ(labelOf("insert", failed(11000)), "");
     EXPECT_EQ(labelOf("commitTransaction", failed(256)), "");
