@@ -81,14 +81,19 @@ void RemoteClient::dropConnection() {
 }
 
 StatusWith<BSONObj> RemoteClient::runCommand(const std::string& db, const BSONObj& cmd, int extraMillis) {
+    // Each way of connecting is tried at most once per command: a member that refuses our keys
+    // and also refuses us unauthenticated (it enforces access control with another key) gets
+    // the refusal back, not an endless alternation.
+    bool triedWithoutAuth = _withoutAuth, triedKeysAgain = false;
     for (;;) {
         auto r = runCommandOnce(db, cmd, extraMillis);
-        if (_withoutAuth && r.getStatus().code() == int(ErrorCodes::Unauthorized)) {
-            // The member enforces access control now: authenticate again (once per refusal).
+        if (_withoutAuth && r.getStatus().code() == int(ErrorCodes::Unauthorized) && !triedKeysAgain) {
+            // The member enforces access control now: authenticate again.
+            triedKeysAgain = true;
             _withoutAuth = false;
             _keyIndex = 0;
             dropConnection();
-            r = runCommandOnce(db, cmd, extraMillis);
+            continue;
         }
         // Refused before the command was sent: try the key file's next key, if any.
         if (r.getStatus().code() != int(ErrorCodes::AuthenticationFailed)) return r;
@@ -97,8 +102,9 @@ StatusWith<BSONObj> RemoteClient::runCommand(const std::string& db, const BSONOb
             continue;
         }
         _keyIndex = 0;
-        if (auth::transitionToAuth() && !_withoutAuth) {
+        if (auth::transitionToAuth() && !triedWithoutAuth) {
             // A member that has no key file yet (a rolling move to key-file authentication).
+            triedWithoutAuth = true;
             _withoutAuth = true;
             continue;
         }
