@@ -207,27 +207,22 @@ std::unique_ptr<MultiDocumentTransaction> SessionTxnTable::CheckedOut::endTransa
 }
 
 std::vector<std::unique_ptr<MultiDocumentTransaction>> SessionTxnTable::abortIdleTransactionsIf(
-    const std::function<bool(const BSONObj&, long long, const MultiDocumentTransaction&)>& shouldAbort) {
+    const std::function<bool(const BSONObj&, long long, const MultiDocumentTransaction&)>& shouldAbort,
+    bool markActive) {
     std::vector<std::unique_ptr<MultiDocumentTransaction>> out;
     std::lock_guard<std::mutex> lk(_mutex);
     for (auto& [key, s] : _sessions) {
-        if (s->checkedOut || s->phase != TxnPhase::kInProgress || !s->txn) continue;
+        if (s->phase != TxnPhase::kInProgress || !s->txn) continue;
+        if (s->checkedOut && !markActive) continue;
         if (!shouldAbort(s->sessionId, s->txnNum, *s->txn)) continue;
+        if (s->checkedOut) {
+            s->txn->abortRequested = true;
+            continue;
+        }
         s->phase = TxnPhase::kAborted;
         out.push_back(std::move(s->txn));
     }
     return out;
-}
-
-size_t SessionTxnTable::requestAbortOfActiveTransactionsIf(const std::function<bool(const BSONObj&)>& shouldAbort) {
-    size_t n = 0;
-    std::lock_guard<std::mutex> lk(_mutex);
-    for (auto& [key, s] : _sessions) {
-        if (!s->checkedOut || s->phase != TxnPhase::kInProgress || !s->txn || !shouldAbort(s->sessionId)) continue;
-        s->txn->abortRequested = true;
-        ++n;
-    }
-    return n;
 }
 
 std::vector<SessionTxnTable::TransactionInfo> SessionTxnTable::transactionsInProgress() const {

@@ -149,11 +149,12 @@ public:
     // Aborts each transaction in progress that no command uses now and for which
     // shouldAbort(sessionId, txnNumber, transaction) is true; returns their resources, to be
     // destroyed by the caller outside the table's lock (that rolls them back).
+    // markActive: in the same pass, a selected transaction that a command uses now is marked
+    // (abortRequested) instead: that command, its next one or its commit aborts it (killSessions;
+    // one pass under the table's lock, so that no transaction slips between the two).
     std::vector<std::unique_ptr<MultiDocumentTransaction>> abortIdleTransactionsIf(
-        const std::function<bool(const BSONObj&, long long, const MultiDocumentTransaction&)>& shouldAbort);
-    // Marks (abortRequested) each transaction in progress that a command uses now and
-    // shouldAbort(sessionId) selects: the command aborts it when it ends. Returns how many.
-    size_t requestAbortOfActiveTransactionsIf(const std::function<bool(const BSONObj&)>& shouldAbort);
+        const std::function<bool(const BSONObj&, long long, const MultiDocumentTransaction&)>& shouldAbort,
+        bool markActive = false);
     // Every transaction in progress (active: one of its commands runs now).
     struct TransactionInfo {
         BSONObj sessionId;

@@ -203,19 +203,24 @@ TEST(SessionTxnTableTest, KillSessionsMarksTransactionsWhoseCommandRunsAndAborts
         auto idle = t.checkOut(nullptr, sid(2), 1);
         idle->startTransaction(1, std::make_unique<MultiDocumentTransaction>());
     }
-    auto all = [](const BSONObj&) { return true; };
-    // The idle one is handed back, aborted; the running one is only marked: its command ends it.
-    EXPECT_EQ(t.requestAbortOfActiveTransactionsIf(all), 1u);
-    auto aborted = t.abortIdleTransactionsIf([](const BSONObj&, long long, const MultiDocumentTransaction&) {
-        return true;
-    });
+    auto all = [](const BSONObj&, long long, const MultiDocumentTransaction&) { return true; };
+    // The reaper's pass leaves a transaction whose command runs alone.
+    {
+        auto t2 = t.checkOut(nullptr, sid(3), 1);
+        t2->startTransaction(1, std::make_unique<MultiDocumentTransaction>());
+        auto third = [](const BSONObj& id, long long, const MultiDocumentTransaction&) { return id.binaryEqual(sid(3)); };
+        EXPECT_TRUE(t.abortIdleTransactionsIf(third, false).empty());
+        EXPECT_FALSE(t2->transaction()->abortRequested.load());
+        t2->endTransaction(TxnPhase::kAborted);
+    }
+    // killSessions' pass: the idle one is handed back, aborted; the running one is marked, in
+    // the same pass under the table's lock.
+    auto aborted = t.abortIdleTransactionsIf(all, true);
     ASSERT_EQ(aborted.size(), 1u);
     EXPECT_FALSE(aborted[0]->abortRequested.load());
     ASSERT_NE(running->transaction(), nullptr);
     EXPECT_TRUE(running->transaction()->abortRequested.load());
     EXPECT_EQ(running->phase(), TxnPhase::kInProgress);
-    // A selection that matches no session marks nothing.
-    EXPECT_EQ(t.requestAbortOfActiveTransactionsIf([](const BSONObj&) { return false; }), 0u);
 }
 
 TEST(SessionTxnRecordTest, RoundTrips) {

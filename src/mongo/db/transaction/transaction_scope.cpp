@@ -175,6 +175,8 @@ std::unique_ptr<TransactionScope> TransactionScope::begin(OperationContext* opCt
     repl::SessionTxnTable::CheckedOut& s = *scope->_session;
     // A transaction of an older term can never commit (its node stepped down meanwhile).
     if (s.transaction() && s.transaction()->term != repl::LocalOplog::get()->term()) abortInProgress(s);
+    // killSessions met it while a command ran: it ends now, before this command (or commit) runs.
+    if (s.transaction() && s.transaction()->abortRequested.load()) abortInProgress(s);
     if (req.start && req.txnNumber > active) abortInProgress(s);
     if (req.start) {
         if (req.txnNumber == active)
@@ -275,6 +277,11 @@ void TransactionScope::commit(OperationContext* opCtx) {
         return;
     }
     CollectionWriteLock lock;
+    if (_txn->abortRequested.load()) {  // killSessions came while this command ran
+        end(repl::TxnPhase::kAborted);
+        uasserted(ErrorCodes::NoSuchTransaction,
+                  "Transaction with { txnNumber: " + std::to_string(_txnNumber) + " } has been aborted.");
+    }
     try {
         RecoveryUnit* ru = _txn->ru.get();
         // What waited for the commit goes to storage now, under the write lock, in the
@@ -324,14 +331,17 @@ void TransactionScope::abort() {
     end(repl::TxnPhase::kAborted);
 }
 
-size_t abortIdleTransactions(
-    const std::function<bool(const BSONObj&, long long, const repl::MultiDocumentTransaction&)>& shouldAbort) {
+namespace {
+size_t abortTransactionsIf(
+    const std::function<bool(const BSONObj&, long long, const repl::MultiDocumentTransaction&)>& shouldAbort,
+    bool markActive) {
     auto victims = repl::SessionTxnTable::get()->abortIdleTransactionsIf(
         [&](const BSONObj& sessionId, long long txnNumber, const repl::MultiDocumentTransaction& t) {
             if (!shouldAbort(sessionId, txnNumber, t)) return false;
             CursorManager::get().killTransactionCursors(cursorKeyOf(sessionId, txnNumber));
             return true;
-        });
+        },
+        markActive);
     TransactionStats::get().totalAborted.fetch_add(victims.size());
     const size_t n = victims.size();
     if (n) {
@@ -341,13 +351,20 @@ size_t abortIdleTransactions(
     }
     return n;
 }
+}  // namespace
+
+size_t abortIdleTransactions(
+    const std::function<bool(const BSONObj&, long long, const repl::MultiDocumentTransaction&)>& shouldAbort) {
+    return abortTransactionsIf(shouldAbort, false);
+}
 
 size_t abortIdleTransactionsOfSessions(const std::function<bool(const BSONObj& sessionId)>& pred) {
-    // A transaction whose command runs now ends when that command does (its interruption may
-    // come too late to fail it: killSessions must end the transaction all the same).
-    repl::SessionTxnTable::get()->requestAbortOfActiveTransactionsIf(pred);
-    return abortIdleTransactions(
-        [&](const BSONObj& sessionId, long long, const repl::MultiDocumentTransaction&) { return pred(sessionId); });
+    // A transaction whose command runs now is marked in the same pass: that command ends it
+    // (its interruption may come too late to fail it), or else its next command or its commit
+    // finds the mark. killSessions ends the transaction all the same.
+    return abortTransactionsIf(
+        [&](const BSONObj& sessionId, long long, const repl::MultiDocumentTransaction&) { return pred(sessionId); },
+        true);
 }
 
 }  // namespace txn
