@@ -593,6 +593,45 @@ def test_collections_a_transaction_created_are_gone_after_it_aborts(rs, c, db):
     assert [e["o"]["create"] for e in entries] == ["gone", "gone2"]
 
 
+def test_ddl_around_a_transaction_that_creates_a_collection(c, db):
+    db.existing.create_index([("k", 1)], name="k_1")
+    with c.start_session() as s:
+        s.start_transaction()
+        # An index that exists already is answered as outside a transaction.
+        r = db.command("createIndexes", "existing", indexes=[{"key": {"k": 1}, "name": "k_1"}], session=s)
+        assert r["note"] == "all indexes already exist"
+        s.commit_transaction()
+        # No system collection and no view in a transaction (a refusal aborts it, as any).
+        for cmd in ({"create": "system.js"}, {"create": "v", "viewOn": "existing", "pipeline": []}):
+            s.start_transaction()
+            with pytest.raises(pymongo.errors.OperationFailure) as e:
+                db.command(cmd, session=s)
+            assert e.value.code == 263, cmd
+            s.abort_transaction()
+    results = {}
+
+    def outside(name, fn):
+        try:
+            results[name] = fn()
+        except pymongo.errors.PyMongoError as e:
+            results[name] = getattr(e, "code", repr(e))
+
+    # A view of the name a transaction is creating, and a drop of that database, wait for it.
+    for name, fn, expect in (("view", lambda: db.command("create", "view", viewOn="existing", pipeline=[]), 48),
+                             ("dropDatabase", lambda: c.drop_database(db.name), None)):
+        with c.start_session() as s:
+            s.start_transaction()
+            db.create_collection(name, session=s, check_exists=False)
+            t = threading.Thread(target=outside, args=(name, fn))
+            t.start()
+            time.sleep(0.5)
+            assert name not in results, results
+            s.commit_transaction()
+            t.join(30)
+        assert results[name] == expect, results  # NamespaceExists; a drop that came after the commit
+    assert db.list_collection_names() == []
+
+
 def test_a_newer_txn_number_ends_the_transaction_in_progress(rs, c, db):
     port = primary_of(rs).port
     lsid = new_lsid()

@@ -177,6 +177,9 @@ public:
     // WriteConflict (retryDDLOnWriteConflict waits for it outside transactions).
     virtual Collection* createCollection(OperationContext* opCtx, const NamespaceString& nss,
                                          const CollectionOptions& options) = 0;
+    // WriteConflict while another transaction's creation of nss is uncommitted (NamespaceExists
+    // for the creating transaction itself); for what else takes a collection's name (views).
+    virtual void uassertNotBeingCreated(OperationContext* opCtx, const NamespaceString& nss) const {}
     virtual void dropCollection(OperationContext* opCtx, const NamespaceString& nss) = 0;
     virtual void dropDatabase(OperationContext* opCtx, const std::string& db) = 0;
     virtual void renameCollection(OperationContext* opCtx, const NamespaceString& from,

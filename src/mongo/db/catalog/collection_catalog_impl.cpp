@@ -7,6 +7,7 @@
 #include "mongo/db/catalog/index_spec.h"
 #include "mongo/db/repl/op_observer.h"
 #include "mongo/db/service_context.h"
+#include "mongo/db/views/view_catalog.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -115,13 +116,17 @@ CollectionImpl* CollectionCatalogImpl::addCreated(RecoveryUnit* ru, std::unique_
         _uncommitted.erase(it);
     });
     ru->onRollback([this, ns] {
-        // Kept alive (dropped) like any dropped collection: a cursor of the transaction may
-        // still point at it until it is destroyed.
-        std::unique_lock<std::shared_mutex> lk(_mutex);
-        auto it = _uncommitted.find(ns);
-        it->second.second->markDropped();
-        _dropped.push_back(std::move(it->second.second));
-        _uncommitted.erase(it);
+        // Destroyed at once (not kept in _dropped for cursors, which would grow with every
+        // aborted transaction): only the transaction saw it, and its cursors were killed before
+        // its unit is rolled back.
+        std::unique_ptr<CollectionImpl> doomed;
+        {
+            std::unique_lock<std::shared_mutex> lk(_mutex);
+            auto it = _uncommitted.find(ns);
+            doomed = std::move(it->second.second);
+            _uncommitted.erase(it);
+        }
+        doomed->markDropped();
     });
     return raw;
 }
@@ -135,6 +140,15 @@ Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, con
     // A command of a multi-document transaction (explicit create or an implicit one) creates
     // the collection in the transaction: its catalog entry commits or rolls back with it.
     const bool inTransaction = opCtx->recoveryUnit()->isMultiStatement();
+    uassert(ErrorCodes::OperationNotSupportedInTransaction,
+            "Cannot create system collection " + nss.ns() + " within a transaction.", !inTransaction || !nss.isSystem());
+    if (inTransaction) {
+        // The caller looked for a view of this name in the transaction's snapshot: one created
+        // since is a write conflict (the transaction is retried and then sees it).
+        auto outside = makeOperationContextOutsideTransaction(opCtx->getClient());
+        uassert(ErrorCodes::WriteConflict, "A view " + nss.ns() + " was created after the transaction began",
+                !ViewCatalog::isView(outside.get(), nss));
+    }
     KVEngine* kv = _engine->kvEngine();
 
     CollectionMetaData md;
@@ -240,6 +254,15 @@ void CollectionCatalogImpl::dropCollectionImpl(OperationContext* opCtx, const Na
 }
 
 void CollectionCatalogImpl::dropDatabase(OperationContext* opCtx, const std::string& db) {
+    {
+        // A transaction creating a collection in db would bring the database back when it
+        // commits: the drop waits for it (MongoDB's drop waits for the transaction's locks).
+        std::shared_lock<std::shared_mutex> lk(_mutex);
+        for (auto& [ns, entry] : _uncommitted)
+            if (entry.second->ns().db() == db)
+                uasserted(ErrorCodes::WriteConflict,
+                          "Collection " + ns + " is being created by a transaction that has not committed yet");
+    }
     auto colls = listCollections(opCtx, db);
     for (const NamespaceString& nss : colls) dropCollection(opCtx, nss);
     if (colls.empty()) return;

@@ -31,6 +31,9 @@ public:
     Collection* lookupCollection(OperationContext* opCtx, const NamespaceString& nss) const override;
     Collection* createCollection(OperationContext* opCtx, const NamespaceString& nss,
                                  const CollectionOptions& options) override;
+    void uassertNotBeingCreated(OperationContext* opCtx, const NamespaceString& nss) const override {
+        checkNotCreatedUncommitted(opCtx, nss);
+    }
     void dropCollection(OperationContext* opCtx, const NamespaceString& nss) override;
     void dropDatabase(OperationContext* opCtx, const std::string& db) override;
     void renameCollection(OperationContext* opCtx, const NamespaceString& from, const NamespaceString& to,

@@ -114,18 +114,6 @@ IndexCatalogImpl::Entry* IndexCatalogImpl::findEntry(const IndexDescriptor* desc
 }
 
 bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSpec) {
-    if (opCtx->recoveryUnit()->isMultiStatement()) {
-        // MongoDB 7.0: only on a collection the transaction created, still empty; the index
-        // is part of that (uncommitted) collection and commits or rolls back with it.
-        uassert(ErrorCodes::OperationNotSupportedInTransaction,
-                "Cannot create new indexes on existing collection " + _coll->ns().ns() +
-                    " in a multi-document transaction.",
-                _coll->creatingTransaction() == opCtx->recoveryUnit());
-        uassert(ErrorCodes::OperationNotSupportedInTransaction,
-                "Cannot create new indexes on non-empty collection " + _coll->ns().ns() +
-                    " in a multi-document transaction.",
-                !_coll->recordStore()->getCursor(opCtx, true)->next());
-    }
     BSONObj spec = validateAndNormalizeIndexSpec(rawSpec, _coll->options().collator.get());
     std::string name = spec["name"].str();
     BSONObj kp = spec["key"].Obj();
@@ -149,6 +137,19 @@ bool IndexCatalogImpl::createIndex(OperationContext* opCtx, const BSONObj& rawSp
         uasserted(ErrorCodes::IndexOptionsConflict,
                   "An equivalent index already exists with a different name and options. Requested index: " +
                       specForMessage(spec) + ", existing index: " + specForMessage(e->desc.infoObj));
+    }
+    if (opCtx->recoveryUnit()->isMultiStatement()) {
+        // MongoDB 7.0: a new index only on a collection the transaction created, still empty
+        // (an index that exists already is answered above); it is part of that uncommitted
+        // collection and commits or rolls back with it.
+        uassert(ErrorCodes::OperationNotSupportedInTransaction,
+                "Cannot create new indexes on existing collection " + _coll->ns().ns() +
+                    " in a multi-document transaction.",
+                _coll->creatingTransaction() == opCtx->recoveryUnit());
+        uassert(ErrorCodes::OperationNotSupportedInTransaction,
+                "Cannot create new indexes on non-empty collection " + _coll->ns().ns() +
+                    " in a multi-document transaction.",
+                !_coll->recordStore()->getCursor(opCtx, true)->next());
     }
     if (BSONElement pfe = spec["partialFilterExpression"]; pfe.type() == Object) {
         Matcher check(pfe.Obj());

@@ -65,6 +65,9 @@ void checkSupportedCreateOptions(const BSONObj& cmd) {
 
 // create with viewOn/pipeline: a view (db/views/view_catalog.h). Its only other option is a
 // collation, the view's default (absent: simple, never the collection's).
+void createViewLocked(OperationContext* opCtx, const NamespaceString& nss, const OpMsgRequest& req,
+                      const CollatorPtr& collator);
+
 void createView(OperationContext* opCtx, const NamespaceString& nss, const OpMsgRequest& req) {
     if (req.body["viewOn"].eoo())
         uasserted(ErrorCodes::BadValue, "'pipeline' requires 'viewOn' to also be specified");
@@ -81,10 +84,19 @@ void createView(OperationContext* opCtx, const NamespaceString& nss, const OpMsg
         if (!skip) uasserted(ErrorCodes::InvalidOptions, "option not supported on a view: " + std::string(n));
     }
     CollatorPtr collator = parseCollationOption(req.body["collation"], "create.collation").collator;
+    uassert(ErrorCodes::OperationNotSupportedInTransaction, "Cannot create a view in a multi-document transaction.",
+            !opCtx->inMultiDocumentTransaction());
+    retryDDLOnWriteConflict(opCtx, [&] { createViewLocked(opCtx, nss, req, collator); });
+}
+
+void createViewLocked(OperationContext* opCtx, const NamespaceString& nss, const OpMsgRequest& req,
+                      const CollatorPtr& collator) {
     CatalogDDLLock lock;
-    // An existing name is reported before the definition is checked, as MongoDB does.
+    // An existing name is reported before the definition is checked, as MongoDB does; a
+    // collection a transaction is creating under this name is a write conflict (waited out).
     if (CollectionCatalog::get()->lookupCollection(opCtx, nss))
         uasserted(ErrorCodes::NamespaceExists, "Namespace already exists: " + nss.ns());
+    CollectionCatalog::get()->uassertNotBeingCreated(opCtx, nss);
     if (auto existing = ViewCatalog::lookup(opCtx, nss)) {
         // As for collections, create is idempotent when the definition is identical.
         BSONElement on = req.body["viewOn"], p = req.body["pipeline"];
@@ -163,8 +175,10 @@ public:
         std::string db = req.db();
         if (db == "admin" || db == "config" || db == "local")
             uasserted(ErrorCodes::IllegalOperation, "Dropping the '" + db + "' database is prohibited.");
-        CatalogDDLLock lock;
-        CollectionCatalog::get()->dropDatabase(opCtx, db);
+        retryDDLOnWriteConflict(opCtx, [&] {
+            CatalogDDLLock lock;
+            CollectionCatalog::get()->dropDatabase(opCtx, db);
+        });
         result.append("dropped", db);
     }
 };

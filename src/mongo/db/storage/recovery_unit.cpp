@@ -6,22 +6,34 @@
 
 namespace mongo {
 
+namespace {
+void runLogged(const std::function<void()>& f, const char* what) {
+    try {
+        f();
+    } catch (const DBException& e) {
+        LOGV2_ERROR(22750, Storage, "A unit of work's handler failed", logv2::attrs("handler", what, "error",
+                                                                                e.toStatus().toString()));
+    } catch (const std::exception& e) {
+        LOGV2_ERROR(22750, Storage, "A unit of work's handler failed",
+                    logv2::attrs("handler", what, "error", std::string(e.what())));
+    }
+}
+}  // namespace
+
 void RecoveryUnit::runCommitHandlers() {
     _preCommit.clear();
     auto fs = std::move(_onCommit);
     _onCommit.clear();
     _onRollback.clear();
-    for (auto& f : fs) {
-        try {
-            f();
-        } catch (const DBException& e) {
-            LOGV2_ERROR(22750, Storage, "A commit handler failed after its unit of work committed",
-                        logv2::attrs("error", e.toStatus().toString()));
-        } catch (const std::exception& e) {
-            LOGV2_ERROR(22750, Storage, "A commit handler failed after its unit of work committed",
-                        logv2::attrs("error", std::string(e.what())));
-        }
-    }
+    for (auto& f : fs) runLogged(f, "commit");
+}
+
+void RecoveryUnit::runRollbackHandlers() {
+    _preCommit.clear();
+    auto fs = std::move(_onRollback);
+    _onCommit.clear();
+    _onRollback.clear();
+    for (auto it = fs.rbegin(); it != fs.rend(); ++it) runLogged(*it, "rollback");
 }
 
 }  // namespace mongo

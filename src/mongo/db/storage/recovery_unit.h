@@ -113,13 +113,9 @@ protected:
     // that throws is logged and the others still run; the commit is not reported as failed
     // (a client told so would run it again).
     void runCommitHandlers();
-    void runRollbackHandlers() {
-        _preCommit.clear();
-        auto fs = std::move(_onRollback);
-        _onCommit.clear();
-        _onRollback.clear();
-        for (auto it = fs.rbegin(); it != fs.rend(); ++it) (*it)();
-    }
+    // Newest first. They also run from destructors (a transaction's unit destroyed when it
+    // ends): a handler that throws is logged and the others still run.
+    void runRollbackHandlers();
 
 protected:
     // Subclasses' destructors end a multi-statement unit (its count) before they release it.
