@@ -210,3 +210,13 @@ def test_authorized_databases_and_user_fragments(server, root):
     assert sorted((r["role"], r["db"]) for r in frag["inheritedRoles"]) == [("frag", "test"), ("read", "test")]
     assert {"resource": {"db": "test", "collection": "f"}, "actions": ["find"]} in frag["inheritedPrivileges"]
     assert frag["inheritedAuthenticationRestrictions"] == [[{"clientSource": ["127.0.0.1"]}]]
+
+
+def test_restrictions_changed_under_an_open_connection_log_the_user_out(server, root):
+    root.test.command("createUser", "moving", pwd="mv", roles=["read"])
+    with connect(server, "moving", "mv", authSource="test") as c:
+        assert c.test.c.find_one() is None
+        root.test.command("updateUser", "moving", authenticationRestrictions=[restrictions(["10.0.0.0/8"])])
+        with pytest.raises(OperationFailure) as e:
+            c.test.c.find_one()
+        assert e.value.code == 13

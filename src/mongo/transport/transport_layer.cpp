@@ -200,6 +200,14 @@ struct SessionArgs {
 };
 }  // namespace
 
+std::string localAddressOf(int socketFd) {
+    if (socketFd < 0) return "";
+    sockaddr_storage ss{};
+    socklen_t len = sizeof ss;
+    if (getsockname(socketFd, reinterpret_cast<sockaddr*>(&ss), &len) != 0) return "";
+    return sockaddrHost(reinterpret_cast<const sockaddr*>(&ss));
+}
+
 static void* connectionThreadMain(void* p);
 
 TransportLayer::TransportLayer(Options options, ServiceEntryPoint* sep)

@@ -31,6 +31,10 @@
 
 namespace mongo::transport {
 
+// The IP address a connected socket was reached at (the server's side: "127.0.0.1", "::1"),
+// "" when unknown (no socket, a unix socket).
+std::string localAddressOf(int socketFd);
+
 class TransportLayer {
 public:
     struct Options {

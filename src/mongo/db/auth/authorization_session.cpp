@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include "mongo/db/auth/auth_options.h"
+#include "mongo/db/auth/authentication_restrictions.h"
+#include "mongo/transport/transport_layer.h"
+#include "mongo/util/log.h"
 
 namespace mongo::auth {
 
@@ -16,6 +19,26 @@ BSONObj UserName::toBSON() const {
 AuthorizationSession* AuthorizationSession::get(Client* client) {
     if (!client->authzSession) client->authzSession = std::make_shared<AuthorizationSession>();
     return client->authzSession.get();
+}
+
+Status authenticationRestrictionsMet(OperationContext* opCtx, const UserName& u) {
+    if (u.user == "__system" && u.db == "local") return Status::OK();
+    auto doc = findUserDocument(opCtx, u.user, u.db);
+    if (!doc) return Status(ErrorCodes::UserNotFound, "Could not find user \"" + u.user + "\" for db \"" + u.db + "\"");
+    std::vector<BSONObj> lists;
+    if (BSONElement own = (*doc)["authenticationRestrictions"]; own.type() == Array && !own.Obj().isEmpty())
+        lists.push_back(own.Obj());
+    ResolvedRoles rr = resolveRoles(opCtx, rolesOfDocument(*doc));
+    lists.insert(lists.end(), rr.restrictions.begin(), rr.restrictions.end());
+    if (lists.empty()) return Status::OK();
+    Client* c = opCtx->getClient();
+    const std::string client = c ? addressOfRemote(c->remote()) : std::string();
+    const std::string server = c ? transport::localAddressOf(c->socketFd) : std::string();
+    for (const BSONObj& l : lists)
+        if (!restrictionsAllow(l, client, server))
+            return Status(ErrorCodes::AuthenticationRestrictionUnmet,
+                          "Restriction " + l.jsonString() + " is not met by client " + client + " connected to " + server);
+    return Status::OK();
 }
 
 std::vector<RoleName> directRolesOfUser(OperationContext* opCtx, const UserName& u) {
@@ -44,11 +67,22 @@ void AuthorizationSession::logoutDatabase(const std::string& db) {
 void AuthorizationSession::refresh(OperationContext* opCtx) {
     uint64_t gen = authGeneration();
     auto now = std::chrono::steady_clock::now();
-    // Writes that do not go through auth_store.h (a root user's plain insert into
-    // admin.system.users, a dropDatabase of admin) do not bump the generation: a cache is also
-    // re-resolved once it is kStaleAfter old, which bounds how long such a change goes unseen.
+    // Every write to the users and roles moves the generation (noteWriteToAuthCollection); the
+    // cache is also re-resolved once it is kStaleAfter old, in case a change reached storage
+    // some other way (a restore under a running server).
     if (_generation == gen && now - _resolvedAt < kStaleAfter) return;
     _resolvedAt = now;
+    for (auto it = _users.begin(); it != _users.end();) {
+        Status s = authenticationRestrictionsMet(opCtx, *it);
+        if (s.isOK() || s.code() == int(ErrorCodes::UserNotFound)) {  // a dropped user has no roles left anyway
+            ++it;
+            continue;
+        }
+        Client* c = opCtx->getClient();
+        LOGV2(20242, Access, "Removed user with unmet authentication restrictions from session cache",
+              logv2::attrs("user", it->fullName(), "remote", c ? c->remote() : std::string(), "error", s.toString()));
+        it = _users.erase(it);
+    }
     std::vector<RoleName> direct;
     for (auto& u : _users)
         for (auto& r : directRolesOfUser(opCtx, u)) direct.push_back(r);

@@ -39,6 +39,11 @@ struct SaslConversation {
     bool awaitingEmptyExchange = false;  // SCRAM done; the client's empty message ends it
 };
 
+// Whether u may be authenticated on opCtx's connection: its authenticationRestrictions and
+// those of every role it holds (authentication_restrictions.h) admit the connection's
+// addresses. AuthenticationRestrictionUnmet (saying which) otherwise; __system has none.
+Status authenticationRestrictionsMet(OperationContext* opCtx, const UserName& u);
+
 class AuthorizationSession {
 public:
     static AuthorizationSession* get(Client* client);
@@ -52,7 +57,8 @@ public:
     void logoutDatabase(const std::string& db);
 
     // All roles and privileges of the authenticated users, re-resolved if users or roles
-    // changed since they were cached.
+    // changed since they were cached. A user whose restrictions no longer admit the connection
+    // is logged out then, as MongoDB drops it when it re-acquires the user.
     const std::vector<RoleName>& roles(OperationContext* opCtx);
     const PrivilegeVector& privileges(OperationContext* opCtx);
     bool isAuthorized(OperationContext* opCtx, const PrivilegeVector& required);

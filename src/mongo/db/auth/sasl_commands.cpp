@@ -3,11 +3,6 @@
 // "Authentication failed.", which says nothing of whether the user exists.
 #include "mongo/db/auth/sasl_commands.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-
-#include "mongo/db/auth/authentication_restrictions.h"
 
 #include "mongo/db/auth/auth_options.h"
 #include "mongo/db/auth/auth_store.h"
@@ -67,42 +62,6 @@ void appendPayload(BSONObjBuilder& b, const std::string& payload) {
     uasserted(ErrorCodes::AuthenticationFailed, "Authentication failed.");
 }
 
-// The address the client connected to ("" when unknown: no socket, a unix socket).
-std::string serverAddressOf(const Client* c) {
-    if (!c || c->socketFd < 0) return "";
-    sockaddr_storage ss{};
-    socklen_t len = sizeof ss;
-    if (getsockname(c->socketFd, reinterpret_cast<sockaddr*>(&ss), &len) != 0) return "";
-    char buf[INET6_ADDRSTRLEN] = {};
-    if (ss.ss_family == AF_INET)
-        inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(&ss)->sin_addr, buf, sizeof buf);
-    else if (ss.ss_family == AF_INET6)
-        inet_ntop(AF_INET6, &reinterpret_cast<const sockaddr_in6*>(&ss)->sin6_addr, buf, sizeof buf);
-    return buf;
-}
-
-// A user's authenticationRestrictions and its roles' (authentication_restrictions.h), checked
-// once its password was proven. The internal user has none.
-Status checkAuthenticationRestrictions(OperationContext* opCtx, const UserName& u) {
-    if (u.user == "__system" && u.db == "local") return Status::OK();
-    auto doc = findUserDocument(opCtx, u.user, u.db);
-    if (!doc) return Status(ErrorCodes::UserNotFound, "user dropped during authentication");
-    std::vector<BSONObj> lists;
-    if (BSONElement own = (*doc)["authenticationRestrictions"]; own.type() == Array && !own.Obj().isEmpty())
-        lists.push_back(own.Obj());
-    ResolvedRoles rr = resolveRoles(opCtx, rolesOfDocument(*doc));
-    lists.insert(lists.end(), rr.restrictions.begin(), rr.restrictions.end());
-    if (lists.empty()) return Status::OK();
-    Client* c = opCtx->getClient();
-    const std::string client = c ? addressOfRemote(c->remote()) : std::string();
-    const std::string server = serverAddressOf(c);
-    for (const BSONObj& l : lists)
-        if (!restrictionsAllow(l, client, server))
-            return Status(ErrorCodes::AuthenticationRestrictionUnmet,
-                          "Restriction " + l.jsonString() + " is not met by client " + client + " connected to " + server);
-    return Status::OK();
-}
-
 // Runs one step of the connection's conversation and appends {conversationId, done, payload}.
 void step(OperationContext* opCtx, AuthorizationSession* as, const std::string& input, BSONObjBuilder& result) {
     SaslConversation& conv = *as->conversation;
@@ -129,7 +88,7 @@ void step(OperationContext* opCtx, AuthorizationSession* as, const std::string& 
     if (done) {
         UserName u{conv.scram->user(), conv.db};
         std::string mech = conv.mechanism;
-        Status allowed = checkAuthenticationRestrictions(opCtx, u);
+        Status allowed = authenticationRestrictionsMet(opCtx, u);
         if (!allowed.isOK()) fail(opCtx, as, mech, u.user, u.db, allowed);
         as->conversation.reset();
         as->addAuthenticatedUser(opCtx, u);
