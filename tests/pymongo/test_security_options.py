@@ -1,5 +1,5 @@
 """No silent security: every MongoDB option that would turn on a protection this server does not
-implement (transitionToAuth, x509, LDAP, TLS/SSL, encryption at rest, log redaction, auditing) makes start-up
+implement (x509, LDAP, TLS/SSL, encryption at rest, log redaction, auditing) makes start-up
 fail with exit code 2 (mongod's bad-options code) and a message on stderr saying why, from the
 command line and from the YAML config file. The options that turn a protection off (--noauth,
 security.authorization: disabled, --tlsMode disabled, ...) are accepted, and getCmdLineOpts then
@@ -12,7 +12,6 @@ BAD_OPTIONS = 2
 
 CLI_CASES = [
     (["--clusterAuthMode", "x509"], "only authenticate with a key file"),
-    (["--transitionToAuth"], "does not implement it"),
     (["--clusterIpSourceAllowlist", "10.0.0.0/8"], "does not implement it"),
     (["--enableEncryption"], "no encryption at rest"),
     (["--encryptionKeyFile", "/etc/ek"], "no encryption at rest"),
@@ -31,7 +30,6 @@ CLI_CASES = [
 
 CONFIG_CASES = [
     ("security:\n  clusterAuthMode: sendX509\n", "only authenticate with a key file"),
-    ("security:\n  transitionToAuth: true\n", "does not implement it"),
     ("security:\n  sasl:\n    hostName: h.example\n", "does not implement it"),
     ("security:\n  ldap:\n    servers: ldap.example\n", "does not implement it"),
     ("security:\n  enableEncryption: true\n  encryptionKeyFile: /etc/ek\n", "no encryption at rest"),
@@ -63,6 +61,21 @@ def test_config_file_protection_refused(mongod_bin, tmp_path, yaml, expect):
     conf.write_text(yaml)
     code, out, err = run_mongod(mongod_bin, ["--config", str(conf)], tmp_path)
     assert_refused(code, out, err, expect, yaml)
+
+
+def test_transition_to_auth_needs_a_key_file_and_no_auth(mongod_bin, tmp_path):
+    """--transitionToAuth is built (test_auth_transition.py), but only with the key file its
+    members authenticate with, and not with --auth (it enforces no access control)."""
+    key = tmp_path / "k"
+    key.write_text("dHJhbnNpdGlvbktleUZvclRoZVNldDAxMjM0NTY3\n")
+    key.chmod(0o400)
+    conf = tmp_path / "t.conf"
+    conf.write_text("security:\n  transitionToAuth: true\n")
+    for args, expect in ((["--transitionToAuth"], "must be used with keyFile"),
+                         (["--config", str(conf)], "must be used with keyFile"),
+                         (["--transitionToAuth", "--keyFile", str(key), "--auth"], "cannot be used with")):
+        code, out, err = run_mongod(mongod_bin, args, tmp_path)
+        assert code == BAD_OPTIONS and expect in err, (args, code, out, err)
 
 
 def test_protection_off_is_accepted_and_reported(mongod_factory, tmp_path):
