@@ -214,9 +214,16 @@ def test_authorized_databases_and_user_fragments(server, root):
 
 def test_restrictions_changed_under_an_open_connection_log_the_user_out(server, root):
     root.test.command("createUser", "moving", pwd="mv", roles=["read"])
-    with connect(server, "moving", "mv", authSource="test") as c:
+    root.test.command("createUser", "staying", pwd="st", roles=["read"])
+    with connect(server, "moving", "mv", authSource="test") as c, \
+            connect(server, "staying", "st", authSource="test") as other:
         assert c.test.c.find_one() is None
         root.test.command("updateUser", "moving", authenticationRestrictions=[restrictions(["10.0.0.0/8"])])
+        root.test.command("updateUser", "staying", authenticationRestrictions=[restrictions(["127.0.0.1"])])
+        assert c.test.command("connectionStatus")["authInfo"]["authenticatedUsers"] == []
         with pytest.raises(OperationFailure) as e:
             c.test.c.find_one()
         assert e.value.code == 13
+        assert other.test.c.find_one() is None  # still admitted: still logged in
+        assert other.test.command("connectionStatus")["authInfo"]["authenticatedUsers"] == [
+            {"user": "staying", "db": "test"}]

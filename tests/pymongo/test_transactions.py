@@ -616,19 +616,27 @@ def test_ddl_around_a_transaction_that_creates_a_collection(c, db):
         except pymongo.errors.PyMongoError as e:
             results[name] = getattr(e, "code", repr(e))
 
-    # A view of the name a transaction is creating, and a drop of that database, wait for it.
-    for name, fn, expect in (("view", lambda: db.command("create", "view", viewOn="existing", pipeline=[]), 48),
-                             ("dropDatabase", lambda: c.drop_database(db.name), None)):
+    # A view of the name a transaction is creating, a drop of that name and a drop of its
+    # database wait for the transaction (they are running meanwhile), then act on what it made.
+    cases = (("view", {"create": "view", "viewOn": "existing", "pipeline": []}, 48),
+             ("drop", {"drop": "drop"}, 1.0),
+             ("dropDatabase", {"dropDatabase": 1}, 1.0))
+    for name, cmd, expect in cases:
         with c.start_session() as s:
             s.start_transaction()
             db.create_collection(name, session=s, check_exists=False)
-            t = threading.Thread(target=outside, args=(name, fn))
+            t = threading.Thread(target=outside, args=(name, lambda: db.command(cmd)["ok"]))
             t.start()
-            time.sleep(0.5)
+            wait_for(lambda: any(op.get("command", {}).get(next(iter(cmd))) == cmd[next(iter(cmd))]
+                                 for op in c.admin.aggregate([{"$currentOp": {}}])), 10, name + " running")
+            time.sleep(0.3)
             assert name not in results, results
             s.commit_transaction()
             t.join(30)
-        assert results[name] == expect, results  # NamespaceExists; a drop that came after the commit
+            assert not t.is_alive()
+        assert results[name] == expect, results  # NamespaceExists; drops that came after the commit
+        if name == "drop":
+            assert "drop" not in db.list_collection_names()
     assert db.list_collection_names() == []
 
 

@@ -74,12 +74,13 @@ void AuthorizationSession::refresh(OperationContext* opCtx) {
     _resolvedAt = now;
     for (auto it = _users.begin(); it != _users.end();) {
         Status s = authenticationRestrictionsMet(opCtx, *it);
-        if (s.isOK() || s.code() == int(ErrorCodes::UserNotFound)) {  // a dropped user has no roles left anyway
+        if (s.isOK()) {
             ++it;
             continue;
         }
+        // A dropped user, or one its restrictions no longer admit, leaves the session.
         Client* c = opCtx->getClient();
-        LOGV2(20242, Access, "Removed user with unmet authentication restrictions from session cache",
+        LOGV2(20242, Access, "Removed user from session cache",
               logv2::attrs("user", it->fullName(), "remote", c ? c->remote() : std::string(), "error", s.toString()));
         it = _users.erase(it);
     }

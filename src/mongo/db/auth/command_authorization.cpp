@@ -109,6 +109,9 @@ void checkCommandAuthorization(OperationContext* opCtx, const Command* cmd, cons
     Client* client = opCtx->getClient();
     if (!client) return;  // internal work
     AuthorizationSession* as = AuthorizationSession::get(client);
+    // Re-resolved first (users changed, or whose restrictions no longer admit the connection,
+    // are logged out then), so that every check below sees the session as it is now.
+    as->privileges(opCtx);
     if (!as->isAuthenticated()) {
         // The localhost exception: the first user may be created from the machine itself.
         // So may a replica set be initiated (before it exists no user can be created: the node
@@ -121,7 +124,7 @@ void checkCommandAuthorization(OperationContext* opCtx, const Command* cmd, cons
     }
     if (rp.privileges().empty()) return;  // any authenticated user
     if (rp.hasSelf())
-        for (auto& u : as->users())
+        for (const UserName& u : std::vector<UserName>(as->users()))
             if (u.user == rp.selfUser() && u.db == rp.selfDb() &&
                 (rp.selfPrivileges().empty() || as->isAuthorized(opCtx, rp.selfPrivileges())))
                 return;

@@ -152,16 +152,20 @@ public:
         NamespaceString nss = commandTargetNamespace(req);
         if (nss.ns() == "local.oplog.rs" && repl::ReplicationCoordinator::get()->isReplSet())
             uasserted(ErrorCodes::IllegalOperation, "can't drop live oplog while replicating");
-        CatalogDDLLock lock;
-        Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
-        if (!coll) {
-            ViewCatalog::drop(opCtx, nss);
-            return;  // MongoDB 7.0: dropping a missing collection succeeds
-        }
-        int nIndexes = static_cast<int>(coll->getIndexCatalog()->getAllIndexes().size());
-        CollectionCatalog::get()->dropCollection(opCtx, nss);
-        result.append("nIndexesWas", nIndexes);
-        result.append("ns", nss.ns());
+        retryDDLOnWriteConflict(opCtx, [&] {
+            CatalogDDLLock lock;
+            Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+            if (!coll) {
+                // A transaction creating it: the drop waits for it (and then drops what it made).
+                CollectionCatalog::get()->uassertNotBeingCreated(opCtx, nss);
+                ViewCatalog::drop(opCtx, nss);
+                return;  // MongoDB 7.0: dropping a missing collection succeeds
+            }
+            int nIndexes = static_cast<int>(coll->getIndexCatalog()->getAllIndexes().size());
+            CollectionCatalog::get()->dropCollection(opCtx, nss);
+            result.append("nIndexesWas", nIndexes);
+            result.append("ns", nss.ns());
+        });
     }
 };
 DropCmd dropCmd;

@@ -26,6 +26,7 @@ public:
         PrivilegeVector privileges;
         if (Client* c = opCtx->getClient()) {
             auth::AuthorizationSession* as = auth::AuthorizationSession::get(c);
+            as->privileges(opCtx);  // re-resolved first: users logged out meanwhile are not listed
             for (auto& u : as->users()) users.append(u.toBSON());
             if (as->isAuthenticated()) {
                 roles = as->roles(opCtx);

@@ -16,6 +16,9 @@ void runLogged(const std::function<void()>& f, const char* what) {
     } catch (const std::exception& e) {
         LOGV2_ERROR(22750, Storage, "A unit of work's handler failed",
                     logv2::attrs("handler", what, "error", std::string(e.what())));
+    } catch (...) {
+        LOGV2_ERROR(22750, Storage, "A unit of work's handler failed",
+                    logv2::attrs("handler", what, "error", std::string("unknown exception")));
     }
 }
 }  // namespace

@@ -30,10 +30,13 @@ size_t TransactionReaper::reapOnce() {
     const size_t n = abortIdleTransactions(
         [&](const BSONObj& sessionId, long long txnNumber, const repl::MultiDocumentTransaction& t) {
             const bool expired = now - t.started > limit;
-            if (!expired && primary && t.term == term) return false;
+            const bool killed = t.abortRequested.load();  // killSessions marked it while a command ran
+            if (!expired && !killed && primary && t.term == term) return false;
             LOGV2(7800201, Transaction, "Aborting a transaction",
                   logv2::attrs("lsid", sessionId, "txnNumber", txnNumber, "reason",
-                               expired ? "it exceeded transactionLifetimeLimitSeconds" : "this node stepped down"));
+                               killed    ? "killSessions"
+                               : expired ? "it exceeded transactionLifetimeLimitSeconds"
+                                         : "this node stepped down"));
             return true;
         });
     TransactionStats::get().totalExpired.fetch_add(n);

@@ -249,6 +249,9 @@ TransactionScope::~TransactionScope() {
         } catch (const DBException& e) {
             LOGV2_WARNING(7800202, Transaction, "Could not abort a killed session's transaction",
                           logv2::attrs("error", e.toStatus().toString()));
+        } catch (...) {  // a destructor: nothing may escape (the reaper aborts it later)
+            LOGV2_WARNING(7800202, Transaction, "Could not abort a killed session's transaction",
+                          logv2::attrs("error", std::string("unknown exception")));
         }
     }
     unlend();
