@@ -5,6 +5,7 @@ other member accepts it, go on without where it has no key yet, and enforce noth
 a time with --keyFile alone (enforcing). At every step the set keeps a primary and replicates
 w: 3 writes; clients without credentials work until the last step, and are then refused."""
 import os
+import time
 
 import pymongo
 import pytest
@@ -84,3 +85,54 @@ def test_rolling_move_to_key_file_authentication(tmp_path):
                 wait_for(lambda: mc.test.c.count_documents({}) == 8, 30, "every write on %d" % m.port)
     finally:
         stop_all(members)
+
+
+def test_a_member_in_transition_with_another_key_stays_out_without_spinning(tmp_path):
+    """A member in transition whose key the enforcing members refuse, and which they refuse
+    unauthenticated too, is kept out (unhealthy to them) and tries each way once per command:
+    the others log a bounded number of refused authentications, not a tight loop."""
+    good, other = tmp_path / "good.key", tmp_path / "other.key"
+    good.write_text(KEY + "\n")
+    other.write_text("b3RoZXJLZXlGb3JUaGVTZXQwMTIzNDU2Nzg5MDEy\n")
+    for k in (good, other):
+        k.chmod(0o400)
+    members = make_members(tmp_path, SET, 3, lambda i: ["--keyFile", str(good)])
+    system = {"username": "__system", "password": KEY, "authSource": "local"}
+    try:
+        initiate_with_key(members, system)
+        outsider = members[2]
+        restart_with(outsider, ["--transitionToAuth", "--keyFile", str(other)])
+        wait_for(lambda: member_health(members[0], outsider, system) == 0, 30, "the outsider seen unhealthy")
+        time.sleep(5)
+        refusals = sum(log_text(m).count('"Authentication failed"') for m in members[:2])
+        # It did try (its key is refused), and a bounded number of times: heartbeats every 0.5 s
+        # and its sync attempts give tens, a loop would give thousands.
+        assert 0 < refusals < 300, refusals
+        assert member_health(members[0], outsider, system) == 0
+    finally:
+        stop_all(members)
+
+
+def initiate_with_key(members, creds):
+    for m in members:
+        m.start()
+    config = {"_id": SET, "members": [{"_id": i, "host": "127.0.0.1:%d" % m.port} for i, m in enumerate(members)],
+              "settings": {"electionTimeoutMillis": 2000, "heartbeatIntervalMillis": 500}}
+    with members[0].client() as c:  # the localhost exception admits replSetInitiate
+        c.admin.command("replSetInitiate", config)
+    with members[0].client(**creds) as c:
+        wait_for(lambda: sorted(s["stateStr"] for s in c.admin.command("replSetGetStatus")["members"]) ==
+                 ["PRIMARY", "SECONDARY", "SECONDARY"], 60, "the set up")
+
+
+def member_health(observer, member, creds):
+    with observer.client(**creds) as c:
+        for s in c.admin.command("replSetGetStatus")["members"]:
+            if s["name"] == "127.0.0.1:%d" % member.port:
+                return s["health"]
+    return None
+
+
+def log_text(m):
+    with open(m.log_path, "rb") as f:
+        return f.read().decode("utf-8", "replace")
