@@ -21,16 +21,19 @@ AuthorizationSession* AuthorizationSession::get(Client* client) {
     return client->authzSession.get();
 }
 
-Status authenticationRestrictionsMet(OperationContext* opCtx, const UserName& u) {
-    if (u.user == "__system" && u.db == "local") return Status::OK();
+namespace {
+// What user u holds: its roles resolved through the role graph, once its document is read and
+// its restrictions and its roles' admit opCtx's connection (authentication_restrictions.h);
+// UserNotFound / AuthenticationRestrictionUnmet otherwise.
+StatusWith<ResolvedRoles> resolveUser(OperationContext* opCtx, const UserName& u) {
+    if (u.user == "__system" && u.db == "local") return resolveRoles(opCtx, {{"__system", "admin"}});
     auto doc = findUserDocument(opCtx, u.user, u.db);
     if (!doc) return Status(ErrorCodes::UserNotFound, "Could not find user \"" + u.user + "\" for db \"" + u.db + "\"");
-    std::vector<BSONObj> lists;
+    ResolvedRoles rr = resolveRoles(opCtx, rolesOfDocument(*doc));
+    std::vector<BSONObj> lists = rr.restrictions;
     if (BSONElement own = (*doc)["authenticationRestrictions"]; own.type() == Array && !own.Obj().isEmpty())
         lists.push_back(own.Obj());
-    ResolvedRoles rr = resolveRoles(opCtx, rolesOfDocument(*doc));
-    lists.insert(lists.end(), rr.restrictions.begin(), rr.restrictions.end());
-    if (lists.empty()) return Status::OK();
+    if (lists.empty()) return rr;
     Client* c = opCtx->getClient();
     const std::string client = c ? addressOfRemote(c->remote()) : std::string();
     const std::string server = c ? transport::localAddressOf(c->socketFd) : std::string();
@@ -38,14 +41,12 @@ Status authenticationRestrictionsMet(OperationContext* opCtx, const UserName& u)
         if (!restrictionsAllow(l, client, server))
             return Status(ErrorCodes::AuthenticationRestrictionUnmet,
                           "Restriction " + l.jsonString() + " is not met by client " + client + " connected to " + server);
-    return Status::OK();
+    return rr;
 }
+}  // namespace
 
-std::vector<RoleName> directRolesOfUser(OperationContext* opCtx, const UserName& u) {
-    if (u.user == "__system" && u.db == "local") return {{"__system", "admin"}};
-    auto doc = findUserDocument(opCtx, u.user, u.db);
-    if (!doc) return {};
-    return rolesOfDocument(*doc);
+Status authenticationRestrictionsMet(OperationContext* opCtx, const UserName& u) {
+    return resolveUser(opCtx, u).getStatus();
 }
 
 void AuthorizationSession::addAuthenticatedUser(OperationContext* opCtx, const UserName& u) {
@@ -72,24 +73,28 @@ void AuthorizationSession::refresh(OperationContext* opCtx) {
     // some other way (a restore under a running server).
     if (_generation == gen && now - _resolvedAt < kStaleAfter) return;
     _resolvedAt = now;
+    // Each user resolved once: its restrictions checked and its privileges gathered together.
+    std::vector<RoleName> roles;
+    PrivilegeVector privileges;
     for (auto it = _users.begin(); it != _users.end();) {
-        Status s = authenticationRestrictionsMet(opCtx, *it);
-        if (s.isOK()) {
+        auto rr = resolveUser(opCtx, *it);
+        if (rr.isOK()) {
+            roles.insert(roles.end(), rr.getValue().roles.begin(), rr.getValue().roles.end());
+            addPrivileges(privileges, rr.getValue().privileges);
             ++it;
             continue;
         }
         // A dropped user, or one its restrictions no longer admit, leaves the session.
         Client* c = opCtx->getClient();
         LOGV2(20242, Access, "Removed user from session cache",
-              logv2::attrs("user", it->fullName(), "remote", c ? c->remote() : std::string(), "error", s.toString()));
+              logv2::attrs("user", it->fullName(), "remote", c ? c->remote() : std::string(), "error",
+                           rr.getStatus().toString()));
         it = _users.erase(it);
     }
-    std::vector<RoleName> direct;
-    for (auto& u : _users)
-        for (auto& r : directRolesOfUser(opCtx, u)) direct.push_back(r);
-    ResolvedRoles rr = resolveRoles(opCtx, direct);
-    _roles = std::move(rr.roles);
-    _privileges = std::move(rr.privileges);
+    std::sort(roles.begin(), roles.end());
+    roles.erase(std::unique(roles.begin(), roles.end()), roles.end());
+    _roles = std::move(roles);
+    _privileges = std::move(privileges);
     _generation = gen;
 }
 

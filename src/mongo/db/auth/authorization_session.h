@@ -91,8 +91,4 @@ std::string cursorOwner(OperationContext* opCtx);
 // Whether the operation's users may kill cursors of others (killAnyCursor on the cluster).
 bool mayKillAnyCursor(OperationContext* opCtx);
 
-// The direct roles of a user: from its stored document, or __system for __system@local
-// (the internal user of key-file authentication, never stored). Empty if it does not exist.
-std::vector<RoleName> directRolesOfUser(OperationContext* opCtx, const UserName& u);
-
 }  // namespace mongo::auth

@@ -3,7 +3,6 @@
 // "Authentication failed.", which says nothing of whether the user exists.
 #include "mongo/db/auth/sasl_commands.h"
 
-
 #include "mongo/db/auth/auth_options.h"
 #include "mongo/db/auth/auth_store.h"
 #include "mongo/db/auth/authorization_session.h"

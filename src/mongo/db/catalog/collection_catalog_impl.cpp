@@ -78,7 +78,8 @@ Collection* CollectionCatalogImpl::lookupCollection(OperationContext* opCtx, con
     auto it = _collections.find(nss.ns());
     if (it != _collections.end()) return it->second.get();
     auto u = _uncommitted.find(nss.ns());
-    if (u != _uncommitted.end() && opCtx && u->second.first == opCtx->recoveryUnit()) return u->second.second.get();
+    if (u != _uncommitted.end() && opCtx && u->second->creatingTransaction() == opCtx->recoveryUnit())
+        return u->second.get();
     return nullptr;
 }
 
@@ -87,7 +88,7 @@ void CollectionCatalogImpl::checkNotCreatedUncommitted(OperationContext* opCtx, 
     auto u = _uncommitted.find(nss.ns());
     if (u == _uncommitted.end()) return;
     uassert(ErrorCodes::NamespaceExists, "Collection " + nss.ns() + " already exists.",
-            u->second.first != opCtx->recoveryUnit());
+            u->second->creatingTransaction() != opCtx->recoveryUnit());
     // MongoDB: the other transaction's uncommitted catalog change is a write conflict.
     uasserted(ErrorCodes::WriteConflict, "Collection " + nss.ns() +
                                              " is being created by a transaction that has not committed yet");
@@ -107,12 +108,12 @@ CollectionImpl* CollectionCatalogImpl::addCreated(RecoveryUnit* ru, std::unique_
         return raw;
     }
     raw->setCreatingTransaction(ru);
-    _uncommitted[ns] = {ru, std::move(coll)};
+    _uncommitted[ns] = std::move(coll);
     ru->onCommit([this, ns] {
         std::unique_lock<std::shared_mutex> lk(_mutex);
         auto it = _uncommitted.find(ns);
-        it->second.second->setCreatingTransaction(nullptr);
-        _collections[ns] = std::move(it->second.second);
+        it->second->setCreatingTransaction(nullptr);
+        _collections[ns] = std::move(it->second);
         _uncommitted.erase(it);
     });
     ru->onRollback([this, ns] {
@@ -123,7 +124,7 @@ CollectionImpl* CollectionCatalogImpl::addCreated(RecoveryUnit* ru, std::unique_
         {
             std::unique_lock<std::shared_mutex> lk(_mutex);
             auto it = _uncommitted.find(ns);
-            doomed = std::move(it->second.second);
+            doomed = std::move(it->second);
             _uncommitted.erase(it);
         }
         doomed->markDropped();
@@ -258,8 +259,8 @@ void CollectionCatalogImpl::dropDatabase(OperationContext* opCtx, const std::str
         // A transaction creating a collection in db would bring the database back when it
         // commits: the drop waits for it (MongoDB's drop waits for the transaction's locks).
         std::shared_lock<std::shared_mutex> lk(_mutex);
-        for (auto& [ns, entry] : _uncommitted)
-            if (entry.second->ns().db() == db)
+        for (auto& [ns, coll] : _uncommitted)
+            if (coll->ns().db() == db)
                 uasserted(ErrorCodes::WriteConflict,
                           "Collection " + ns + " is being created by a transaction that has not committed yet");
     }

@@ -59,8 +59,9 @@ private:
     std::unique_ptr<DurableCatalog> _durable;
     mutable std::shared_mutex _mutex;
     std::map<std::string, std::unique_ptr<CollectionImpl>> _collections;  // by "db.coll"
-    // Created by a transaction not committed yet, by "db.coll": the transaction's recovery unit.
-    std::map<std::string, std::pair<RecoveryUnit*, std::unique_ptr<CollectionImpl>>> _uncommitted;
+    // Created by a transaction not committed yet, by "db.coll" (its creatingTransaction() is the
+    // transaction's recovery unit, the only one that sees it).
+    std::map<std::string, std::unique_ptr<CollectionImpl>> _uncommitted;
     std::vector<std::unique_ptr<CollectionImpl>> _dropped;  // kept alive for saved cursors
 };
 
