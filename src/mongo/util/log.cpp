@@ -5,6 +5,7 @@
 #include <ctime>
 #include <deque>
 #include <mutex>
+#include <pthread.h>
 #include <sys/time.h>
 
 namespace mongo::logv2 {
@@ -132,7 +133,12 @@ bool setLogFile(const std::string& path) {
 
 void setVerbosity(int level) { gVerbosity = level; }
 int verbosity() { return gVerbosity; }
-void setThreadName(std::string name) { tThreadName = std::move(name); }
+void setThreadName(std::string name) {
+    // The OS name too (15 bytes at most), as mongod names its threads: top -H, perf and gdb
+    // then tell the connection threads from the fetcher, the applier and the links.
+    pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
+    tThreadName = std::move(name);
+}
 const std::string& threadName() { return tThreadName; }
 
 void log(Severity s, Component c, int id, std::string_view msg, const BSONObj& attr) {
