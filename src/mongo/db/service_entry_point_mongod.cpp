@@ -247,7 +247,21 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         repl::ReplicationCoordinator::get()->awaitReadDurable(
             opCtx.get(), level.type() == String && level.str() == "linearizable");
     }
-    if (durable) opCtx->recoveryUnit()->waitUntilDurable();
+    // Write concern (replica-set members): the command's writes must reach the members w asks
+    // for. None given: the cluster's default (setDefaultRWConcern), else the implicit w: majority.
+    const bool waitsForReplication = replSet && writeDb && *writeDb != "local" && !txnStatement;
+    BSONObj wc;
+    bool wcFromDefault = false;
+    if (waitsForReplication) {
+        wc = body["writeConcern"].type() == Object ? body["writeConcern"].Obj() : BSONObj();
+        wcFromDefault = wc.isEmpty();
+        if (wcFromDefault) wc = repl::RWConcernDefaults::get().current(opCtx.get()).writeConcern;
+    }
+    // A majority wait needs the writes durable on a majority, this member's share through its
+    // journal flusher (the commit point counts durable optimes): no flush here first, which
+    // would put each writer's own fsync before its wait instead of beside the replication.
+    const bool majorityWait = waitsForReplication && isMajorityWriteConcern(wc) && !wc["fsync"].trueValue();
+    if (durable && !majorityWait) opCtx->recoveryUnit()->waitUntilDurable();
     // A retry answered from history waits, as MongoDB, for everything this node holds (the
     // original write included) to satisfy the write concern.
     repl::OpTime waitFor = repl::LocalOplog::lastAppendedOnThisThread();
@@ -256,14 +270,9 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         waitFor = std::max(waitFor, repl::ReplicationCoordinator::get()->lastApplied());
     retryable.reset();  // the session is checked in before the write concern wait
     transaction.reset();
-    // Write concern (replica-set members): wait for the command's writes to reach the members
-    // w asks for; a failure is the reply's writeConcernError, the writes stay done.
-    if (replSet && writeDb && *writeDb != "local" && !txnStatement) {
-        BSONObj wc = body["writeConcern"].type() == Object ? body["writeConcern"].Obj() : BSONObj();
-        // None given: the cluster's default (setDefaultRWConcern), else the implicit w: majority.
-        const bool fromDefault = wc.isEmpty();
-        if (fromDefault) wc = repl::RWConcernDefaults::get().current(opCtx.get()).writeConcern;
-        BSONObj wce = repl::ReplicationCoordinator::get()->awaitWriteConcern(opCtx.get(), wc, waitFor, fromDefault);
+    // A failure is the reply's writeConcernError; the writes stay done.
+    if (waitsForReplication) {
+        BSONObj wce = repl::ReplicationCoordinator::get()->awaitWriteConcern(opCtx.get(), wc, waitFor, wcFromDefault);
         if (!wce.isEmpty() && !result.hasField("writeConcernError")) result.append("writeConcernError", wce);
     }
     if (auto wce = failCommandWriteConcernError(opCtx.get(), cmd->name(), ns)) result.appendElements(*wce);

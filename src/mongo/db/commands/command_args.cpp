@@ -37,7 +37,7 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
                            "max", "min", "returnKey", "showRecordId", "tailable", "oplogReplay",
                            "noCursorTimeout", "awaitData", "allowPartialResults", "collation", "readOnce", "let",
                            "term", "allowDiskUse", "$_dedupForwardDeltas"}));
-    add("getMore", A::strict("getMore", {"collection", "batchSize", "term", "lastKnownCommittedOpTime"}));
+    add("getMore", A::strict("getMore", {"collection", "batchSize", "term", "lastKnownCommittedOpTime", "$_replUpdatePosition"}));
     add("killCursors", A::strict("killCursors", {"cursors"}));
     add("aggregate", A::strict("aggregate", {"pipeline", "explain", "allowDiskUse", "cursor", "bypassDocumentValidation",
                                              "collation", "hint", "let"}));

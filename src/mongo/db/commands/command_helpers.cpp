@@ -87,9 +87,13 @@ bool parseWriteConcernIsDurable(const BSONObj& cmd, bool replSet, int dataBearin
     // A majority write on a replica set is journaled unless j says otherwise (MongoDB's
     // writeConcernMajorityJournalDefault: true); a writeConcern without w takes the implicit
     // default w, which is "majority" there.
-    const bool majority = w.eoo() || (w.type() == String && w.valueStringData() == "majority");
-    if (majority && replSet) return true;
+    if (isMajorityWriteConcern(o) && replSet) return true;
     return !fsync.eoo() && fsync.trueValue();
+}
+
+bool isMajorityWriteConcern(const BSONObj& writeConcern) {
+    BSONElement w = writeConcern["w"];
+    return w.eoo() || (w.type() == String && w.valueStringData() == "majority");
 }
 
 std::string hostAndPort() {

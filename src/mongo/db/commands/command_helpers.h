@@ -31,6 +31,9 @@ BSONObj parseObjectArg(const BSONElement& e, const char* cmd);
 // (tests).
 bool parseWriteConcernIsDurable(const BSONObj& cmd);
 bool parseWriteConcernIsDurable(const BSONObj& cmd, bool replSet, int dataBearingMembers = 1);
+// Whether a write concern document asks for w: "majority" (a document without w takes the
+// implicit default, which is "majority" on a replica set).
+bool isMajorityWriteConcern(const BSONObj& writeConcern);
 
 // "<hostname>:<port>" as MongoDB reports its host (currentOp, $collStats, explain).
 std::string hostAndPort();

@@ -5,12 +5,14 @@
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/auth/command_privileges.h"
 #include "mongo/db/auth/authorization_session.h"
+#include "mongo/db/auth/command_authorization.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/server_status_counters.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/cursor_manager.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/repl/coordinator.h"
+#include "mongo/db/repl/oplog_fetcher.h"
 #include "mongo/db/repl/dedup/forward_delta_cursor_source.h"
 #include "mongo/db/repl/dedup/oplog_delta_encoding.h"
 #include "mongo/db/query/find_cursor_source.h"
@@ -43,6 +45,29 @@ bool isFetcherRead(const NamespaceString& nss, const BSONObj& body) {
 
 void observeFetcherTerm(const NamespaceString& nss, const BSONObj& body) {
     if (isFetcherRead(nss, body)) repl::ReplicationCoordinator::get()->observeRequestTerm(body["term"].numberLong());
+}
+
+// ... its getMores may carry its progress (kUpdatePositionField, oplog_fetcher.h): processed as
+// the replSetUpdatePosition command it holds, under that command's privilege check, before the
+// getMore waits for entries.
+void processFetcherPosition(OperationContext* opCtx, const NamespaceString& nss, const BSONObj& body) {
+    BSONElement pos = body[repl::kUpdatePositionField];
+    if (pos.eoo()) return;
+    uassert(ErrorCodes::BadValue,
+            std::string("BSON field 'getMore.") + repl::kUpdatePositionField +
+                "' is only for the oplog getMores of replica-set members",
+            isFetcherRead(nss, body));
+    uassert(ErrorCodes::TypeMismatch,
+            std::string("BSON field 'getMore.") + repl::kUpdatePositionField + "' must be an object",
+            pos.type() == Object);
+    OpMsgRequest asCommand;
+    BSONObjBuilder b;
+    b.appendElements(pos.Obj());
+    b.append("$db", "admin");
+    asCommand.body = b.obj();
+    auth::checkCommandAuthorization(opCtx, findCommand("replSetUpdatePosition"), asCommand);
+    BSONObjBuilder ignored;
+    repl::ReplicationCoordinator::get()->processUpdatePosition(asCommand.body, &ignored);
 }
 
 // ... and its reply tells the member our term and commit point ($replData).
@@ -149,6 +174,7 @@ public:
         long long id = idElem.numberLong();
         NamespaceString nss(req.db(), collElem.valueStringData());
         observeFetcherTerm(nss, req.body);
+        processFetcherPosition(opCtx, nss, req.body);
         uassertStatusOK(NamespaceString::validateCursorNamespace(nss.db(), nss.coll()));
         PinnedCursor cursor(CursorManager::get().checkOut(id, opCtx));
         if (!cursor) uasserted(ErrorCodes::CursorNotFound, "cursor id " + std::to_string(id) + " not found");

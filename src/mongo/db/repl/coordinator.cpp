@@ -121,6 +121,7 @@ void ReplicationCoordinator::setStateLocked(MemberState s, const char* why) {
     _topo.setFollowerState(s == MemberState::kPrimary ? MemberState::kSecondary : s);
     bumpTopologyVersion();
     _progressCv.notify_all();
+    _commitPointCv.notify_all();
 }
 
 void ReplicationCoordinator::startup(OperationContext* opCtx, ReplicationStartupOptions options) {
@@ -143,7 +144,7 @@ void ReplicationCoordinator::startup(OperationContext* opCtx, ReplicationStartup
     if (InitialSyncer::flagIsSet(opCtx)) {
         LOGV2(21212, Replication, "Initial sync flag set: the last initial sync did not finish; starting it over");
         std::lock_guard<std::mutex> lk(_mutex);
-        _lastApplied = _lastDurable = OpTime();
+        resetAppliedLocked(OpTime(), Date_t());
     }
     Actions actions;
     {
@@ -174,8 +175,7 @@ void ReplicationCoordinator::loadStoredState(OperationContext* opCtx) {
     auto configDoc = readSingleton(opCtx, configNss());
     auto electionDoc = readSingleton(opCtx, electionNss());
     std::lock_guard<std::mutex> lk(_mutex);
-    _lastApplied = _lastDurable = lastOpTime;
-    _lastAppliedWall = _lastDurableWall = lastWall;
+    resetAppliedLocked(lastOpTime, lastWall);
     if (electionDoc) {
         _term = electionDoc->doc["term"].numberLong();
         const int candidate = electionDoc->doc["candidateIndex"].numberInt();
@@ -449,6 +449,7 @@ OpTime ReplicationCoordinator::writeNoop(OperationContext* opCtx, const char* ms
 
 void ReplicationCoordinator::onOplogCommitted(const OpTime& opTime, Date_t wall) {
     KVEngine* kv;
+    bool notify;
     {
         std::lock_guard<std::mutex> lk(_mutex);
         if (!(_lastApplied.getTimestamp() < opTime.getTimestamp())) return;  // unchanged: no engine call
@@ -457,8 +458,11 @@ void ReplicationCoordinator::onOplogCommitted(const OpTime& opTime, Date_t wall)
         _topo.setMyLastApplied(opTime);
         advanceCommitPointLocked();
         kv = _options.kv;
+        // Waits on this member's own applied optime are a non-primary's (afterClusterTime); on
+        // the primary every commit would wake each writer waiting for replication, for nothing.
+        notify = _state != MemberState::kPrimary;
     }
-    _progressCv.notify_all();
+    if (notify) _progressCv.notify_all();
     // The stable timestamp follows what this node applied: every table is still logged, so
     // WiredTiger ignores timestamps (README), and nothing needs history older than that yet.
     // This runs after the write committed: a failure here must not turn an applied write

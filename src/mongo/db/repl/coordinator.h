@@ -31,6 +31,7 @@
 #include "mongo/db/repl/optime.h"
 #include "mongo/db/repl/heartbeat.h"
 #include "mongo/db/repl/initial_sync.h"
+#include "mongo/db/repl/journal_flusher.h"
 #include "mongo/db/repl/oplog_fetcher.h"
 #include "mongo/db/repl/repl_config.h"
 #include "mongo/db/repl/sync_source.h"
@@ -194,7 +195,17 @@ private:
     std::vector<SyncSourceCandidate> syncSourceCandidatesLocked() const;
     SyncSourceContext syncSourceContextLocked() const;
     std::string currentSyncSourceLocked() const;
-    void onBatchApplied(const OpTime& applied);
+    void onBatchApplied(const OpTime& applied, bool reportedWithNextRequest);
+    // Flushes the journal when something applied is not durable yet, then publishes it as this
+    // member's durable optime: the primary's commit point counts it; a secondary reports it
+    // upstream if reportUpstream (else its fetcher's next getMore carries it). The journal
+    // flusher's step (journal_flusher.h), also called by a secondary's fetcher after each batch.
+    void flushJournal(bool reportUpstream = true);
+    // replSetUpdatePosition with this member's optimes (empty without a config). REQUIRES: _mutex.
+    BSONObj updatePositionCommandLocked() const;
+    // This member's applied and durable optimes were set back (start-up, rollback, initial
+    // sync): a flush that began before must not publish its older target. REQUIRES: _mutex.
+    void resetAppliedLocked(const OpTime& opTime, Date_t wall);
     void onCannotSync(const std::string& why);
     // The fetcher found our history diverged from source's: ROLLBACK, the rolled-back
     // documents saved (rollback.h), then an initial sync from the set. On the fetcher's thread.
@@ -207,10 +218,13 @@ private:
     // (never past what it applied itself). REQUIRES: _mutex.
     void learnCommitPointLocked(const OpTime& committed, Date_t wall, long long sourceTerm, bool fromSyncSource);
     void onSourceCommitPoint(const OpTime& committed, Date_t wall, long long sourceTerm);
-    // One step of a wait on _progressCv: up to 50 ms for progress, then the operation's
+    // One step of a wait on cv (_progressCv unless given): up to 50 ms for progress, then the operation's
     // interrupt check (maxTimeMS, killOp) without the mutex. REQUIRES: lk holds _mutex; it holds
     // it again on return, also when the check throws.
-    void waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx);
+    void waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx) {
+        waitForProgressLocked(lk, opCtx, _progressCv);
+    }
+    void waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx, std::condition_variable& cv);
     void setStateLocked(MemberState s, const char* why);
     // _term and the last vote follow the topology's after each of its events. REQUIRES: _mutex.
     void syncTermLocked();
@@ -249,11 +263,14 @@ private:
         long long lastRequestTerm = -1;  // the term in its last heartbeat to us
     };
     std::vector<MemberProgress> _progress;  // by config index
-    OpTime _lastDurable;
+    OpTime _lastDurable;  // journaled: what flushJournal last made durable
     Date_t _lastDurableWall;
+    unsigned long long _appliedEpoch = 0;  // bumped by resetAppliedLocked
+    JournalFlusher _journalFlusher;
     OpTime _commitPoint;
     Date_t _commitPointWall;
-    std::condition_variable _progressCv;   // write-concern waiters
+    std::condition_variable _progressCv;     // members' progress: w: <n> waiters, catch-up, afterClusterTime
+    std::condition_variable _commitPointCv;  // the commit point moved or the state changed: majority waiters
     std::atomic<bool> _writesAllowed{false};  // LocalOplog's write gate
     std::string _configSourceHost;          // heartbeated us while we had no config
     BSONObj _pendingConfig;                 // newer config from a heartbeat reply

@@ -68,13 +68,18 @@ void ReplicationCoordinator::startThreads() {
         _threadsStarted = true;
     }
     _background = std::thread([this] { backgroundLoop(); });
+    // MongoDB's default commitIntervalMs: how stale this member's durable optime may get when
+    // nobody waits for it.
+    _journalFlusher.start([this] { flushJournal(); }, std::chrono::milliseconds(100));
 }
 
 void ReplicationCoordinator::shutdown() {
     if (!isReplSet()) return;
     _shutdown = true;
     _progressCv.notify_all();
+    _commitPointCv.notify_all();
     if (_background.joinable()) _background.join();
+    _journalFlusher.stop();
     _links.stop();
     _fetcher.stop();
     _initialSyncer.stop();
@@ -475,6 +480,9 @@ void ReplicationCoordinator::becomePrimary(OperationContext* opCtx, long long te
         setStateLocked(MemberState::kPrimary, "won election");
         advanceCommitPointLocked();
     }
+    // The new term's first entry made durable at once: a one-member set commits it (and shows
+    // it as majority-committed) without waiting for the flusher's interval.
+    flushJournal();
     // Others learn at once that there is a primary (and its config's new term).
     for (size_t i = 0; i < members; ++i) _links.heartbeatNow(int(i));
     LOGV2(21331, Replication, "Transition to primary complete; database writes are now permitted",

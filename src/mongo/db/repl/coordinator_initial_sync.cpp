@@ -127,8 +127,7 @@ bool ReplicationCoordinator::manageInitialSync() {
         KVEngine* kv;
         {
             std::lock_guard<std::mutex> lk(_mutex);
-            _lastApplied = _lastDurable = OpTime();
-            _lastAppliedWall = _lastDurableWall = Date_t();
+            resetAppliedLocked(OpTime(), Date_t());
             _commitPoint = OpTime();  // learnt again from the set, on the history being copied
             _commitPointWall = Date_t();
             _topo.setMyLastApplied(OpTime());
@@ -151,9 +150,14 @@ bool ReplicationCoordinator::manageInitialSync() {
 
 void ReplicationCoordinator::onInitialSyncCompleted(const OpTime& lastApplied) {
     {
+        // What the sync wrote is journaled before it is reported durable.
+        auto opCtx = makeOperationContext(internalClient());
+        opCtx->recoveryUnit()->waitUntilDurable();
+    }
+    {
         std::lock_guard<std::mutex> lk(_mutex);
         _initialSyncActive = false;
-        _lastApplied = _lastDurable = lastApplied;
+        resetAppliedLocked(lastApplied, _lastAppliedWall);
         _topo.setMyLastApplied(lastApplied);
         if (_state == MemberState::kStartup2) setStateLocked(MemberState::kSecondary, "initial sync done");
     }

@@ -7,6 +7,7 @@
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/repl/coordinator.h"
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/rw_concern_defaults.h"
@@ -40,7 +41,14 @@ void ReplicationCoordinator::manageFetcher() {
     hooks.onSourceCommitPoint = [this](const OpTime& c, Date_t wall, long long term) {
         onSourceCommitPoint(c, wall, term);
     };
-    hooks.onBatchApplied = [this](const OpTime& t) { onBatchApplied(t); };
+    hooks.onBatchApplied = [this](const OpTime& t, bool reportedWithNextRequest) {
+        onBatchApplied(t, reportedWithNextRequest);
+    };
+    hooks.updatePosition = [this] {
+        std::lock_guard<std::mutex> lk(_mutex);
+        return updatePositionCommandLocked();
+    };
+    hooks.reportPosition = [this] { sendUpdatePosition(); };
     hooks.onCannotSync = [this](const std::string& why) { onCannotSync(why); };
     hooks.onDiverged = [this](RemoteClient* source, const std::string& why) { rollBack(source, why); };
     hooks.delaySecs = [this] {
@@ -50,22 +58,55 @@ void ReplicationCoordinator::manageFetcher() {
     _fetcher.start(std::move(hooks));
 }
 
-void ReplicationCoordinator::onBatchApplied(const OpTime& applied) {
-    // Journaled before it is reported durable: w: "majority" counts durable optimes.
-    {
-        auto opCtx = makeOperationContext(internalClient());
-        opCtx->recoveryUnit()->waitUntilDurable();
-    }
+void ReplicationCoordinator::onBatchApplied(const OpTime&, bool reportedWithNextRequest) {
     {
         std::lock_guard<std::mutex> lk(_mutex);
-        if (_lastDurable < applied) {
-            _lastDurable = applied;
-            _lastDurableWall = _lastAppliedWall;
-        }
         if (_state == MemberState::kStartup2) setStateLocked(MemberState::kSecondary, "caught up with the sync source");
     }
+    // Journaled before it is reported durable (w: "majority" counts durable optimes), here on
+    // the fetcher's thread: handing it to the flusher costs two thread switches per batch, which
+    // on a machine the set saturates is slower than the flush itself.
+    flushJournal(/*reportUpstream=*/!reportedWithNextRequest);
+}
+
+void ReplicationCoordinator::resetAppliedLocked(const OpTime& opTime, Date_t wall) {
+    _lastApplied = _lastDurable = opTime;
+    _lastAppliedWall = _lastDurableWall = wall;
+    ++_appliedEpoch;
+}
+
+void ReplicationCoordinator::flushJournal(bool reportUpstream) {
+    OpTime target;
+    Date_t wall;
+    unsigned long long epoch;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        if (!(_lastDurable < _lastApplied)) return;
+        // Every entry up to _lastApplied has committed (its commit handler set it), so its
+        // journal record is written before the flush below starts.
+        target = _lastApplied;
+        wall = _lastAppliedWall;
+        epoch = _appliedEpoch;
+    }
+    try {
+        auto opCtx = makeOperationContext(internalClient());
+        opCtx->recoveryUnit()->waitUntilDurable();
+    } catch (const DBException& e) {
+        LOGV2_WARNING(21412, Replication, "Could not flush the journal; trying again at the next request",
+                      logv2::attrs("error", e.toStatus().toString()));
+        return;
+    }
+    bool report;
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        if (epoch != _appliedEpoch || !(_lastDurable < target)) return;
+        _lastDurable = target;
+        _lastDurableWall = wall;
+        advanceCommitPointLocked();
+        report = reportUpstream && _state != MemberState::kPrimary;
+    }
     _progressCv.notify_all();
-    sendUpdatePosition();
+    if (report) sendUpdatePosition();
 }
 
 void ReplicationCoordinator::onCannotSync(const std::string& why) {
@@ -77,6 +118,38 @@ void ReplicationCoordinator::onCannotSync(const std::string& why) {
     if (_state == MemberState::kSecondary) setStateLocked(MemberState::kRecovering, "cannot sync");
 }
 
+BSONObj ReplicationCoordinator::updatePositionCommandLocked() const {
+    if (!_config || _selfIndex < 0) return BSONObj();
+    BSONObjBuilder b;
+    b.append("replSetUpdatePosition", 1);
+    b.append("term", _term);
+    BSONArrayBuilder arr;
+    BSONObjBuilder& o = arr.subobjStart();
+    o.append("durableOpTime", _lastDurable.toBSON());
+    o.append("durableWallTime", _lastDurableWall);
+    o.append("appliedOpTime", _lastApplied.toBSON());
+    o.append("appliedWallTime", _lastAppliedWall);
+    o.append("memberId", _config->members[size_t(_selfIndex)].id);
+    o.append("cfgver", _config->version);
+    o.doneFast();
+    // And what we know of the others (members syncing from us report to us, not to the
+    // primary): as MongoDB, a chained member's progress reaches the primary through us.
+    for (size_t i = 0; i < _config->members.size() && i < _progress.size(); ++i) {
+        const MemberProgress& p = _progress[i];
+        if (int(i) == _selfIndex || p.applied.isNull()) continue;
+        BSONObjBuilder& m = arr.subobjStart();
+        m.append("durableOpTime", p.durable.toBSON());
+        m.append("durableWallTime", p.durableWall);
+        m.append("appliedOpTime", p.applied.toBSON());
+        m.append("appliedWallTime", p.appliedWall);
+        m.append("memberId", _config->members[i].id);
+        m.append("cfgver", _config->version);
+        m.doneFast();
+    }
+    b.appendArray("optimes", arr.arr());
+    return b.obj();
+}
+
 void ReplicationCoordinator::sendUpdatePosition() {
     int target;
     BSONObj cmd;
@@ -86,20 +159,7 @@ void ReplicationCoordinator::sendUpdatePosition() {
         target = memberIndexForHost(_fetcher.syncSource());
         if (target < 0) target = _topo.primaryIndex();
         if (target < 0 || target == _selfIndex) return;
-        BSONObjBuilder b;
-        b.append("replSetUpdatePosition", 1);
-        b.append("term", _term);
-        BSONArrayBuilder arr;
-        BSONObjBuilder& o = arr.subobjStart();
-        o.append("durableOpTime", _lastDurable.toBSON());
-        o.append("durableWallTime", _lastDurableWall);
-        o.append("appliedOpTime", _lastApplied.toBSON());
-        o.append("appliedWallTime", _lastAppliedWall);
-        o.append("memberId", _config->members[size_t(_selfIndex)].id);
-        o.append("cfgver", _config->version);
-        o.doneFast();
-        b.appendArray("optimes", arr.arr());
-        cmd = b.obj();
+        cmd = updatePositionCommandLocked();
     }
     _links.send(target, cmd, nullptr);
 }
@@ -110,6 +170,7 @@ void ReplicationCoordinator::processUpdatePosition(const BSONObj& cmd, BSONObjBu
     uassert(ErrorCodes::TypeMismatch, "replSetUpdatePosition's optimes must be an array", optimes.type() == Array);
     // A reporter in a newer term is not counted: we step down instead (observeRequestTerm).
     if (cmd["term"].isNumber() && observeRequestTerm(cmd["term"].numberLong())) return;
+    bool advanced = false, forward = false;
     {
         std::lock_guard<std::mutex> lk(_mutex);
         uassert(ErrorCodes::NotYetInitialized, "no replset config has been received", _config != nullptr);
@@ -127,27 +188,32 @@ void ReplicationCoordinator::processUpdatePosition(const BSONObj& cmd, BSONObjBu
                 if (p.applied < applied.getValue()) {
                     p.applied = applied.getValue();
                     if (u["appliedWallTime"].type() == Date) p.appliedWall = u["appliedWallTime"].date();
+                    advanced = true;
                 }
                 if (p.durable < durable.getValue()) {
                     p.durable = durable.getValue();
                     if (u["durableWallTime"].type() == Date) p.durableWall = u["durableWallTime"].date();
+                    advanced = true;
                 }
             }
         }
         advanceCommitPointLocked();
+        forward = advanced && _state != MemberState::kPrimary;
     }
     _progressCv.notify_all();
+    // A member syncing from us: its progress goes on upstream (only news, so it ends).
+    if (forward) sendUpdatePosition();
 }
 
 void ReplicationCoordinator::advanceCommitPointLocked() {
     if (!_config || _selfIndex < 0 || _state != MemberState::kPrimary) return;
-    // The newest optime durable on writeMajorityCount voting data-bearing members; the
-    // primary's own writes count as durable (a majority write journals them before waiting).
+    // The newest optime durable on writeMajorityCount voting data-bearing members, this one's
+    // as its journal flusher last made it durable.
     std::vector<OpTime> durable;
     for (size_t i = 0; i < _config->members.size(); ++i) {
         const MemberConfig& m = _config->members[i];
         if (!m.votes || m.arbiterOnly) continue;
-        durable.push_back(int(i) == _selfIndex ? _lastApplied : i < _progress.size() ? _progress[i].durable : OpTime());
+        durable.push_back(int(i) == _selfIndex ? _lastDurable : i < _progress.size() ? _progress[i].durable : OpTime());
     }
     const size_t k = size_t(_config->writeMajorityCount());
     if (k == 0 || durable.size() < k) return;
@@ -159,7 +225,7 @@ void ReplicationCoordinator::advanceCommitPointLocked() {
     _commitPoint = candidate;
     LocalOplog::get()->setMajorityCommitted(_commitPoint.getTimestamp());
     _commitPointWall = _lastAppliedWall;
-    _progressCv.notify_all();
+    _commitPointCv.notify_all();
     LocalOplog::get()->notifyReaders();  // change streams: more entries are events now
 }
 
@@ -176,7 +242,7 @@ void ReplicationCoordinator::learnCommitPointLocked(const OpTime& committed, Dat
     _commitPoint = c;
     LocalOplog::get()->setMajorityCommitted(_commitPoint.getTimestamp());
     _commitPointWall = wall;
-    _progressCv.notify_all();
+    _commitPointCv.notify_all();
     LocalOplog::get()->notifyReaders();
 }
 
@@ -210,16 +276,18 @@ void ReplicationCoordinator::awaitReadDurable(OperationContext* opCtx, bool line
         target = _lastApplied;
     }
     std::unique_lock<std::mutex> lk(_mutex);
+    if (_state == MemberState::kPrimary && _lastDurable < target) _journalFlusher.request();
     while (_commitPoint < target) {
         if (linearizable && _state != MemberState::kPrimary)
             uasserted(ErrorCodes::PrimarySteppedDown, "primary stepped down while waiting for a linearizable read");
         if (_shutdown) uasserted(ErrorCodes::ShutdownInProgress, "Replication is being shut down");
-        waitForProgressLocked(lk, opCtx);
+        waitForProgressLocked(lk, opCtx, _commitPointCv);
     }
 }
 
-void ReplicationCoordinator::waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx) {
-    _progressCv.wait_for(lk, std::chrono::milliseconds(50));
+void ReplicationCoordinator::waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx,
+                                                   std::condition_variable& cv) {
+    cv.wait_for(lk, std::chrono::milliseconds(50));
     lk.unlock();
     try {
         opCtx->checkForInterrupt();
@@ -285,7 +353,7 @@ void ReplicationCoordinator::waitForReadConcern(OperationContext* opCtx, const B
 BSONObj ReplicationCoordinator::awaitWriteConcern(OperationContext* opCtx, const BSONObj& writeConcern, OpTime opTime,
                                                   bool fromDefault) {
     BSONElement w = writeConcern["w"];
-    const bool majority = w.eoo() || (w.type() == String && w.str() == "majority");
+    const bool majority = isMajorityWriteConcern(writeConcern);
     long long n = w.isNumber() ? w.numberLong() : 1;
     if (w.type() == String && !majority) {
         // Tagged write concerns need settings.getLastErrorModes, which configs may not hold yet.
@@ -308,6 +376,9 @@ BSONObj ReplicationCoordinator::awaitWriteConcern(OperationContext* opCtx, const
     const auto start = Clock::now();
     std::unique_lock<std::mutex> lk(_mutex);
     if (opTime.isNull()) opTime = _lastApplied;
+    // The commit point counts this member's durable optime: the flusher journals at once
+    // rather than at its next interval.
+    if (majority && _lastDurable < opTime) _journalFlusher.request();
     auto satisfied = [&] {
         if (majority) return !(_commitPoint < opTime);
         long long count = 0;
@@ -347,7 +418,9 @@ BSONObj ReplicationCoordinator::awaitWriteConcern(OperationContext* opCtx, const
         if (wtimeout > 0 && Clock::now() - start >= std::chrono::milliseconds(wtimeout))
             return wcError(ErrorCodes::WriteConcernFailed, "waiting for replication timed out", true);
         try {
-            waitForProgressLocked(lk, opCtx);
+            // A majority waiter wakes only when the commit point moves (or the state changes),
+            // not at every member's report or every commit of other writers.
+            waitForProgressLocked(lk, opCtx, majority ? _commitPointCv : _progressCv);
         } catch (const DBException& e) {
             return wcError(ErrorCodes(e.code()), e.reason(), false);
         }

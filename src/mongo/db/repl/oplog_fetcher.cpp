@@ -50,6 +50,17 @@ void killCursor(RemoteClient* source, long long cursorId) {
     source->runCommand("local", kill.obj(), int(kAwaitMillis));
 }
 
+// On leaving a cursor's loop with progress that was meant to ride on the next getMore: it is
+// reported apart (replSetUpdatePosition), else the source would learn it only from a heartbeat.
+struct ReportPendingPosition {
+    bool& pending;
+    const OplogFetcher::Hooks& hooks;
+    ~ReportPendingPosition() {
+        if (pending && hooks.reportPosition) hooks.reportPosition();
+        pending = false;
+    }
+};
+
 // The source's $replData (ReplicationCoordinator::appendReplData), owned; empty if none.
 BSONObj replDataOf(const BSONObj& reply) {
     BSONElement d = reply["$replData"];
@@ -204,6 +215,7 @@ void OplogFetcher::fetchFrom(const std::string& source) {
         }
         skip = 1;
     }
+    bool positionPending = false;  // applied entries whose progress the next getMore reports
     while (!_stop) {
         noteBatchReceived(batch);
         if (skip < batch.size()) {
@@ -245,7 +257,13 @@ void OplogFetcher::fetchFrom(const std::string& source) {
                 applied = e.getValue().opTime;
                 opCtx->recoveryUnit()->abandonSnapshot();
             }
-            if (!applied.isNull()) _hooks.onBatchApplied(applied);
+            if (!applied.isNull()) {
+                // The next getMore carries our progress, unless the cursor ends here or the source
+                // does not take it (then replSetUpdatePosition goes apart, as before).
+                const bool withNext = !incomplete && cursorId != 0 && source != _sourceRefusingPositions;
+                _hooks.onBatchApplied(applied, withNext);
+                positionPending = withNext;
+            }
             if (incomplete) {
                 killCursor(&client, cursorId);
                 return;
@@ -258,6 +276,8 @@ void OplogFetcher::fetchFrom(const std::string& source) {
                                            replData["term"].numberLong());
         }
         skip = 0;
+        // Progress that was to ride on a getMore which will not be sent goes apart.
+        ReportPendingPosition report{positionPending, _hooks};
         if (cursorId == 0) return;
         // A new sync source (say, a new primary) ends this cursor.
         auto want = _hooks.chooseSyncSource();
@@ -271,10 +291,21 @@ void OplogFetcher::fetchFrom(const std::string& source) {
         more.append("collection", "oplog.rs");
         more.append("maxTimeMS", kAwaitMillis);
         if (_hooks.term) more.append("term", _hooks.term());
+        if (positionPending && _hooks.updatePosition) {
+            BSONObj position = _hooks.updatePosition();
+            if (!position.isEmpty()) more.append(kUpdatePositionField, position);
+        }
         const auto getMoreStart = std::chrono::steady_clock::now();
         auto r = client.runCommand("local", more.obj(), int(kAwaitMillis));
         noteOplogGetMore(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
                                                                                getMoreStart).count());
+        if (!r.isOK() && positionPending && r.getStatus().code() == 40415) {  // unknown field
+            LOGV2(7700204, Replication, "The sync source does not take progress reports with getMore; sending them apart",
+                  logv2::attrs("syncSource", source, "error", r.getStatus().toString()));
+            _sourceRefusingPositions = source;
+            return;  // the report goes apart on the way out; a new cursor starts after what we applied
+        }
+        positionPending = r.isOK() ? false : positionPending;
         if (!r.isOK()) {
             LOGV2(21275, Replication, "Error returned from oplog query while tailing",
                   logv2::attrs("syncSource", source, "error", r.getStatus().toString()));

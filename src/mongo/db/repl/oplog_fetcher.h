@@ -29,6 +29,10 @@ namespace repl {
 
 class RemoteClient;
 
+// A getMore field of members' fetchers: the replSetUpdatePosition command of the member, which
+// the source processes as that command (same privilege) before it serves the getMore.
+constexpr const char* kUpdatePositionField = "$_replUpdatePosition";
+
 class OplogFetcher {
 public:
     struct Hooks {
@@ -37,7 +41,15 @@ public:
         // The newest applied entry (null: the oplog is empty).
         std::function<OpTime()> lastApplied;
         // A batch was applied (after its entries committed); applied is its last entry.
-        std::function<void(const OpTime& applied)> onBatchApplied;
+        // reportedWithNextRequest: the fetcher's next getMore carries this member's progress
+        // (updatePosition below), so it needs no replSetUpdatePosition of its own.
+        std::function<void(const OpTime& applied, bool reportedWithNextRequest)> onBatchApplied;
+        // This member's progress as a replSetUpdatePosition command (empty: none to give). The
+        // getMores after a batch carry it (kUpdatePositionField): the source counts it before it
+        // waits for more entries, with no message and no thread hop of its own per batch.
+        std::function<BSONObj()> updatePosition;
+        // A batch's progress could not travel with a getMore (the cursor ended): report it apart.
+        std::function<void()> reportPosition;
         // Fetching cannot go on (divergence, needs initial sync): why, for state and log.
         std::function<void(const std::string& why)> onCannotSync;
         // secondaryDelaySecs of this member (0: none).
@@ -77,6 +89,8 @@ private:
     // The last source that refused $_dedupForwardDeltas (fetcher thread only): it is asked
     // without it from then on, until another source refuses it too or this member restarts.
     std::string _sourceRefusingDeltas;
+    // Likewise for the last source that refused kUpdatePositionField on a getMore.
+    std::string _sourceRefusingPositions;
     std::mutex _applyMutex;  // held while one entry is applied (stopApplying waits for it)
     // start/stop come from different threads (the coordinator's background thread, an
     // election won on a heartbeat thread): one at a time, or two would join (and one replace)
