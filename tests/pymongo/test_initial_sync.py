@@ -167,6 +167,7 @@ def index_lists(m):
                     out[(d, info["name"], "view")] = info["options"]
                     continue
                 out[(d, info["name"], "options")] = info["options"]
+                out[(d, info["name"], "info")] = info["info"]  # the UUID: the source's, kept by the clone
                 idx = [sorted((k, v) for k, v in spec.items() if k != "ns") for spec in c[d][info["name"]].list_indexes()]
                 out[(d, info["name"])] = sorted(idx, key=str)
     return out

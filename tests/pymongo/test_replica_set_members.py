@@ -388,6 +388,36 @@ def test_change_stream_shows_majority_committed_events_and_resumes_across_failov
         d.admin.command("replSetFreeze", 0)
 
 
+def test_collections_have_the_primarys_uuid_on_every_member(rs):
+    # As MongoDB's replica-set checks (ReplSetTest.checkReplicatedDataHashes) compare them: the
+    # listCollections entries of every collection dbHash covers are byte-identical on every
+    # member, UUIDs included, however the collection was made.
+    with rs_client(rs, w=3) as c:
+        db = c.uuids
+        db.create_collection("explicit", validator={"a": {"$exists": True}})
+        db.implicit.insert_one({"a": 1})
+        db.indexed.create_index("x")
+        db.renamed_from.insert_one({"a": 1})
+        db.renamed_from.rename("renamed_to")
+        with c.start_session() as s:
+            with s.start_transaction():
+                db.in_transaction.insert_one({"a": 1}, session=s)
+        db.implicit.aggregate([{"$match": {}}, {"$out": "out_target"}])
+        c.admin.command("renameCollection", "uuids.implicit", to="uuids_other.across_databases")
+        db.last.insert_one({"a": 1})
+    for name in ("uuids", "uuids_other", "config"):
+        seen = []
+        for m in rs:
+            with m.client(read_preference=pymongo.ReadPreference.SECONDARY_PREFERRED) as mc:
+                covered = mc[name].command("dbHash", read_preference=pymongo.ReadPreference.SECONDARY_PREFERRED)["collections"]
+                infos = {i["name"]: bson.encode(i) for i in mc[name].list_collections() if i["name"] in covered}
+            seen.append(infos)
+        assert seen[0], name
+        for infos in seen[1:]:
+            assert infos == seen[0], name
+    assert set(seen[0]) >= {"image_collection", "transactions"}  # the config database's, too
+
+
 def test_dbhash_equal_everywhere(rs):
     with rs_client(rs) as c:
         c.test.get_collection("h", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_one({"_id": "last"})

@@ -1,4 +1,5 @@
 #include "mongo/bson/uuid.h"
+#include "mongo/db/catalog/given_collection_uuid.h"
 #include "mongo/db/catalog/collection_catalog_impl.h"
 
 #include <set>
@@ -154,7 +155,9 @@ Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, con
 
     CollectionMetaData md;
     md.ns = nss.ns();
-    md.uuid = generateUuidHex();
+    // A secondary's or an initial sync's creation keeps the primary's UUID (given_collection_uuid.h).
+    const std::string& given = GivenCollectionUuid::current();
+    md.uuid = given.empty() ? generateUuidHex() : given;
     md.ident = _durable->newCollectionIdent();
     md.options = options.raw.getOwned();
     md.dedup = storesDeduplicated(_engine, nss, options);
@@ -208,7 +211,7 @@ Collection* CollectionCatalogImpl::createCollection(OperationContext* opCtx, con
     repl::OpObserver::get()->onCreateCollection(opCtx, *raw, idIndex.spec);
     wuow.commit();
     LOGV2(20320, Storage, "createCollection",
-          logv2::attrs("namespace", nss.ns(), "uuidDisposition", "generated", "uuid", raw->uuid(), "options",
+          logv2::attrs("namespace", nss.ns(), "uuidDisposition", given.empty() ? "generated" : "provided", "uuid", raw->uuid(), "options",
                        options.raw, "inTransaction", inTransaction));
     return raw;
 }

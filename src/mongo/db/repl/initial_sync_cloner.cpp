@@ -1,8 +1,10 @@
 #include "mongo/db/repl/initial_sync_cloner.h"
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/bson/uuid.h"
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
+#include "mongo/db/catalog/given_collection_uuid.h"
 #include "mongo/db/catalog/find_by_id.h"
 #include "mongo/db/catalog/index_constraints.h"
 #include "mongo/db/repl/op_observer.h"
@@ -100,21 +102,28 @@ void DataCloner::cloneDatabase(OperationContext* opCtx, size_t dbIndex, const st
     BSONObjBuilder cmd;
     cmd.append("listCollections", 1);
     BSONObj reply = runOrThrow(_source, db, cmd.obj());
-    std::vector<std::pair<std::string, BSONObj>> colls;
+    struct Listed {
+        std::string name;
+        BSONObj options;
+        std::string uuidHex;  // the source's, which the clone keeps ("" if it gave none)
+    };
+    std::vector<Listed> colls;
     for (BSONElement e : reply["cursor"].embeddedObject()["firstBatch"].embeddedObject()) {
         BSONObj c = e.embeddedObject();
         const std::string name = c["name"].str();
         // A view is a document of system.views, which is cloned as a collection.
         if (c["type"].type() == String && c["type"].str() != "collection") continue;
         if (name == "system.profile") continue;  // never replicated
-        colls.emplace_back(name, c["options"].type() == Object ? c["options"].embeddedObject().getOwned() : BSONObj());
+        auto uuid = c["info"].type() == Object ? uuidHexFromElement(c["info"].embeddedObject()["uuid"]) : std::nullopt;
+        colls.push_back({name, c["options"].type() == Object ? c["options"].embeddedObject().getOwned() : BSONObj(),
+                         uuid ? *uuid : std::string()});
     }
     _update([&](InitialSyncProgress& p) {
         InitialSyncProgress::Database& d = p.databases[dbIndex];
         d.start = start;
         for (const auto& c : colls) {
             InitialSyncProgress::Collection pc;
-            pc.ns = db + "." + c.first;
+            pc.ns = db + "." + c.name;
             d.collections.push_back(pc);
         }
     });
@@ -122,7 +131,7 @@ void DataCloner::cloneDatabase(OperationContext* opCtx, size_t dbIndex, const st
           logv2::attrs("db", db, "collections", static_cast<long long>(colls.size())));
     for (size_t i = 0; i < colls.size(); ++i) {
         _checkInterrupt();
-        cloneCollection(opCtx, dbIndex, i, db, colls[i].first, colls[i].second);
+        cloneCollection(opCtx, dbIndex, i, db, colls[i].name, colls[i].options, colls[i].uuidHex);
     }
     const Date_t end = Date_t::now();
     _update([&](InitialSyncProgress& p) { p.databases[dbIndex].end = end; });
@@ -132,7 +141,7 @@ void DataCloner::cloneDatabase(OperationContext* opCtx, size_t dbIndex, const st
 }
 
 void DataCloner::cloneCollection(OperationContext* opCtx, size_t dbIndex, size_t collIndex, const std::string& db,
-                                 const std::string& coll, const BSONObj& options) {
+                                 const std::string& coll, const BSONObj& options, const std::string& uuidHex) {
     const NamespaceString nss = NamespaceString::parse(db + "." + coll);
     const Date_t start = Date_t::now();
     BSONObjBuilder statsCmd;
@@ -167,6 +176,7 @@ void DataCloner::cloneCollection(OperationContext* opCtx, size_t dbIndex, size_t
         create.appendElements(options);
         auto parsed = CollectionOptions::parse(create.obj());
         uassertStatusOK(parsed.getStatus());
+        GivenCollectionUuid sameAsTheSource(uuidHex);
         Collection* c = catalog->createCollection(opCtx, nss, parsed.getValue());
         for (const BSONObj& spec : specs) {
             if (spec["name"].type() == String && spec["name"].str() == "_id_") continue;

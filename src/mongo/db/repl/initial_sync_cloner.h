@@ -40,7 +40,7 @@ public:
 private:
     void cloneDatabase(OperationContext* opCtx, size_t dbIndex, const std::string& db);
     void cloneCollection(OperationContext* opCtx, size_t dbIndex, size_t collIndex, const std::string& db,
-                         const std::string& coll, const BSONObj& options);
+                         const std::string& coll, const BSONObj& options, const std::string& uuidHex);
 
     RemoteClient* _source;
     Update _update;

@@ -9,6 +9,7 @@
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/find_by_id.h"
+#include "mongo/db/catalog/given_collection_uuid.h"
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/session_txn_storage.h"
 #include "mongo/db/repl/transaction_oplog.h"
@@ -145,6 +146,7 @@ void applyCommandOp(OperationContext* opCtx, const OplogEntry& e, OplogApplier::
         if (!catalog->lookupCollection(opCtx, nss)) {
             auto options = CollectionOptions::parse(e.o.removeField("idIndex"));
             uassertStatusOK(options.getStatus());
+            GivenCollectionUuid sameAsThePrimary(e.uuidHex);
             catalog->createCollection(opCtx, nss, options.getValue());
         }
     } else if (cmd == "drop") {
