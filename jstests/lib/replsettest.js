@@ -515,6 +515,19 @@
           assert.eq(hashes[0].md5, h.md5, 'dbHash of ' + name + ' differs: member ' + ref + ' ' +
                     tojson(hashes[0].collections) + ', member ' + h.i + ' ' + tojson(h.collections));
         }
+        // As MongoDB's checkReplicatedDataHashes: the listCollections entries of the collections
+        // dbHash covers are the same everywhere, options and UUIDs included.
+        const covered = Object.keys(hashes[0].collections).sort();
+        const infos = members.map((i) => {
+          const r = assert.commandWorked(this.nodes[i].getDB(name).runCommand(
+              {listCollections: 1, filter: {name: {$in: covered}}}), 'listCollections of ' + name + ' on member ' + i);
+          const list = r.cursor.firstBatch.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+          return EJSON.stringify(list, {relaxed: false});
+        });
+        for (let k = 1; k < infos.length; k++) {
+          assert.eq(infos[0], infos[k], 'listCollections of ' + name + ' differs: member ' + ref + ' ' + infos[0] +
+                    ', member ' + members[k] + ' ' + infos[k]);
+        }
       }
     }
 
