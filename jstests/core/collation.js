@@ -130,6 +130,17 @@ assert.commandWorked(t.runCommand({createIndexes: 'u', indexes: [{key: {s: 1}, n
 assert.commandWorked(t.runCommand({insert: 'u', documents: [{s: 'Hello'}]}));
 r = t.runCommand({insert: 'u', documents: [{s: 'HELLO'}]});
 assert.eq(11000, r.writeErrors[0].code, tojson(r));
+// The key is a collation key (bytes): MongoDB 7.0 reports it in hex, with the index's collation.
+let we = r.writeErrors[0];
+assert.eq({s: 1}, we.keyPattern);
+assert(/^[0-9a-f]+$/.test(we.keyValue.s), tojson(we));
+assert.eq([true], we.hexEncoded);
+assert.docEqOrdered(fullEn2, we.collation);
+assert.eq('E11000 duplicate key error collection: jstests_collation.u index: s_u collation: { locale: "en", ' +
+              'caseLevel: false, caseFirst: "off", strength: 2, numericOrdering: false, alternate: "non-ignorable", ' +
+              'maxVariable: "punct", normalization: false, backwards: false, version: "57.1" } dup key: { s: "0x' +
+              we.keyValue.s + '" }',
+          we.errmsg);
 // Same key, different collation: a different index.
 assert.commandWorked(t.runCommand({createIndexes: 'ix', indexes: [{key: {s: 1}, name: 's_1'}]}));
 assert.eq(3, t.ix.getIndexes().length);

@@ -13,7 +13,10 @@ reproduces one.
 import os
 import random
 
+import bson
+import pymongo
 import pytest
+from bson.raw_bson import RawBSONDocument
 from pymongo import ASCENDING, DESCENDING
 
 FIXED_SEEDS = [1, 2]
@@ -192,3 +195,42 @@ def test_aggregation_follows_the_collation(db, seed):
         pipeline = [{"$sort": {"s": 1, "_id": 1}}, {"$project": {"_id": 1}}]
         assert ids(dc.aggregate(pipeline)) == ids(coll.aggregate(pipeline, collation=c)), "seed=%d default=%r" % (seed, c)
         assert ids(dc.aggregate(pipeline, collation={"locale": "simple"})) == ids(coll.aggregate(pipeline)), c
+
+
+def test_duplicate_key_on_a_collated_index_is_reported_in_hex(db):
+    """A unique collated index holds collation keys (bytes, not text): MongoDB 7.0 reports the
+    duplicate's key in hex (keyValue bare, "0x..." in the message), marks the encoded fields in
+    hexEncoded and names the index's collation; a string that is not valid UTF-8 is hex-encoded
+    the same way in an index without a collation."""
+    coll = db["dupcoll"]
+    en = {"locale": "en", "strength": 2}
+    coll.create_index([("s", ASCENDING), ("n", ASCENDING)], unique=True, collation=en, name="s_n")
+    coll.insert_one({"s": "abc", "n": 1})
+    reply = db.command("insert", coll.name, documents=[{"s": "ABC", "n": 1}])
+    err = reply["writeErrors"][0]
+    full = coll.index_information()["s_n"]["collation"]
+    assert list(err) == ["index", "code", "keyPattern", "keyValue", "hexEncoded", "collation", "errmsg"], err
+    assert err["keyPattern"] == {"s": 1, "n": 1}
+    hexkey = err["keyValue"]["s"]
+    assert hexkey and all(ch in "0123456789abcdef" for ch in hexkey), err
+    assert err["keyValue"]["n"] == 1 and err["hexEncoded"] == [True, False]
+    assert err["collation"] == full and full["version"] == "57.1"
+    assert err["errmsg"] == (
+        'E11000 duplicate key error collection: %s index: s_n collation: { locale: "en", caseLevel: false, '
+        'caseFirst: "off", strength: 2, numericOrdering: false, alternate: "non-ignorable", maxVariable: "punct", '
+        'normalization: false, backwards: false, version: "57.1" } dup key: { s: "0x%s", n: 1 }'
+        % (coll.full_name, hexkey))
+    # The same details in a command's error reply (findAndModify's upsert).
+    with pytest.raises(pymongo.errors.DuplicateKeyError) as e:
+        coll.find_one_and_update({"s": "zzz"}, {"$set": {"s": "Abc", "n": 1}}, upsert=True)
+    assert e.value.details["keyValue"] == {"s": hexkey, "n": 1} and e.value.details["collation"] == full
+    # Invalid UTF-8 in an index without a collation.
+    raw = db["dupraw"]
+    raw.create_index("b", unique=True)
+    def invalid_utf8(_id):  # {_id, b: "x\xff"}, which a Python str cannot hold
+        return RawBSONDocument(bson.encode({"_id": _id, "b": "x?"}).replace(b"x?", b"x\xff"))
+    db.command("insert", raw.name, documents=[invalid_utf8(1)])
+    reply = db.command("insert", raw.name, documents=[invalid_utf8(2)])
+    err = reply["writeErrors"][0]
+    assert err["keyValue"] == {"b": "78ff"} and err["hexEncoded"] == [True] and "collation" not in err, err
+    assert err["errmsg"].endswith('index: b_1 dup key: { b: "0x78ff" }'), err

@@ -293,10 +293,7 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
         runCommand(cmd, client, req, result, &labelsFinal);
     } catch (const DuplicateKeyException& e) {
         status = e.toStatus();
-        BSONObjBuilder b;
-        b.append("keyPattern", e.keyPattern());
-        b.append("keyValue", e.keyValue());
-        extraInfo = b.obj();
+        extraInfo = e.info();
     } catch (const DBExceptionWithExtraInfo& e) {
         status = e.toStatus();
         extraInfo = e.extraInfo();
