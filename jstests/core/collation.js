@@ -141,6 +141,22 @@ assert.eq('E11000 duplicate key error collection: jstests_collation.u index: s_u
               'maxVariable: "punct", normalization: false, backwards: false, version: "57.1" } dup key: { s: "0x' +
               we.keyValue.s + '" }',
           we.errmsg);
+// returnKey returns the keys as the index stores them: collation keys, the same for 'Hello' and
+// 'HELLO' under strength 2 (the bytes the duplicate key error showed in hex), through the index.
+const hexOf = (str) => Array.from(str).map((ch) => ch.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+let rk = assert.commandWorked(t.runCommand({find: 'u', filter: {s: 'hELLO'}, collation: en2, returnKey: true}));
+assert.eq(1, rk.cursor.firstBatch.length, tojson(rk));
+assert.eq(we.keyValue.s, hexOf(rk.cursor.firstBatch[0].s));
+assert(JSON.stringify(assert.commandWorked(t.runCommand(
+    {explain: {find: 'u', filter: {s: 'hELLO'}, collation: en2, returnKey: true}})).queryPlanner.winningPlan)
+           .includes('IXSCAN'));
+rk = assert.commandWorked(t.runCommand({find: 'ix', filter: {s: 'abc'}, collation: en2, returnKey: true, hint: 's_en2'}));
+assert.eq(2, rk.cursor.firstBatch.length, tojson(rk));
+assert.eq(rk.cursor.firstBatch[0], rk.cursor.firstBatch[1]);
+assert.neq('abc', rk.cursor.firstBatch[0].s);
+// Hinted under another collation: the index is scanned whole and still returns its keys.
+rk = assert.commandWorked(t.runCommand({find: 'ix', filter: {s: 'abc'}, returnKey: true, hint: 's_en2'}));
+assert.eq([rk.cursor.firstBatch[0]], rk.cursor.firstBatch);
 // Same key, different collation: a different index.
 assert.commandWorked(t.runCommand({createIndexes: 'ix', indexes: [{key: {s: 1}, name: 's_1'}]}));
 assert.eq(3, t.ix.getIndexes().length);

@@ -142,8 +142,6 @@ bool indexEligible(const IndexEntry& idx, const CanonicalQuery& cq, const std::v
     if (idx.hidden) return false;
     // An index's keys follow its collation: only a query under the same one may use them.
     if (!sameCollation(idx.collator, cq.collator())) return false;
-    // returnKey returns the keys, which for a collated index are sort keys, not values.
-    if (idx.collator && cq.request().returnKey) return false;
     if (idx.sparse && !sparseIndexEligible(idx, preds)) return false;
     if (idx.partialFilter && !queryImplies(conjuncts, *idx.partialFilter)) return false;
     return true;
@@ -527,10 +525,6 @@ std::vector<std::unique_ptr<SolutionNode>> planQueryCandidates(OperationContext*
         // A partial index holds too few documents unless the query implies its filter; a
         // sparse one is used as hinted, as MongoDB does (and documents).
         if (idx->partialFilter && !queryImplies(cq.conjuncts(), *idx->partialFilter)) badHint();
-        uassert(ErrorCodes::BadValue,
-                "returnKey with an index that has a collation is not supported by this server (its keys are "
-                "collation keys)",
-                !(idx->collator && qr.returnKey));
         if (minMax) return one(minMaxPlan(*idx, cq));
         if (!sameCollation(idx->collator, cq.collator())) {
             // Its keys cannot bound or order strings compared under the query's collation:
