@@ -116,6 +116,14 @@ for (const filter of [{s: 'ABC'}, {s: {$gte: 'ABD'}}, {s: {$in: ['abe', 'x']}}, 
   assert(usesIxscan(explainFind({filter: filter, collation: en2})), tojson(filter));
   assert(!usesIxscan(explainFind({filter: filter})), tojson(filter));  // simple collation: no index
 }
+// An aggregate the plan answers whole is explained as a find (MongoDB 7.0): queryPlanner at the
+// top, with the query's collation and optimizedPipeline, using the collated index.
+let aex = assert.commandWorked(t.runCommand({explain: {aggregate: 'ix', pipeline: [{$match: {s: 'abc'}}], collation: en2,
+                                                      cursor: {}}}));
+assert.eq(undefined, aex.stages);
+assert.eq(true, aex.queryPlanner.optimizedPipeline);
+assert.docEqOrdered(fullEn2, aex.queryPlanner.collation);
+assert(usesIxscan(aex), tojson(aex));
 assert.eq([1, 2], find({find: 'ix', filter: {s: 'abc'}, collation: en2, sort: {_id: 1}}).slice(0, 2));
 assert.eq([1], ids(assert.commandWorked(t.runCommand({find: 'ix', filter: {s: 'abc'}}))));
 // A regex cannot use the collated keys: same answer as a collection scan.
