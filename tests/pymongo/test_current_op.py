@@ -4,6 +4,7 @@ placement rules and error codes."""
 import threading
 import time
 
+import bson
 import pymongo
 import pytest
 
@@ -199,7 +200,19 @@ def test_placement_and_spec_errors(client, db):
     assert code_of(lambda: list(admin.aggregate([{"$currentOp": {"allUsers": "yes"}}]))) == 14
     assert code_of(lambda: list(admin.aggregate([{"$lookup": {"from": "x", "pipeline": [{"$currentOp": {}}],
                                                              "as": "y"}}]))) == 51047
-    assert code_of(lambda: admin.command("killOp")) == 40414
+    # killOp's op, checked as MongoDB 7.0 checks it (bsonExtractIntegerField, 32-bit ids).
+    def kill_error(**kw):
+        with pytest.raises(pymongo.errors.OperationFailure) as ei:
+            admin.command("killOp", **kw)
+        return ei.value.code, ei.value.details["errmsg"]
+    assert kill_error() == (4, 'Missing expected field "op"')
+    assert kill_error(op="abc") == (14, 'Expected field "op" to have numeric type, but found string')
+    assert kill_error(op=1.1) == (
+        2, 'Expected field "op" to have a value exactly representable as a 64-bit integer, but found op: 1.1')
+    assert kill_error(op=bson.Int64(2 ** 31)) == (
+        26823, "invalid op : 2147483648. Op ID cannot be represented with 32 bits")
+    assert kill_error(op=-2 ** 31 - 1)[0] == 26823
+    assert admin.command("killOp", op=2.0)["info"] == "attempting to kill op"
     assert code_of(lambda: db.command("killOp", op=1)) == 13
     assert code_of(lambda: db.command("currentOp")) == 13
     # Every option MongoDB 7.0 takes is accepted; the aggregate's own operation is listed.
