@@ -1,6 +1,7 @@
 """$currentOp and the currentOp command as MongoDB 7.0 shows running operations (issue 14),
 killOp ending one with Interrupted (11601) at its next interrupt check, and the stage's
 placement rules and error codes."""
+import hashlib
 import threading
 import time
 
@@ -159,7 +160,8 @@ def test_idle_connections_and_cursors(client, db):
         assert all(o["active"] and "hello" in o["command"] for o in active), active
     finally:
         idle.close()
-    db.c.insert_many([{"i": i} for i in range(5)])
+    db.c.insert_many([{"i": i} for i in range(7)])
+    db.c.create_index("i")
     cur = db.c.find({}, batch_size=2)
     next(cur)
     cid = cur.cursor_id
@@ -168,6 +170,34 @@ def test_idle_connections_and_cursors(client, db):
     assert len(mine) == 1 and mine[0]["ns"] == db.c.full_name and mine[0]["cursor"]["nDocsReturned"] == 2
     assert current_ops(client, {}, {"type": "idleCursor"}) == []
     cur.close()
+    # MongoDB 7.0's fields: the session with its owner's digest (the empty string's SHA-256
+    # without authentication), the plan, and the cursor's history and originating command.
+    with client.start_session() as session:
+        cur = db.c.find({"i": {"$gte": 1}}, batch_size=2, session=session)
+        next(cur)
+        next(cur)
+        next(cur)  # a getMore: a second batch
+        [idle] = current_ops(client, {"idleCursors": True}, {"cursor.cursorId": cur.cursor_id})
+        assert list(idle) == ["type", "host", "ns", "lsid", "planSummary", "cursor"], idle
+        assert idle["lsid"]["id"] == session.session_id["id"]
+        assert idle["lsid"]["uid"] == hashlib.sha256(b"").digest()
+        assert idle["planSummary"] == "IXSCAN { i: 1 }"
+        c = idle["cursor"]
+        assert list(c) == ["cursorId", "createdDate", "lastAccessDate", "nDocsReturned", "nBatchesReturned",
+                           "noCursorTimeout", "tailable", "awaitData", "originatingCommand"], c
+        assert c["nDocsReturned"] == 4 and c["nBatchesReturned"] == 2
+        assert c["createdDate"] <= c["lastAccessDate"]
+        orig = c["originatingCommand"]
+        assert orig["find"] == "c" and orig["filter"] == {"i": {"$gte": 1}} and orig["batchSize"] == 2, orig
+        assert orig["$db"] == db.name and orig["lsid"]["id"] == session.session_id["id"], orig
+        cur.close()
+        # An aggregate's cursor too.
+        agg = db.c.aggregate([{"$match": {"i": {"$lt": 6}}}], batchSize=1, session=session)
+        next(agg)
+        [idle] = current_ops(client, {"idleCursors": True}, {"cursor.cursorId": agg.cursor_id})
+        assert idle["planSummary"] == "IXSCAN { i: 1 }" and idle["cursor"]["nBatchesReturned"] == 1
+        assert idle["cursor"]["originatingCommand"]["pipeline"] == [{"$match": {"i": {"$lt": 6}}}]
+        agg.close()
 
 
 def test_truncate_ops(client, db, hanging_find):
