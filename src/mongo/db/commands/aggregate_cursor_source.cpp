@@ -77,6 +77,7 @@ BSONObj collStatsDocument(OperationContext* opCtx, const NamespaceString& nss, c
             ss.doneFast();
         } else if (name == "count") {
             Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+            if (!coll) ViewCatalog::uassertNotView(opCtx, nss);
             if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "Collection [" + nss.ns() + "] not found.");
             b.append("count", coll->numRecords(opCtx));
         } else if (name == "latencyStats" || name == "queryExecStats") {
