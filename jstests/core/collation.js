@@ -1,7 +1,7 @@
 // Collations through ICU (MongoDB 7.0's results): the collation document and its full form,
-// case-insensitive and locale-aware matching and sorting, collated indexes (used only by a query
-// with the same collation, never changing an answer), a collection's default collation, views,
-// and MongoDB's errors for bad collations.
+// case-insensitive and locale-aware matching and sorting, collated indexes (bounding strings only
+// for a query with the same collation, never changing an answer), a collection's default
+// collation, views, and MongoDB's errors for bad collations.
 load(__dirname + '/../lib/assert.js');
 
 const t = testDB('jstests_collation');
@@ -98,7 +98,7 @@ assert.eq([{_id: 1, e: true}], assert.commandWorked(t.runCommand(
 assert.eq([{_id: 1, e: false}], assert.commandWorked(t.runCommand(
     {find: 'uo', projection: {e: {$eq: ['$s', 'n']}}})).cursor.firstBatch);
 
-// --- a collated index: keys follow the collation, used only with the same collation.
+// --- a collated index: keys follow the collation; strings bounded only under the same collation.
 assert.commandWorked(t.runCommand({insert: 'ix', documents: [
   {_id: 1, s: 'abc'}, {_id: 2, s: 'ABC'}, {_id: 3, s: 'abd'}, {_id: 4, s: 'Abe'}, {_id: 5, s: 10}]}));
 assert.commandWorked(t.runCommand({createIndexes: 'ix', indexes: [{key: {s: 1}, name: 's_en2', collation: en2}]}));
@@ -114,8 +114,18 @@ for (const filter of [{s: 'ABC'}, {s: {$gte: 'ABD'}}, {s: {$in: ['abe', 'x']}}, 
                                                          hint: {$natural: 1}})));
   assert.eq(scanned, withIndex, tojson(filter));
   assert(usesIxscan(explainFind({filter: filter, collation: en2})), tojson(filter));
-  assert(!usesIxscan(explainFind({filter: filter})), tojson(filter));  // simple collation: no index
+  // Under the simple collation the index may bound only values collations cannot affect
+  // (MongoDB 7.0): the number, not the strings.
+  assert.eq(typeof filter.s === 'number', usesIxscan(explainFind({filter: filter})), tojson(filter));
 }
+// An aggregate the plan answers whole is explained as a find (MongoDB 7.0): queryPlanner at the
+// top, with the query's collation and optimizedPipeline, using the collated index.
+let aex = assert.commandWorked(t.runCommand({explain: {aggregate: 'ix', pipeline: [{$match: {s: 'abc'}}], collation: en2,
+                                                      cursor: {}}}));
+assert.eq(undefined, aex.stages);
+assert.eq(true, aex.queryPlanner.optimizedPipeline);
+assert.docEqOrdered(fullEn2, aex.queryPlanner.collation);
+assert(usesIxscan(aex), tojson(aex));
 assert.eq([1, 2], find({find: 'ix', filter: {s: 'abc'}, collation: en2, sort: {_id: 1}}).slice(0, 2));
 assert.eq([1], ids(assert.commandWorked(t.runCommand({find: 'ix', filter: {s: 'abc'}}))));
 // A regex cannot use the collated keys: same answer as a collection scan.
@@ -130,6 +140,33 @@ assert.commandWorked(t.runCommand({createIndexes: 'u', indexes: [{key: {s: 1}, n
 assert.commandWorked(t.runCommand({insert: 'u', documents: [{s: 'Hello'}]}));
 r = t.runCommand({insert: 'u', documents: [{s: 'HELLO'}]});
 assert.eq(11000, r.writeErrors[0].code, tojson(r));
+// The key is a collation key (bytes): MongoDB 7.0 reports it in hex, with the index's collation.
+let we = r.writeErrors[0];
+assert.eq({s: 1}, we.keyPattern);
+assert(/^[0-9a-f]+$/.test(we.keyValue.s), tojson(we));
+assert.eq([true], we.hexEncoded);
+assert.docEqOrdered(fullEn2, we.collation);
+assert.eq('E11000 duplicate key error collection: jstests_collation.u index: s_u collation: { locale: "en", ' +
+              'caseLevel: false, caseFirst: "off", strength: 2, numericOrdering: false, alternate: "non-ignorable", ' +
+              'maxVariable: "punct", normalization: false, backwards: false, version: "57.1" } dup key: { s: "0x' +
+              we.keyValue.s + '" }',
+          we.errmsg);
+// returnKey returns the keys as the index stores them: collation keys, the same for 'Hello' and
+// 'HELLO' under strength 2 (the bytes the duplicate key error showed in hex), through the index.
+const hexOf = (str) => Array.from(str).map((ch) => ch.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+let rk = assert.commandWorked(t.runCommand({find: 'u', filter: {s: 'hELLO'}, collation: en2, returnKey: true}));
+assert.eq(1, rk.cursor.firstBatch.length, tojson(rk));
+assert.eq(we.keyValue.s, hexOf(rk.cursor.firstBatch[0].s));
+assert(JSON.stringify(assert.commandWorked(t.runCommand(
+    {explain: {find: 'u', filter: {s: 'hELLO'}, collation: en2, returnKey: true}})).queryPlanner.winningPlan)
+           .includes('IXSCAN'));
+rk = assert.commandWorked(t.runCommand({find: 'ix', filter: {s: 'abc'}, collation: en2, returnKey: true, hint: 's_en2'}));
+assert.eq(2, rk.cursor.firstBatch.length, tojson(rk));
+assert.eq(rk.cursor.firstBatch[0], rk.cursor.firstBatch[1]);
+assert.neq('abc', rk.cursor.firstBatch[0].s);
+// Hinted under another collation: the index is scanned whole and still returns its keys.
+rk = assert.commandWorked(t.runCommand({find: 'ix', filter: {s: 'abc'}, returnKey: true, hint: 's_en2'}));
+assert.eq([rk.cursor.firstBatch[0]], rk.cursor.firstBatch);
 // Same key, different collation: a different index.
 assert.commandWorked(t.runCommand({createIndexes: 'ix', indexes: [{key: {s: 1}, name: 's_1'}]}));
 assert.eq(3, t.ix.getIndexes().length);

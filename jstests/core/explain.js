@@ -88,8 +88,41 @@ assert.contains('IXSCAN', stages(e.queryPlanner.winningPlan));
 assert.eq(0, t.c.countDocuments({z: 1}), 'explain does not execute the update');
 e = assert.commandWorked(t.runCommand({explain: {delete: 'c', deletes: [{q: {a: 5}, limit: 1}]}, verbosity: 'executionStats'}));
 assert.eq(100, t.c.countDocuments({}), 'explain does not execute the delete');
-assert.commandWorked(t.runCommand({explain: {aggregate: 'c', pipeline: [{$match: {a: 5}}], cursor: {}}}));
-assert.commandWorked(t.runCommand({aggregate: 'c', pipeline: [{$match: {a: 5}}], explain: true}));
+// A pipeline the query layer answers whole is explained as a find, with optimizedPipeline
+// (MongoDB 7.0); one with stages left shows them after a $cursor holding the plan.
+const params = ['internalQueryFacetBufferSizeBytes', 'internalQueryFacetMaxOutputDocSizeBytes',
+                'internalLookupStageIntermediateDocumentMaxSizeBytes', 'internalDocumentSourceGroupMaxMemoryBytes',
+                'internalQueryMaxBlockingSortMemoryUsageBytes', 'internalQueryProhibitBlockingMergeOnMongoS',
+                'internalQueryMaxAddToSetBytes', 'internalDocumentSourceSetWindowFieldsMaxMemoryBytes',
+                'internalQueryFrameworkControl'];
+const aggCmd = {aggregate: 'c', pipeline: [{$match: {a: 5}}], cursor: {}};
+e = assert.commandWorked(t.runCommand({explain: aggCmd, verbosity: 'executionStats'}));
+assert.eq(['explainVersion', 'queryPlanner', 'executionStats', 'command', 'serverInfo', 'serverParameters', 'ok'],
+          Object.keys(e));
+assert.eq(true, e.queryPlanner.optimizedPipeline);
+assert.eq(['namespace', 'indexFilterSet', 'parsedQuery', 'queryHash', 'optimizedPipeline'],
+          Object.keys(e.queryPlanner).slice(0, 5));
+assert.contains('IXSCAN', stages(e.queryPlanner.winningPlan));
+assert.eq(1, e.executionStats.nReturned);
+assert.eq(aggCmd, e.command);
+assert.eq(params, Object.keys(e.serverParameters));
+assert.eq(104857600, e.serverParameters.internalQueryMaxBlockingSortMemoryUsageBytes);
+assert.eq('trySbeRestricted', e.serverParameters.internalQueryFrameworkControl);
+e = assert.commandWorked(t.runCommand({explain: {aggregate: 'c', pipeline: [], cursor: {}}}));
+assert.eq(true, e.queryPlanner.optimizedPipeline);
+assert.contains('COLLSCAN', stages(e.queryPlanner.winningPlan));
+e = assert.commandWorked(t.runCommand({explain: {aggregate: 'c', pipeline: [{$match: {a: 5}}, {$project: {b: 1}}], cursor: {}}}));
+assert.eq(['explainVersion', 'stages', 'serverInfo', 'serverParameters', 'command', 'ok'], Object.keys(e));
+assert.contains('IXSCAN', stages(e.stages[0].$cursor.queryPlanner.winningPlan));
+assert.eq(['$project'], e.stages.slice(1).map((s) => Object.keys(s)[0]));
+// aggregate's explain: true: the same replies, the command as sent.
+e = assert.commandWorked(t.runCommand({aggregate: 'c', pipeline: [{$match: {a: 5}}], explain: true}));
+assert.eq(['explainVersion', 'queryPlanner', 'command', 'serverInfo', 'serverParameters', 'ok'], Object.keys(e));
+assert.eq({aggregate: 'c', pipeline: [{$match: {a: 5}}], explain: true, $db: 'jstests_explain'}, e.command);
+e = assert.commandWorked(t.runCommand({aggregate: 'c', pipeline: [{$match: {a: 5}}, {$skip: 1}], explain: true}));
+assert.eq(['explainVersion', 'stages', 'serverInfo', 'serverParameters', 'command', 'ok'], Object.keys(e));
+// find's explain has serverParameters too.
+assert.eq(params, Object.keys(explainFind({a: 5}).serverParameters));
 assert.commandFailed(runCmd(t, {explain: {find: 'c'}, verbosity: 'nosuchverbosity'}));
 assert.commandFailedWithCode(runCmd(t, {explain: {nosuchcommand: 'c'}}), 59);
 

@@ -1,9 +1,11 @@
 """$currentOp and the currentOp command as MongoDB 7.0 shows running operations (issue 14),
 killOp ending one with Interrupted (11601) at its next interrupt check, and the stage's
 placement rules and error codes."""
+import hashlib
 import threading
 import time
 
+import bson
 import pymongo
 import pytest
 
@@ -158,7 +160,8 @@ def test_idle_connections_and_cursors(client, db):
         assert all(o["active"] and "hello" in o["command"] for o in active), active
     finally:
         idle.close()
-    db.c.insert_many([{"i": i} for i in range(5)])
+    db.c.insert_many([{"i": i} for i in range(7)])
+    db.c.create_index("i")
     cur = db.c.find({}, batch_size=2)
     next(cur)
     cid = cur.cursor_id
@@ -167,6 +170,34 @@ def test_idle_connections_and_cursors(client, db):
     assert len(mine) == 1 and mine[0]["ns"] == db.c.full_name and mine[0]["cursor"]["nDocsReturned"] == 2
     assert current_ops(client, {}, {"type": "idleCursor"}) == []
     cur.close()
+    # MongoDB 7.0's fields: the session with its owner's digest (the empty string's SHA-256
+    # without authentication), the plan, and the cursor's history and originating command.
+    with client.start_session() as session:
+        cur = db.c.find({"i": {"$gte": 1}}, batch_size=2, session=session)
+        next(cur)
+        next(cur)
+        next(cur)  # a getMore: a second batch
+        [idle] = current_ops(client, {"idleCursors": True}, {"cursor.cursorId": cur.cursor_id})
+        assert list(idle) == ["type", "host", "ns", "lsid", "planSummary", "cursor"], idle
+        assert idle["lsid"]["id"] == session.session_id["id"]
+        assert idle["lsid"]["uid"] == hashlib.sha256(b"").digest()
+        assert idle["planSummary"] == "IXSCAN { i: 1 }"
+        c = idle["cursor"]
+        assert list(c) == ["cursorId", "createdDate", "lastAccessDate", "nDocsReturned", "nBatchesReturned",
+                           "noCursorTimeout", "tailable", "awaitData", "originatingCommand"], c
+        assert c["nDocsReturned"] == 4 and c["nBatchesReturned"] == 2
+        assert c["createdDate"] <= c["lastAccessDate"]
+        orig = c["originatingCommand"]
+        assert orig["find"] == "c" and orig["filter"] == {"i": {"$gte": 1}} and orig["batchSize"] == 2, orig
+        assert orig["$db"] == db.name and orig["lsid"]["id"] == session.session_id["id"], orig
+        cur.close()
+        # An aggregate's cursor too.
+        agg = db.c.aggregate([{"$match": {"i": {"$lt": 6}}}], batchSize=1, session=session)
+        next(agg)
+        [idle] = current_ops(client, {"idleCursors": True}, {"cursor.cursorId": agg.cursor_id})
+        assert idle["planSummary"] == "IXSCAN { i: 1 }" and idle["cursor"]["nBatchesReturned"] == 1
+        assert idle["cursor"]["originatingCommand"]["pipeline"] == [{"$match": {"i": {"$lt": 6}}}]
+        agg.close()
 
 
 def test_truncate_ops(client, db, hanging_find):
@@ -199,7 +230,19 @@ def test_placement_and_spec_errors(client, db):
     assert code_of(lambda: list(admin.aggregate([{"$currentOp": {"allUsers": "yes"}}]))) == 14
     assert code_of(lambda: list(admin.aggregate([{"$lookup": {"from": "x", "pipeline": [{"$currentOp": {}}],
                                                              "as": "y"}}]))) == 51047
-    assert code_of(lambda: admin.command("killOp")) == 40414
+    # killOp's op, checked as MongoDB 7.0 checks it (bsonExtractIntegerField, 32-bit ids).
+    def kill_error(**kw):
+        with pytest.raises(pymongo.errors.OperationFailure) as ei:
+            admin.command("killOp", **kw)
+        return ei.value.code, ei.value.details["errmsg"]
+    assert kill_error() == (4, 'Missing expected field "op"')
+    assert kill_error(op="abc") == (14, 'Expected field "op" to have numeric type, but found string')
+    assert kill_error(op=1.1) == (
+        2, 'Expected field "op" to have a value exactly representable as a 64-bit integer, but found op: 1.1')
+    assert kill_error(op=bson.Int64(2 ** 31)) == (
+        26823, "invalid op : 2147483648. Op ID cannot be represented with 32 bits")
+    assert kill_error(op=-2 ** 31 - 1)[0] == 26823
+    assert admin.command("killOp", op=2.0)["info"] == "attempting to kill op"
     assert code_of(lambda: db.command("killOp", op=1)) == 13
     assert code_of(lambda: db.command("currentOp")) == 13
     # Every option MongoDB 7.0 takes is accepted; the aggregate's own operation is listed.

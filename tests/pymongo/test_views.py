@@ -187,6 +187,33 @@ def test_writes_and_indexes_refused(db):
     assert "v" not in db.list_collection_names(filter={"type": "collection"})
 
 
+def test_storage_commands_refuse_views(db):
+    """A view has no storage: dataSize, collStats, compact and validate fail with
+    CommandNotSupportedOnView (166) and MongoDB 7.0's messages, never an empty answer; a
+    $collStats on a view reports on the view itself (not what it reads): latencyStats answers,
+    storageStats and count fail."""
+    seed(db)
+    not_a_collection = "Namespace %s.v is a view, not a collection" % db.name
+
+    def error(fn):
+        with pytest.raises(pymongo.errors.OperationFailure) as ei:
+            fn()
+        return ei.value.code, ei.value.details["errmsg"]
+    assert error(lambda: db.command("dataSize", "%s.v" % db.name)) == (166, not_a_collection)
+    assert error(lambda: db.command("dataSize", "%s.v" % db.name, keyPattern={"x": 1}, min={"x": 0}, max={"x": 5})) == (
+        166, not_a_collection)
+    assert error(lambda: db.command("collStats", "v")) == (166, not_a_collection)
+    assert error(lambda: db.command("compact", "v")) == (166, "can't compact a view")
+    assert error(lambda: db.command("validate", "v")) == (166, "Cannot validate a view")
+    for spec in ({"storageStats": {}}, {"count": {}}):
+        assert error(lambda: list(db.v.aggregate([{"$collStats": spec}]))) == (166, not_a_collection)
+    [stats] = db.v.aggregate([{"$collStats": {"latencyStats": {}}}])
+    assert stats["ns"] == "%s.v" % db.name and "latencyStats" in stats
+    # Their collection still answers.
+    assert db.command("dataSize", "%s.c" % db.name)["numObjects"] == 10
+    assert db.command("collStats", "c")["count"] == 10
+
+
 def test_writes_race_view_creation(db):
     """An implicit create (insert, upsert) and a create with viewOn of the same name, at once:
     exactly one wins, never a collection and a view of one name."""

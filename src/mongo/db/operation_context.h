@@ -99,6 +99,9 @@ public:
 
     // Logical session of the command (lsid), empty if none.
     BSONObj lsid;
+    // The command, as diagnostics show it (redacted), set by the dispatcher: currentOp's
+    // command, and the originatingCommand of a cursor it opens. Empty for internal operations.
+    BSONObj command;
     // The retryable write this command runs (lsid + txnNumber on a replica-set member), null
     // if none: set and cleared by repl/retryable_write.h, read by the write path and the op
     // observer.

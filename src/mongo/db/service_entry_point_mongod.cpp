@@ -147,7 +147,8 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     }
     auto [opType, opNs] = CurrentOpRegistry::describeCommand(cmd->name(), req);
     // currentOp never shows a password (createUser/updateUser's pwd).
-    ScopedCurrentOp currentOp(opCtx.get(), auth::redactedForDiagnostics(body), opNs, opType);
+    opCtx->command = auth::redactedForDiagnostics(body);
+    ScopedCurrentOp currentOp(opCtx.get(), opCtx->command, opNs, opType);
     BSONElement maxTime = body["maxTimeMS"];
     if (!maxTime.eoo()) {
         long long ms;
@@ -302,10 +303,7 @@ BSONObj ServiceEntryPointMongod::handleRequest(Client* client, const OpMsgReques
         runCommand(cmd, client, req, result, &labelsFinal);
     } catch (const DuplicateKeyException& e) {
         status = e.toStatus();
-        BSONObjBuilder b;
-        b.append("keyPattern", e.keyPattern());
-        b.append("keyValue", e.keyValue());
-        extraInfo = b.obj();
+        extraInfo = e.info();
     } catch (const DBExceptionWithExtraInfo& e) {
         status = e.toStatus();
         extraInfo = e.extraInfo();

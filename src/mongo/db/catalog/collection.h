@@ -73,7 +73,8 @@ struct IndexDescriptor {
     std::string ident;
     bool hidden = false;   // {hidden: true} in the spec (collMod): the planner must not use it
     // The index's collation (null: simple): its keys hold the collator's comparison keys of
-    // strings, so only a query with the same collation may use it for string predicates.
+    // strings, so only a query with the same collation may use it for string predicates (others
+    // may for numbers, dates, ...: query/planner_ixselect.h comparesCollatableValues).
     CollatorPtr collator;
     bool isIdIndex() const { return name == "_id_"; }
 };

@@ -132,6 +132,51 @@ TEST_F(CatalogTest, DuplicateKeyHasMongoDBMessageAndDetails) {
     EXPECT_EQ(indexEntries(c, "_id_").size(), 1u);
 }
 
+// Collation keys are bytes and strings may be invalid UTF-8: MongoDB 7.0 reports both in hex
+// (keyValue and the message), says which fields it encoded, and names the index's collation.
+TEST_F(CatalogTest, DuplicateKeyHexEncodesCollationKeysAndInvalidUtf8) {
+    Collection* c = create("test.h");
+    c->getIndexCatalog()->createIndex(
+        opCtx.get(), fromjson(R"({"key": {"s": 1, "n": 1}, "name": "sn", "unique": true, "collation": {"locale": "en"}})"));
+    insert(c, R"({"_id": 1, "s": "abc", "n": 1})");
+    try {
+        insert(c, R"({"_id": 2, "s": "abc", "n": 1})");
+        FAIL();
+    } catch (const DuplicateKeyException& e) {
+        const BSONObj& info = e.info();
+        std::string hex = info["keyValue"].Obj()["s"].str();
+        EXPECT_FALSE(hex.empty());
+        EXPECT_EQ(hex.find_first_not_of("0123456789abcdef"), std::string::npos) << hex;
+        EXPECT_EQ(info["keyValue"].Obj()["n"].numberInt(), 1);
+        EXPECT_EQ(info["hexEncoded"].toString(false), "[ true, false ]");
+        EXPECT_EQ(info["collation"].Obj()["locale"].str(), "en");
+        EXPECT_EQ(info["collation"].Obj()["version"].str(), "57.1");
+        EXPECT_EQ(e.reason(), "E11000 duplicate key error collection: test.h index: sn collation: { locale: \"en\", "
+                              "caseLevel: false, caseFirst: \"off\", strength: 3, numericOrdering: false, alternate: "
+                              "\"non-ignorable\", maxVariable: \"punct\", normalization: false, backwards: false, "
+                              "version: \"57.1\" } dup key: { s: \"0x" + hex + "\", n: 1 }");
+    }
+    c = create("test.h2");
+    c->getIndexCatalog()->createIndex(opCtx.get(), fromjson(R"({"key": {"b": 1}, "name": "b_1", "unique": true})"));
+    BSONObjBuilder doc;
+    doc.append("_id", 3);
+    doc.append("b", std::string("x\xff"));
+    WriteUnitOfWork wuow(opCtx.get());
+    c->insertDocument(opCtx.get(), doc.obj());
+    BSONObjBuilder dup;
+    dup.append("_id", 4);
+    dup.append("b", std::string("x\xff"));
+    try {
+        c->insertDocument(opCtx.get(), dup.obj());
+        FAIL();
+    } catch (const DuplicateKeyException& e) {
+        EXPECT_EQ(e.reason(), "E11000 duplicate key error collection: test.h2 index: b_1 dup key: { b: \"0x78ff\" }");
+        EXPECT_EQ(e.info()["keyValue"].Obj()["b"].str(), "78ff");
+        EXPECT_EQ(e.info()["hexEncoded"].toString(false), "[ true ]");
+        EXPECT_TRUE(e.info()["collation"].eoo());
+    }
+}
+
 TEST_F(CatalogTest, IndexBuildOverDuplicatesFailsAndLeavesNoIndex) {
     Collection* c = create("test.c");
     insert(c, R"({"_id": 1, "a": 5})");

@@ -318,7 +318,8 @@ void IndexCatalogImpl::insertKeys(OperationContext* opCtx, Entry& e, const KeySt
         Status s = e.sdi->insert(opCtx, key, id, dupsAllowed);
         if (s.code() == int(ErrorCodes::DuplicateKey))
             throw DuplicateKeyException(_coll->ns(), e.desc.name, e.desc.keyPattern,
-                                        keyWithFieldNames(e.desc.keyPattern, key));
+                                        keyWithFieldNames(e.desc.keyPattern, key),
+                                        e.desc.collator ? e.desc.collator->spec() : BSONObj());
         uassertStatusOK(s);
     }
 }

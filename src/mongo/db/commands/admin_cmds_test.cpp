@@ -373,9 +373,14 @@ TEST_F(AdminCmdsTest, KillOpInterruptsTheOperation) {
     } catch (const DBException& ex) {
         EXPECT_EQ(ex.code(), static_cast<int>(ErrorCodes::Interrupted));
     }
-    EXPECT_EQ(errorCode(fromjson(R"({"killOp": 1})")), 40414);
+    // MongoDB 7.0's argument checks (bsonExtractIntegerField, then 32-bit operation ids).
+    EXPECT_EQ(errorCode(fromjson(R"({"killOp": 1})")), static_cast<int>(ErrorCodes::NoSuchKey));
     EXPECT_EQ(errorCode(fromjson(R"({"killOp": 1, "op": "x"})")), 14);
+    EXPECT_EQ(errorCode(fromjson(R"({"killOp": 1, "op": 1.1})")), static_cast<int>(ErrorCodes::BadValue));
+    EXPECT_EQ(errorCode(fromjson(R"({"killOp": 1, "op": 2147483648})")), 26823);
+    EXPECT_EQ(errorCode(fromjson(R"({"killOp": 1, "op": -2147483649})")), 26823);
     EXPECT_EQ(errorCode(fromjson(R"({"killOp": 1, "op": 123456789})")), 0);
+    EXPECT_EQ(errorCode(fromjson(R"({"killOp": 1, "op": 2.0})")), 0);
 }
 
 TEST_F(AdminCmdsTest, LogRotateWithoutLogFileSucceeds) {

@@ -16,6 +16,18 @@ namespace mongo {
 
 namespace {
 
+// The command an explain: true reply shows: the request without the driver's session and
+// cluster fields (lsid, $clusterTime, $readPreference...), $db kept, as MongoDB 7.0 shows it.
+BSONObj explainedCommand(const BSONObj& body) {
+    BSONObjBuilder b;
+    for (BSONElement e : body) {
+        std::string_view name = e.fieldNameStringData();
+        if (name == "lsid" || name == "txnNumber" || (name.substr(0, 1) == "$" && name != "$db")) continue;
+        b.append(e);
+    }
+    return b.obj();
+}
+
 class AggregateCmd : public Command {
 public:
     AggregateCmd() : Command("aggregate") {}
@@ -34,7 +46,8 @@ public:
         if (ar.explain) {
             CatalogReadLock lock;
             AggregateCursorSource source(opCtx, ar);
-            source.appendExplain(opCtx, "queryPlanner", result);  // explain: true is queryPlanner verbosity
+            // explain: true is queryPlanner verbosity; the reply shows the command as sent.
+            source.appendExplain(opCtx, "queryPlanner", explainedCommand(req.body), result);
             return;
         }
         runAggregateCursor(opCtx, ar, replyNss, false, result);

@@ -1,6 +1,7 @@
 #include "mongo/db/commands/aggregate_cursor_source.h"
 
 #include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/commands/explain_common.h"
 #include "mongo/db/commands/server_source_stages.h"
 #include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/find_request.h"
@@ -76,6 +77,7 @@ BSONObj collStatsDocument(OperationContext* opCtx, const NamespaceString& nss, c
             ss.doneFast();
         } else if (name == "count") {
             Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+            if (!coll) ViewCatalog::uassertNotView(opCtx, nss);
             if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "Collection [" + nss.ns() + "] not found.");
             b.append("count", coll->numRecords(opCtx));
         } else if (name == "latencyStats" || name == "queryExecStats") {
@@ -224,7 +226,7 @@ void AggregateCursorSource::restore() {
     if (_exec) _exec->restoreState(CollectionCatalog::get()->lookupCollection(_exec->storageContext(), _nss));
 }
 
-void AggregateCursorSource::appendExplain(OperationContext* opCtx, const std::string& verbosity,
+void AggregateCursorSource::appendExplain(OperationContext* opCtx, const std::string& verbosity, const BSONObj& command,
                                           BSONObjBuilder& result) {
     result.append("explainVersion", "1");
     bool execute = verbosity != "queryPlanner";
@@ -235,40 +237,48 @@ void AggregateCursorSource::appendExplain(OperationContext* opCtx, const std::st
         }
         ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
     }
+    // The stages the query layer does not answer: all but a $match the plan absorbed.
+    std::vector<BSONObj> rest = _pipeline->serialize();
+    if (_matchPushedDown && !rest.empty() && rest.front().firstElementFieldName() == "$match") rest.erase(rest.begin());
+    auto appendExecutionStats = [&](BSONObjBuilder& out) {
+        PlanStats st = _exec->stats();
+        BSONObjBuilder& es = out.subobjStart("executionStats");
+        es.append("executionSuccess", true);
+        es.appendNumber("nReturned", st.nReturned);
+        es.appendNumber("executionTimeMillis", ms);
+        es.appendNumber("totalKeysExamined", st.keysExamined);
+        es.appendNumber("totalDocsExamined", st.docsExamined);
+        es.append("executionStages", _exec->executionStages());
+        if (verbosity == "allPlansExecution") es.append("allPlansExecution", _exec->allPlansExecution());
+        _exec->storageContext()->dedupReads.appendExplain(es);
+        es.doneFast();
+    };
+    if (_exec && rest.empty()) {
+        // The whole pipeline is the query: MongoDB 7.0 explains it as a find, with
+        // optimizedPipeline, instead of as stages.
+        BSONObjBuilder extra;
+        extra.append("optimizedPipeline", true);
+        appendQueryPlanner(result, _nss, *_exec, extra.obj());
+        if (execute) appendExecutionStats(result);
+        result.append("command", command);
+        appendServerInfo(result);
+        appendServerParameters(result);
+        return;
+    }
     BSONArrayBuilder stages;
     if (_exec) {
         BSONObjBuilder cursorStage;
         BSONObjBuilder& inner = cursorStage.subobjStart("$cursor");
-        BSONObjBuilder& qp = inner.subobjStart("queryPlanner");
-        qp.append("namespace", _nss.ns());
-        qp.append("indexFilterSet", false);
-        qp.append("parsedQuery", serializeMatchExpression(*_exec->query().matcher().root()));
-        qp.append("winningPlan", _exec->winningPlan());
-        qp.append("rejectedPlans", _exec->rejectedPlans());
-        qp.doneFast();
-        if (execute) {
-            PlanStats st = _exec->stats();
-            BSONObjBuilder& es = inner.subobjStart("executionStats");
-            es.append("executionSuccess", true);
-            es.appendNumber("nReturned", st.nReturned);
-            es.appendNumber("executionTimeMillis", ms);
-            es.appendNumber("totalKeysExamined", st.keysExamined);
-            es.appendNumber("totalDocsExamined", st.docsExamined);
-            es.append("executionStages", _exec->executionStages());
-            if (verbosity == "allPlansExecution") es.append("allPlansExecution", _exec->allPlansExecution());
-            _exec->storageContext()->dedupReads.appendExplain(es);
-            es.doneFast();
-        }
+        appendQueryPlanner(inner, _nss, *_exec);
+        if (execute) appendExecutionStats(inner);
         inner.doneFast();
         stages.append(cursorStage.obj());
     }
-    bool first = true;
-    for (auto& s : _pipeline->serialize()) {
-        bool absorbed = first && _matchPushedDown && s.firstElementFieldName() == "$match";
-        first = false;
-        if (!absorbed) stages.append(s);
-    }
+    for (const BSONObj& s : rest) stages.append(s);
     result.append("stages", stages.arr());
+    appendServerInfo(result);
+    appendServerParameters(result);
+    result.append("command", command);
 }
 
 }  // namespace mongo

@@ -36,11 +36,15 @@ public:
     std::optional<BSONObj> next(const OperationContext* interruptCtx) override;
     void save() override;
     void restore() override;
-    // {explainVersion, stages: [{$cursor: {queryPlanner[, executionStats]}}, ...]}: the leading
-    // $match belongs to the $cursor's plan. With executionStats (or allPlansExecution) the
+    // The whole explain reply but ok, as MongoDB 7.0 shapes it: {explainVersion, stages:
+    // [{$cursor: {queryPlanner[, executionStats]}}, ...], serverInfo, serverParameters, command}
+    // (the leading $match belongs to the $cursor's plan), or, when the plan answers the whole
+    // pipeline, {explainVersion, queryPlanner (optimizedPipeline: true)[, executionStats],
+    // command, serverInfo, serverParameters}. With executionStats (or allPlansExecution) the
     // pipeline runs to its end first (a $out/$merge writes nothing: the caller never takes its
-    // pending output).
-    void appendExplain(OperationContext* opCtx, const std::string& verbosity, BSONObjBuilder& result);
+    // pending output). command: the explained command as the reply shows it.
+    void appendExplain(OperationContext* opCtx, const std::string& verbosity, const BSONObj& command,
+                       BSONObjBuilder& result);
 
     // What a final $out/$merge stage produced, once the pipeline has run to its end: written
     // by the command after it releases its read lock.

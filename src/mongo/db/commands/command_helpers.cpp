@@ -2,6 +2,7 @@
 
 #include "mongo/db/repl/coordinator.h"
 #include "mongo/db/server_options.h"
+#include "mongo/db/update/element_format.h"
 
 #include <unistd.h>
 
@@ -29,6 +30,20 @@ long long parseIntegerArg(const BSONElement& e, const char* cmd) {
                                                 "', expected types '[long, int, decimal, double]'");
     if (!e.isIntegral64(&v))
         uasserted(ErrorCodes::BadValue, "Expected an integer: " + e.toString());
+    return v;
+}
+
+long long extractIntegerField(const BSONObj& obj, const char* name) {
+    BSONElement e = obj[name];
+    uassert(ErrorCodes::NoSuchKey, std::string("Missing expected field \"") + name + "\"", !e.eoo());
+    uassert(ErrorCodes::TypeMismatch,
+            std::string("Expected field \"") + name + "\" to have numeric type, but found " + typeName(e.type()),
+            e.isNumber());
+    long long v;
+    uassert(ErrorCodes::BadValue,
+            std::string("Expected field \"") + name +
+                "\" to have a value exactly representable as a 64-bit integer, but found " + formatElementForError(e),
+            e.isIntegral64(&v));
     return v;
 }
 

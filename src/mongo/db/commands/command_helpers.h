@@ -17,6 +17,10 @@ NamespaceString commandTargetNamespace(const OpMsgRequest& req);
 
 // Integer argument (any numeric type, must be integral), with MongoDB's TypeMismatch errors.
 long long parseIntegerArg(const BSONElement& e, const char* cmd);
+// The integer field name of obj, checked as MongoDB's bsonExtractIntegerField checks it:
+// NoSuchKey 'Missing expected field "name"', TypeMismatch for a non-number, BadValue for a
+// number no 64-bit integer equals.
+long long extractIntegerField(const BSONObj& obj, const char* name);
 // Boolean argument (bool or number).
 bool parseBoolArg(const BSONElement& e, const char* cmd);
 // Object argument, TypeMismatch if not an object. Missing -> empty.

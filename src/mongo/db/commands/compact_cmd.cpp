@@ -14,6 +14,7 @@
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/storage/kv_engine.h"
+#include "mongo/db/views/view_catalog.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -56,12 +57,12 @@ public:
 
         // The write lock: no document write happens while the files are rewritten, and (through
         // the shared catalog lock it includes) the collection and its indexes cannot be dropped
-        // or created meanwhile. Readers go on. (Views are not supported by this server, so a
-        // missing collection is never a view: CommandNotSupportedOnView cannot arise.)
+        // or created meanwhile. Readers go on.
         CollectionWriteLock lock;
         auto* catalog = CollectionCatalog::get();
         Collection* coll = catalog->lookupCollection(opCtx, nss);
         if (!coll) {
+            uassert(ErrorCodes::CommandNotSupportedOnView, "can't compact a view", !ViewCatalog::isView(opCtx, nss));
             if (catalog->listCollections(opCtx, nss.db()).empty())
                 uasserted(ErrorCodes::NamespaceNotFound, "database does not exist");
             uasserted(ErrorCodes::NamespaceNotFound, "collection does not exist");

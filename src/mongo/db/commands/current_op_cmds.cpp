@@ -3,10 +3,12 @@
 // {$currentOp: {idleConnections: $all, allUsers: !$ownOps, truncateOps: true}} gives
 // (commands/server_source_stages.h). killOp: {killOp: 1, op: <opid>}: the operation stops with
 // Interrupted (11601) at its next interrupt check.
+#include <limits>
 #include <set>
 
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_args.h"
+#include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/commands/current_op_registry.h"
 #include "mongo/db/query/matcher.h"
 #include "mongo/util/log.h"
@@ -56,12 +58,10 @@ public:
     bool adminOnly() const override { return true; }
 
     void run(OperationContext*, const OpMsgRequest& request, BSONObjBuilder& result) override {
-        BSONElement op = request.body["op"];
-        uassert(40414, "BSON field 'killOp.op' is missing but a required field", !op.eoo());
-        long long opId;
-        uassert(ErrorCodes::TypeMismatch,
-                "BSON field 'killOp.op' is the wrong type '" + typeName(op.type()) + "', expected type 'long'",
-                op.isNumber() && op.isIntegral64(&opId));
+        // MongoDB 7.0's checks and codes; its operation ids are 32-bit.
+        long long opId = extractIntegerField(request.body, "op");
+        uassert(26823, "invalid op : " + std::to_string(opId) + ". Op ID cannot be represented with 32 bits",
+                opId >= std::numeric_limits<int>::min() && opId <= std::numeric_limits<int>::max());
         LOGV2(20482, Command, "Going to kill op", logv2::attrs("opId", opId));
         CurrentOpRegistry::get().kill(opId);
         result.append("info", "attempting to kill op");

@@ -2,7 +2,8 @@
 // keys in an index lie in [min, max), as MongoDB 7.0 answers it (the IDL DataSizeCommand):
 //   {dataSize: "<db>.<coll>", keyPattern?, min?, max?, estimate?, maxSize?, maxObjects?}
 //   -> {estimate?, size, numObjects, millis, maxReached?}
-// - A missing or empty collection: size 0, numObjects 0 (and no estimate field).
+// - A missing or empty collection: size 0, numObjects 0 (and no estimate field); a view:
+//   CommandNotSupportedOnView (166).
 // - min and max come together (BadValue "Max must be set if min is set." / "Max must not be set
 //   if min is not set."); one empty and the other not is BadValue "Only one of min or max
 //   specified".
@@ -22,6 +23,7 @@
 #include "mongo/db/commands/command.h"
 #include "mongo/db/commands/command_helpers.h"
 #include "mongo/db/query/plan_executor.h"
+#include "mongo/db/views/view_catalog.h"
 
 namespace mongo {
 namespace {
@@ -87,6 +89,7 @@ public:
 
         CatalogReadLock lock;
         const Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+        if (!coll) ViewCatalog::uassertNotView(opCtx, nss);  // 166, as MongoDB 7.0 (not an empty answer)
         long long numRecords = coll ? coll->numRecords(opCtx) : 0;
         if (numRecords <= 0) {
             result.append("size", 0LL);

@@ -4,34 +4,21 @@
 // repeats it with each stage's counters. Writes are never performed.
 #include <chrono>
 #include <limits>
-#include <unistd.h>
 
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/commands/aggregate_cursor_source.h"
-#include "mongo/db/commands/build_info.h"
 #include "mongo/db/commands/command.h"
 #include "mongo/db/views/view_requests.h"
 #include "mongo/db/commands/command_args.h"
 #include "mongo/db/commands/command_helpers.h"
+#include "mongo/db/commands/explain_common.h"
 #include "mongo/db/ops/write_ops.h"
 #include "mongo/db/query/collation_spec.h"
 #include "mongo/db/query/find_request.h"
 #include "mongo/db/query/plan_executor.h"
-#include "mongo/db/server_options.h"
 
 namespace mongo {
 namespace {
-
-void appendServerInfo(BSONObjBuilder& result) {
-    char host[256] = "localhost";
-    gethostname(host, sizeof host - 1);
-    BSONObjBuilder& si = result.subobjStart("serverInfo");
-    si.append("host", host);
-    si.append("port", serverGlobalParams().port);
-    si.append("version", kServerVersion);
-    si.append("gitVersion", "0000000000000000000000000000000000000000");
-    si.doneFast();
-}
 
 // What an explained command runs: the query, what it does with the results, and for writes
 // the statement.
@@ -115,35 +102,6 @@ ExplainedQuery queryOf(const std::string& name, const BSONObj& cmd) {
     return x;
 }
 
-// explain's queryHash: 8 hex digits of a hash of the query's shape (the filter with its
-// values replaced by their types, the sort, the projection), so that queries differing only
-// in their constants share it, as MongoDB's do.
-void appendShape(const BSONObj& o, std::string* out) {
-    for (BSONElement e : o) {
-        out->append(e.fieldNameStringData());
-        out->push_back(':');
-        if (e.type() == Object || e.type() == Array) {
-            out->push_back(e.type() == Object ? '{' : '[');
-            appendShape(e.Obj(), out);
-            out->push_back(e.type() == Object ? '}' : ']');
-        } else {
-            out->append(std::to_string(e.canonicalType()));
-        }
-        out->push_back(',');
-    }
-}
-
-std::string queryShapeHash(const CanonicalQuery& cq) {
-    std::string shape;
-    appendShape(serializeMatchExpression(*cq.matcher().root()), &shape);
-    shape += "|" + cq.request().sort.toString() + "|" + cq.request().projection.toString();
-    uint32_t h = 2166136261u;  // FNV-1a
-    for (unsigned char c : shape) h = (h ^ c) * 16777619u;
-    char buf[9];
-    std::snprintf(buf, sizeof buf, "%08X", h);
-    return buf;
-}
-
 BSONObj stageOver(const char* stage, const BSONObj& input, const std::function<void(BSONObjBuilder&)>& fill = nullptr) {
     BSONObjBuilder b;
     b.append("stage", stage);
@@ -192,9 +150,7 @@ public:
         auto explainAggregate = [&](const AggregateRequest& ar) {
             CatalogReadLock lock;
             AggregateCursorSource src(opCtx, ar);
-            src.appendExplain(opCtx, verbosity, result);
-            result.append("command", inner.Obj());
-            appendServerInfo(result);
+            src.appendExplain(opCtx, verbosity, inner.Obj(), result);
         };
         if (name == "aggregate") {
             AggregateRequest ar = parseAggregateRequest(innerReq);
@@ -259,19 +215,7 @@ public:
         };
 
         result.append("explainVersion", "1");
-        BSONObjBuilder& qp = result.subobjStart("queryPlanner");
-        qp.append("namespace", nss.ns());
-        qp.append("indexFilterSet", false);
-        qp.append("parsedQuery", serializeMatchExpression(*exec.query().matcher().root()));
-        qp.append("queryHash", queryShapeHash(exec.query()));
-        qp.append("maxIndexedOrSolutionsReached", false);
-        qp.append("maxIndexedAndSolutionsReached", false);
-        qp.append("maxScansToExplodeReached", false);
-        qp.append("winningPlan", wrap(exec.winningPlan(), nullptr));
-        BSONArrayBuilder rejected;
-        for (BSONElement r : exec.rejectedPlans()) rejected.append(wrap(r.Obj(), nullptr));
-        qp.append("rejectedPlans", rejected.arr());
-        qp.doneFast();
+        appendQueryPlanner(result, nss, exec, BSONObj(), [&](const BSONObj& plan) { return wrap(plan, nullptr); });
 
         if (verbosity != "queryPlanner") {
             // Run the plan (reads only: writes are never performed by explain).
@@ -328,6 +272,7 @@ public:
         }
         result.append("command", inner.Obj());
         appendServerInfo(result);
+        appendServerParameters(result);
     }
 };
 ExplainCmd explainCmd;

@@ -45,7 +45,10 @@ FreeStorage freeStorage(Collection* coll) {
 void appendCollectionStorageStats(OperationContext* opCtx, const NamespaceString& nss, long long scale,
                                   BSONObjBuilder& result) {
     Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, nss);
-    if (!coll) uasserted(ErrorCodes::NamespaceNotFound, "Collection [" + nss.ns() + "] not found.");
+    if (!coll) {
+        ViewCatalog::uassertNotView(opCtx, nss);  // a view has no storage: 166, as MongoDB 7.0
+        uasserted(ErrorCodes::NamespaceNotFound, "Collection [" + nss.ns() + "] not found.");
+    }
     long long count = coll->numRecords(opCtx), size = coll->dataSize(opCtx), storage = coll->storageSize(opCtx);
     result.append("size", size / scale);
     result.append("count", count);

@@ -36,7 +36,7 @@ void throwFirst(const std::vector<WriteError>& errors, const char* stage) {
         throw DBExceptionWithExtraInfo(e.status, e.extra);
     std::string reason = std::string(stage) + " failed: " + e.status.reason();
     if (e.extra.hasField("keyPattern"))
-        throw DuplicateKeyException(std::move(reason), e.extra["keyPattern"].Obj(), e.extra["keyValue"].Obj());
+        throw DuplicateKeyException(std::move(reason), e.extra);
     uasserted(e.status.code(), reason);
 }
 

@@ -149,10 +149,7 @@ WriteError makeWriteError(int index, const DBException& e) {
         uassertStatusOK(e.toStatus());
     WriteError we{index, e.toStatus(), BSONObj()};
     if (auto* dup = dynamic_cast<const DuplicateKeyException*>(&e)) {
-        BSONObjBuilder b;
-        b.append("keyPattern", dup->keyPattern());
-        b.append("keyValue", dup->keyValue());
-        we.extra = b.obj();
+        we.extra = dup->info();
     } else if (auto* info = dynamic_cast<const DBExceptionWithExtraInfo*>(&e)) {
         we.extra = info->extraInfo();  // errInfo of a DocumentValidationFailure
     }

@@ -7,6 +7,7 @@
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/db/operation_context.h"
+#include "mongo/db/session/logical_session_id.h"
 
 namespace mongo {
 
@@ -34,10 +35,13 @@ long long CursorManager::registerCursor(std::unique_ptr<ClientCursor> c) {
     } while (id == 0 || _cursors.count(id) || _inUse.count(id));
     c->id = id;
     c->lastUsed = std::chrono::steady_clock::now();
+    c->createdDate = Date_t::now();
     if (!c->awaitData) c->leftoverMaxTime = remainingMaxTimeOfThisThread();
     if (const OperationContext* op = currentOperationOnThisThread()) {
         c->majorityRead = op->readsMajorityCommitted;
         if (op->transactionCursorKey) c->transaction = *op->transactionCursorKey;
+        c->originatingCommand = op->command;
+        c->planSummary = op->planSummary();
     }
     _cursors[id] = std::move(c);
     return id;
@@ -161,15 +165,20 @@ std::vector<BSONObj> CursorManager::reportIdle(const std::string& host) {
         b.append("type", "idleCursor");
         b.append("host", host);
         b.append("ns", c->nss.ns());
-        if (!c->lsid.isEmpty()) b.append("lsid", c->lsid);
+        // The session with its owner's digest, as currentOp shows an operation's.
+        if (lsidIdHex(c->lsid)) b.append("lsid", sessionIdWithUid(c->lsid));
+        if (!c->planSummary.empty()) b.append("planSummary", c->planSummary);
         BSONObjBuilder& cur = b.subobjStart("cursor");
         cur.appendLong("cursorId", id);
+        cur.append("createdDate", c->createdDate);
         long long idleMs = std::chrono::duration_cast<std::chrono::milliseconds>(steadyNow - c->lastUsed).count();
         cur.append("lastAccessDate", Date_t::fromMillis(nowMs - idleMs));
         cur.appendLong("nDocsReturned", c->nReturned);
+        cur.appendLong("nBatchesReturned", c->nBatchesReturned);
         cur.append("noCursorTimeout", c->noTimeout);
         cur.append("tailable", c->tailable);
         cur.append("awaitData", c->awaitData);
+        if (!c->originatingCommand.isEmpty()) cur.append("originatingCommand", c->originatingCommand);
         cur.doneFast();
         out.push_back(b.obj());
     }
@@ -237,6 +246,7 @@ bool fillBatch(const OperationContext* opCtx, ClientCursor& cursor, long long ba
         exhausted = !cursor.stash;
     }
     cursor.nReturned += n;
+    cursor.nBatchesReturned++;
     return exhausted;
 }
 

@@ -52,7 +52,13 @@ struct ClientCursor {
     std::shared_ptr<CappedInsertNotifier> insertNotifier;
     bool noTimeout = false;
     long long nReturned = 0;
+    long long nBatchesReturned = 0;  // the first batch included
     std::chrono::steady_clock::time_point lastUsed;
+    // For $currentOp's idleCursors, taken by registerCursor from the operation opening it:
+    // when, the command (OperationContext::command) and its plan (its planSummary).
+    Date_t createdDate;
+    BSONObj originatingCommand;
+    std::string planSummary;
     // The time left of the originating command's maxTimeMS (MongoDB's leftover max time): a
     // getMore of a cursor that is not awaitData runs with this as its deadline, and what it
     // leaves is kept for the next one. Time between getMores does not count. Unset: no limit.
@@ -73,7 +79,8 @@ public:
     static CursorManager& get();
 
     // Registers and returns the new cursor id (never 0). Takes the leftover max time from the
-    // operation running on this thread (currentOperationOnThisThread), if it has a deadline.
+    // operation running on this thread (currentOperationOnThisThread), if it has a deadline,
+    // and its command and plan summary (what $currentOp reports of the cursor).
     long long registerCursor(std::unique_ptr<ClientCursor> c);
     // Takes the cursor out for a getMore run by user; nullptr if unknown. Return it with
     // checkIn or forget before user is destroyed.
@@ -99,8 +106,10 @@ public:
     // Kills (as kill() does) every cursor whose session (its lsid, {} if none) satisfies pred:
     // killSessions, endSessions and expired sessions. Returns how many.
     size_t killIf(const std::function<bool(const BSONObj& lsid)>& pred);
-    // $currentOp's idleCursors: one {type: "idleCursor", host, ns, lsid?, cursor: {cursorId,
-    // lastAccessDate, nDocsReturned, noCursorTimeout, tailable, awaitData}} per cursor not in use.
+    // $currentOp's idleCursors, as MongoDB 7.0 shows them: one {type: "idleCursor", host, ns,
+    // lsid? ({id, uid}), planSummary?, cursor: {cursorId, createdDate, lastAccessDate,
+    // nDocsReturned, nBatchesReturned, noCursorTimeout, tailable, awaitData,
+    // originatingCommand}} per cursor not in use.
     std::vector<BSONObj> reportIdle(const std::string& host);
     // Kills idle cursors older than the timeout. Returns how many.
     int reapIdle(std::chrono::milliseconds timeout);

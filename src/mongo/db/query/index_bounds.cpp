@@ -232,6 +232,19 @@ bool allPoints(const OrderedIntervalList& l) {
 
 OrderedIntervalList fullRange() { return {Interval::allValues()}; }
 
+bool mayHoldCollatableValues(const OrderedIntervalList& l) {
+    // In canonical type order strings and symbols come first, then objects, then arrays.
+    const int first = canonicalizeBSONType(String), last = canonicalizeBSONType(Array);
+    for (const Interval& iv : l) {
+        int lo = iv.lo().canonicalType(), hi = iv.hi().canonicalType();
+        if (lo > last || hi < first) continue;
+        // [x, "") ends before every string.
+        if (hi == first && !iv.hiInclusive && iv.hi().valueStringData().empty()) continue;
+        return true;
+    }
+    return false;
+}
+
 }  // namespace oil
 
 bool typeBracket(const BSONElement& v, BSONObj* loHi, bool* hiInclusive, bool* exact) {

@@ -53,6 +53,9 @@ bool contains(const OrderedIntervalList& l, const BSONElement& v);
 bool isSubset(const OrderedIntervalList& a, const OrderedIntervalList& b);
 bool isFullRange(const OrderedIntervalList& l);
 bool allPoints(const OrderedIntervalList& l);
+// Whether some interval may hold a string, symbol, object or array: values whose order depends
+// on the collation (and which an index with a collation stores as collation keys).
+bool mayHoldCollatableValues(const OrderedIntervalList& l);
 OrderedIntervalList fullRange();
 }  // namespace oil
 

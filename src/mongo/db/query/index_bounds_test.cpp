@@ -182,5 +182,49 @@ TEST(PlannerIxSelect, SparseNeedsAPredicateFailingOnMissing) {
     EXPECT_FALSE(eligible("{y: 5}"));
 }
 
+// An index under another collation than the query's bounds only what collations cannot
+// affect (MongoDB 7.0): numbers, dates, null, $exists, $type, regexes; not strings, objects,
+// arrays, nor a $not or $in holding one.
+TEST(PlannerIxSelect, AnotherCollationBoundsOnlyCollationFreePredicates) {
+    auto sensitive = [](const char* filter) {
+        Matcher m(q(filter));
+        std::vector<const MatchExpression*> conj;
+        collectConjuncts(m.root(), &conj);
+        std::vector<PredicateRef> preds = collectPredicates(conj);
+        EXPECT_EQ(preds.size(), 1u) << filter;
+        return preds.empty() || comparesCollatableValues(*preds[0].expr);
+    };
+    for (const char* f : {"{a: 'x'}", "{a: {%gt: 'x'}}", "{a: {%in: [1, 'x']}}", "{a: {%ne: 'x'}}", "{a: {b: 1}}",
+                          "{a: [1]}", "{a: {%elemMatch: {%lt: 'x'}}}", "{a: {%not: {%gt: 1, %lt: 'x'}}}"})
+        EXPECT_TRUE(sensitive(f)) << f;
+    for (const char* f : {"{a: 1}", "{a: {%gt: 1}}", "{a: {%in: [1, null]}}", "{a: null}", "{a: {%exists: true}}",
+                          "{a: {%type: 'string'}}", "{a: {%regex: '^x'}}", "{a: {%ne: 5}}", "{a: {%mod: [2, 0]}}"})
+        EXPECT_FALSE(sensitive(f)) << f;
+
+    IndexEntry idx = entry(R"({"a": 1, "b": 1})");
+    Planned other(q("{a: 5, b: 'x'}"), idx);
+    other.a = assignPredicates(idx, other.preds, /*sameCollation=*/false);
+    EXPECT_EQ(other.field(0), S({"[5, 5]"}));
+    EXPECT_EQ(other.field(1), S({"[MinKey, MaxKey]"}));
+    EXPECT_EQ(other.a.answered.size(), 1u);  // b: 'x' stays in the filter
+    Planned same(q("{a: 5, b: 'x'}"), idx);
+    EXPECT_EQ(same.field(1), S({"[\"x\", \"x\"]"}));
+}
+
+TEST(IndexBounds, WhichIntervalsMayHoldCollatableValues) {
+    auto holds = [](const char* filter) {
+        Matcher m(q(filter));
+        return oil::mayHoldCollatableValues(translateLeaf(*m.root(), false)->oil);
+    };
+    EXPECT_FALSE(holds("{a: 5}"));
+    EXPECT_FALSE(holds("{a: {%gt: 5}}"));
+    EXPECT_FALSE(holds("{a: null}"));
+    EXPECT_FALSE(holds("{a: {%type: 'date'}}"));
+    EXPECT_TRUE(holds("{a: 'x'}"));
+    EXPECT_TRUE(holds("{a: {%exists: true}}"));  // [MinKey, MaxKey]
+    EXPECT_TRUE(holds("{a: {%type: 'object'}}"));
+    EXPECT_TRUE(holds("{a: {%ne: 5}}"));
+}
+
 }  // namespace
 }  // namespace mongo

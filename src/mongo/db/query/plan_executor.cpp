@@ -150,7 +150,7 @@ void PlanExecutor::restoreState(const Collection* coll) {
             IndexEntry updated = n->index;
             updated.multikeyPaths = paths;
             updated.multikey = anyMultikey(paths);
-            if (!indexScanProvidesSort(updated, n->bounds, _cq->request().sort, n->forward)) {
+            if (!indexScanProvidesSort(updated, n->bounds, _cq->request().sort, n->forward, _cq->collator())) {
                 _eof = true;
                 uasserted(ErrorCodes::QueryPlanKilled, "index '" + n->index.name +
                                                            "' became multikey between getMore calls and no longer "

@@ -205,7 +205,7 @@ std::vector<PredicateRef> collectPredicates(const std::vector<const MatchExpress
     return out;
 }
 
-IndexAssignment assignPredicates(const IndexEntry& idx, const std::vector<PredicateRef>& preds) {
+IndexAssignment assignPredicates(const IndexEntry& idx, const std::vector<PredicateRef>& preds, bool sameCollation) {
     IndexAssignment a;
     size_t n = idx.fields.size();
     a.used.resize(n);
@@ -219,6 +219,7 @@ IndexAssignment assignPredicates(const IndexEntry& idx, const std::vector<Predic
         std::vector<LeafBounds> leafBounds;
         for (const PredicateRef& p : preds) {
             if (p.path != idx.fields[i] || !usableForBounds(idx, i, p)) continue;
+            if (!sameCollation && comparesCollatableValues(*p.expr)) continue;
             std::optional<LeafBounds> lb;
             if (idx.fieldHashed(i)) {
                 if (!p.topLevel()) continue;
@@ -254,6 +255,31 @@ IndexAssignment assignPredicates(const IndexEntry& idx, const std::vector<Predic
         a.bounds.fields[i] = std::move(bounds);
     }
     return a;
+}
+
+bool comparesCollatableValues(const MatchExpression& pred) {
+    auto collatable = [](const BSONElement& v) {
+        BSONType t = v.type();
+        return t == String || t == Symbol || t == Object || t == Array;
+    };
+    switch (pred.matchType()) {
+        case MatchType::kEq:
+        case MatchType::kLt:
+        case MatchType::kLte:
+        case MatchType::kGt:
+        case MatchType::kGte: return collatable(static_cast<const ComparisonMatchExpression&>(pred).rhs());
+        case MatchType::kIn: {
+            const auto& in = static_cast<const InMatchExpression&>(pred);
+            return std::any_of(in.equalities().begin(), in.equalities().end(), collatable);
+        }
+        // Opaque to the planner: they may compare anything.
+        case MatchType::kExpr:
+        case MatchType::kOther: return true;
+        default:  // a leaf that ignores collations, or a node whose children decide
+            for (size_t i = 0; i < pred.numChildren(); i++)
+                if (comparesCollatableValues(*pred.getChild(i))) return true;
+            return false;
+    }
 }
 
 bool sparseIndexEligible(const IndexEntry& idx, const std::vector<PredicateRef>& preds) {

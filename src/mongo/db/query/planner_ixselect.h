@@ -49,8 +49,20 @@ struct IndexAssignment {
     bool relevant = false;  // the leading field is bounded: the index narrows the scan
 };
 
+// Does the predicate (a PredicateRef's expr: a leaf, or a $not of leaves) compare with a
+// string, symbol, object or array? Only such comparisons depend on the collation: an index
+// under another collation than the query's orders those values another way (its keys may be
+// collation keys), so it must not bound them. Numbers, dates, ObjectIds, booleans, null,
+// MinKey/MaxKey, and $exists, $type, $mod and regexes (which ignore collations) compare alike
+// under every collation. Also answers for a whole filter (any node of it; $expr and opaque
+// nodes count as comparing collatable values).
+bool comparesCollatableValues(const MatchExpression& pred);
+
 // Bounds of every key field from the predicates, under the multikey rules above.
-IndexAssignment assignPredicates(const IndexEntry& index, const std::vector<PredicateRef>& preds);
+// sameCollation: the index's collation is the query's; if not, only predicates that compare no
+// collatable value give bounds (MongoDB 7.0's rule), the others stay in the filter.
+IndexAssignment assignPredicates(const IndexEntry& index, const std::vector<PredicateRef>& preds,
+                                 bool sameCollation = true);
 
 // A sparse index holds only documents with some key field present: it may answer the query
 // only if some predicate on a key field fails for a missing field.

@@ -49,7 +49,10 @@ bool hasNumericComponent(std::string_view path) {
 // holding arrays gives the order of its smallest (ascending) or largest (descending) element,
 // which is the sort's rule, only when every field up to the sorted ones is unbounded: a
 // bounded scan may meet a document first at an element other than the one it sorts by.
-bool providesSort(const IndexEntry& idx, const IndexBounds& bounds, const BSONObj& sort, bool* forward) {
+// An index under another collation than the query's orders strings, objects and arrays its
+// own way: it gives the order only of sorted fields whose bounds hold none (MongoDB 7.0's rule).
+bool providesSort(const IndexEntry& idx, const IndexBounds& bounds, const BSONObj& sort, bool sameCollation,
+                  bool* forward) {
     if (sort.isEmpty()) {
         *forward = true;
         return true;
@@ -61,6 +64,7 @@ bool providesSort(const IndexEntry& idx, const IndexBounds& bounds, const BSONOb
                bounds.fields[k][0].isPoint())
             k++;
         if (k >= n || idx.fields[k] != s.fieldNameStringData() || !s.isNumber() || idx.fieldHashed(k)) return false;
+        if (!sameCollation && oil::mayHoldCollatableValues(bounds.fields[k])) return false;
         int d = (directionOf(s) ? 1 : -1) * idx.directions[k];
         if (dir == 0) dir = d;
         else if (dir != d) return false;
@@ -137,16 +141,23 @@ struct Candidate {
     bool covered = false;  // no FETCH: the purpose is served by the keys
 };
 
+// Whether a partial index holds every document the query (these conjuncts) can match. Its
+// filter was applied under the index's collation: under another one, only a filter that
+// compares no collatable value is known to select the same documents.
+bool partialFilterAllows(const IndexEntry& idx, const CanonicalQuery& cq,
+                         const std::vector<const MatchExpression*>& conjuncts) {
+    if (!idx.partialFilter) return true;
+    if (!sameCollation(idx.collator, cq.collator()) && comparesCollatableValues(*idx.partialFilter)) return false;
+    return queryImplies(conjuncts, *idx.partialFilter);
+}
+
+// An index under another collation than the query's is eligible too: makeCandidate bounds it
+// only with predicates collations cannot affect.
 bool indexEligible(const IndexEntry& idx, const CanonicalQuery& cq, const std::vector<const MatchExpression*>& conjuncts,
                    const std::vector<PredicateRef>& preds) {
     if (idx.hidden) return false;
-    // An index's keys follow its collation: only a query under the same one may use them.
-    if (!sameCollation(idx.collator, cq.collator())) return false;
-    // returnKey returns the keys, which for a collated index are sort keys, not values.
-    if (idx.collator && cq.request().returnKey) return false;
     if (idx.sparse && !sparseIndexEligible(idx, preds)) return false;
-    if (idx.partialFilter && !queryImplies(conjuncts, *idx.partialFilter)) return false;
-    return true;
+    return partialFilterAllows(idx, cq, conjuncts);
 }
 
 // Can the keys alone serve what the caller needs (with the residual filter on keys)?
@@ -187,9 +198,10 @@ Candidate makeCandidate(const IndexEntry& idx, const CanonicalQuery& cq, const s
                         const std::vector<PredicateRef>& preds) {
     Candidate c;
     c.idx = &idx;
-    c.a = assignPredicates(idx, preds);
+    const bool same = sameCollation(idx.collator, cq.collator());
+    c.a = assignPredicates(idx, preds, same);
     bool fwd = true;
-    c.sorts = cq.hasSort() ? providesSort(idx, c.a.bounds, cq.request().sort, &fwd) : false;
+    c.sorts = cq.hasSort() ? providesSort(idx, c.a.bounds, cq.request().sort, same, &fwd) : false;
     c.forward = fwd;
     bool keysUsable = idx.keyFieldsIndependent();
     for (const MatchExpression* m : conjuncts) {
@@ -374,7 +386,7 @@ std::unique_ptr<SolutionNode> orPlan(const std::vector<IndexEntry>& entries, con
     // Partial indexes the rest of the query already restricts to (checked once, not per
     // branch: a branch then only needs its own clauses to imply the filter).
     std::vector<bool> impliedByOthers;
-    for (const IndexEntry& e : entries) impliedByOthers.push_back(e.partialFilter && queryImplies(others, *e.partialFilter));
+    for (const IndexEntry& e : entries) impliedByOthers.push_back(e.partialFilter && partialFilterAllows(e, cq, others));
     auto orStage = node(StageType::kOr);
     for (size_t i = 0; i < orNode->numChildren(); i++) {
         std::vector<const MatchExpression*> branch;
@@ -384,11 +396,10 @@ std::unique_ptr<SolutionNode> orPlan(const std::vector<IndexEntry>& entries, con
         for (size_t k = 0; k < entries.size(); k++) {
             const IndexEntry& e = entries[k];
             if (e.hidden || (e.sparse && !sparseIndexEligible(e, preds))) continue;
-            if (!sameCollation(e.collator, cq.collator())) continue;
-            if (e.partialFilter && !impliedByOthers[k] && !queryImplies(branch, *e.partialFilter)) continue;
+            if (e.partialFilter && !impliedByOthers[k] && !partialFilterAllows(e, cq, branch)) continue;
             Candidate c;
             c.idx = &e;
-            c.a = assignPredicates(e, preds);
+            c.a = assignPredicates(e, preds, sameCollation(e.collator, cq.collator()));
             if (!c.a.relevant) continue;
             if (!best || score(c) > score(*best)) best = std::move(c);
         }
@@ -409,8 +420,10 @@ std::unique_ptr<SolutionNode> orPlan(const std::vector<IndexEntry>& entries, con
 std::unique_ptr<SolutionNode> distinctScanPlan(const std::vector<Candidate>& candidates, const CanonicalQuery& cq) {
     for (const Candidate& c : candidates) {
         const IndexEntry& idx = *c.idx;
+        // A collated index's keys are not the values; and the distinct values of an index are
+        // distinct bytewise, not under a query's collation.
         if (idx.fields[0] != cq.distinctKey() || idx.fieldMultikey(0) || idx.fieldHashed(0) || !c.residual.empty() ||
-            idx.collator)  // a collated index's keys are not the values
+            idx.collator || cq.collator())
             continue;
         auto ds = node(StageType::kDistinctScan);
         ds->index = idx;
@@ -483,9 +496,10 @@ std::unique_ptr<SolutionNode> candidatePlan(const Candidate& c, const CanonicalQ
 
 }  // namespace
 
-bool indexScanProvidesSort(const IndexEntry& idx, const IndexBounds& bounds, const BSONObj& sort, bool forward) {
+bool indexScanProvidesSort(const IndexEntry& idx, const IndexBounds& bounds, const BSONObj& sort, bool forward,
+                           const Collator* queryCollator) {
     bool fwd = true;
-    return providesSort(idx, bounds, sort, &fwd) && fwd == forward;
+    return providesSort(idx, bounds, sort, sameCollation(idx.collator, queryCollator), &fwd) && fwd == forward;
 }
 
 std::unique_ptr<SolutionNode> planQuery(OperationContext* opCtx, const Collection* coll, const CanonicalQuery& cq) {
@@ -526,23 +540,10 @@ std::vector<std::unique_ptr<SolutionNode>> planQueryCandidates(OperationContext*
         if (!idx || idx->hidden) badHint();
         // A partial index holds too few documents unless the query implies its filter; a
         // sparse one is used as hinted, as MongoDB does (and documents).
-        if (idx->partialFilter && !queryImplies(cq.conjuncts(), *idx->partialFilter)) badHint();
-        uassert(ErrorCodes::BadValue,
-                "returnKey with an index that has a collation is not supported by this server (its keys are "
-                "collation keys)",
-                !(idx->collator && qr.returnKey));
+        if (!partialFilterAllows(*idx, cq, cq.conjuncts())) badHint();
         if (minMax) return one(minMaxPlan(*idx, cq));
-        if (!sameCollation(idx->collator, cq.collator())) {
-            // Its keys cannot bound or order strings compared under the query's collation:
-            // every key is scanned and every document filtered (MongoDB does the same).
-            Candidate c;
-            c.idx = idx;
-            c.a.bounds.fields.assign(idx->fields.size(), oil::fullRange());
-            c.a.used.resize(idx->fields.size());
-            c.residual = cq.conjuncts();
-            c.fetchFilter = cq.conjuncts();
-            return one(indexPlan(c, cq));
-        }
+        // Under another collation than the index's, only predicates collations cannot affect
+        // bound the scan; the others are filtered on the documents (makeCandidate).
         Candidate c = makeCandidate(*idx, cq, cq.conjuncts(), cq.predicates());
         if (cq.purpose() == PlanPurpose::kDistinct)
             if (auto ds = distinctScanPlan({c}, cq)) return one(std::move(ds));

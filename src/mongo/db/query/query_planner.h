@@ -90,8 +90,9 @@ private:
 // index, 51173/51174/51175/51176/NoQueryExecutionPlans for bad min()/max().
 std::unique_ptr<SolutionNode> planQuery(OperationContext* opCtx, const Collection* coll, const CanonicalQuery& cq);
 // Does a scan of idx within bounds, in that direction, return documents in sort order (with
-// the multikey state in idx)?
-bool indexScanProvidesSort(const IndexEntry& idx, const IndexBounds& bounds, const BSONObj& sort, bool forward);
+// the multikey state in idx) as the query's collation orders them?
+bool indexScanProvidesSort(const IndexEntry& idx, const IndexBounds& bounds, const BSONObj& sort, bool forward,
+                           const Collator* queryCollator);
 
 // Every plan worth a trial run (plan_ranker.h), the rules' favourite first; at least one.
 // Several only when more than one index could narrow the scan and nothing (a hint, IDHACK,

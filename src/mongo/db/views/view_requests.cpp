@@ -51,6 +51,10 @@ bool namesView(OperationContext* opCtx, const NamespaceString& nss) {
 
 std::optional<NamespaceString> resolveAggregate(OperationContext* opCtx, AggregateRequest& ar) {
     if (ar.collectionless) return std::nullopt;
+    // $collStats reports on the namespace named, never on what a view reads (MongoDB does not
+    // resolve the view for it): latencyStats answer for the view itself, while storageStats
+    // and count fail as a view has neither.
+    if (!ar.stages.empty() && ar.stages.front().firstElementFieldName() == "$collStats") return std::nullopt;
     auto rv = resolveViewForRead(opCtx, ar.nss);
     if (!rv) return std::nullopt;
     NamespaceString view = ar.nss;

@@ -22,7 +22,8 @@
 namespace mongo {
 
 // If ar names a view: rewrites ar to run over its collection (view stages first) and returns
-// the view's namespace (for the reply). Takes the shared catalog lock itself.
+// the view's namespace (for the reply). Takes the shared catalog lock itself. A pipeline
+// starting with $collStats is left on the view, as MongoDB leaves it.
 std::optional<NamespaceString> resolveAggregate(OperationContext* opCtx, AggregateRequest& ar);
 
 // The view under nss, if nss names one (takes the shared catalog lock itself).
