@@ -16,6 +16,7 @@ import threading
 import time
 
 import pymongo
+from bson import Timestamp
 import pytest
 
 import replset_helpers
@@ -224,6 +225,12 @@ def test_new_member_initial_syncs_under_writes(rs):
             assert app["collections"] == app["clonedCollections"] == 3  # people, system.views, log
             assert app["app.people"]["documentsCopied"] >= 3000 - 100
             assert status(c)["myState"] == 5  # not SECONDARY before the end
+            # Its data is not the set's yet: it counts in no majority, so the primary never hears
+            # progress from it (heartbeats and reports alike give null optimes until the end).
+            for _ in range(15):
+                seen = [x for x in status(a)["members"] if x["name"] == host(c)][0]
+                assert seen["optimeDurable"]["ts"] == Timestamp(0, 0) and seen["optime"]["ts"] == Timestamp(0, 0), seen
+                time.sleep(0.1)
         finally:
             stop.set()
             t.join()

@@ -18,6 +18,7 @@
 #include "mongo/db/query/find_cursor_source.h"
 #include "mongo/db/views/view_requests.h"
 #include "mongo/util/fail_point.h"
+#include "mongo/util/log.h"
 
 #include <algorithm>
 #include <chrono>
@@ -66,8 +67,15 @@ void processFetcherPosition(OperationContext* opCtx, const NamespaceString& nss,
     b.append("$db", "admin");
     asCommand.body = b.obj();
     auth::checkCommandAuthorization(opCtx, findCommand("replSetUpdatePosition"), asCommand);
-    BSONObjBuilder ignored;
-    repl::ReplicationCoordinator::get()->processUpdatePosition(asCommand.body, &ignored);
+    // A report this member cannot take (no config yet, another shape) must not fail the getMore:
+    // its cursor would be lost and the fetcher would start over with a new find.
+    try {
+        BSONObjBuilder ignored;
+        repl::ReplicationCoordinator::get()->processUpdatePosition(asCommand.body, &ignored);
+    } catch (const DBException& e) {
+        LOGV2_DEBUG(7700205, 1, Replication, "Ignored the progress report carried by a getMore",
+                    logv2::attrs("error", e.toStatus().toString()));
+    }
 }
 
 // ... and its reply tells the member our term and commit point ($replData).

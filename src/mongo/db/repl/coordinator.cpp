@@ -461,6 +461,11 @@ void ReplicationCoordinator::onOplogCommitted(const OpTime& opTime, Date_t wall)
         // Waits on this member's own applied optime are a non-primary's (afterClusterTime); on
         // the primary every commit would wake each writer waiting for replication, for nothing.
         notify = _state != MemberState::kPrimary;
+        // A primary that is its own majority commits only through its own journal flushes: the
+        // flusher runs now rather than at its interval, so that majority reads and change
+        // streams of a one-member set see a w: 1 write at once, as they did.
+        if (_state == MemberState::kPrimary && _config && _config->writeMajorityCount() == 1)
+            _journalFlusher.request();
     }
     if (notify) _progressCv.notify_all();
     // The stable timestamp follows what this node applied: every table is still logged, so

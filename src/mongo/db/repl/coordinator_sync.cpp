@@ -103,7 +103,8 @@ void ReplicationCoordinator::flushJournal(bool reportUpstream) {
         _lastDurable = target;
         _lastDurableWall = wall;
         advanceCommitPointLocked();
-        report = reportUpstream && _state != MemberState::kPrimary;
+        report = reportUpstream && _state != MemberState::kPrimary && _state != MemberState::kStartup2 &&
+                 !_initialSyncActive;
     }
     _progressCv.notify_all();
     if (report) sendUpdatePosition();
@@ -125,10 +126,13 @@ BSONObj ReplicationCoordinator::updatePositionCommandLocked() const {
     b.append("term", _term);
     BSONArrayBuilder arr;
     BSONObjBuilder& o = arr.subobjStart();
-    o.append("durableOpTime", _lastDurable.toBSON());
-    o.append("durableWallTime", _lastDurableWall);
-    o.append("appliedOpTime", _lastApplied.toBSON());
-    o.append("appliedWallTime", _lastAppliedWall);
+    // As heartbeats: a member in initial sync (or resyncing after a rollback) reports no
+    // progress; its data is not the set's until the sync ends and must count in no majority.
+    const bool syncing = _state == MemberState::kStartup2 || _initialSyncActive;
+    o.append("durableOpTime", (syncing ? OpTime() : _lastDurable).toBSON());
+    o.append("durableWallTime", syncing ? Date_t() : _lastDurableWall);
+    o.append("appliedOpTime", (syncing ? OpTime() : _lastApplied).toBSON());
+    o.append("appliedWallTime", syncing ? Date_t() : _lastAppliedWall);
     o.append("memberId", _config->members[size_t(_selfIndex)].id);
     o.append("cfgver", _config->version);
     o.doneFast();
