@@ -104,6 +104,10 @@ assert.commandFailedWithCode(runCmd(t, {createIndexes: 'c', indexes: [{key: {b: 
 assert.commandFailedWithCode(runCmd(t, {create: 'x', clusteredIndex: {key: {_id: 1}, unique: true}}), 72);
 assert.commandFailedWithCode(runCmd(t, {create: 'x', storageEngine: {wiredTiger: {configString: 'x'}}}), 72);
 assert.commandWorked(t.runCommand({create: 'x', storageEngine: {}, idIndex: {key: {_id: 1}, name: '_id_'}}));
+// The _id index shows beside the options, not in them (as MongoDB's listCollections).
+const xInfo = t.getCollectionInfos({name: 'x'})[0];
+assert.eq({storageEngine: {}}, xInfo.options);
+assert.eq({v: 2, key: {_id: 1}, name: '_id_'}, xInfo.idIndex);
 // renameCollection's dropTarget is a boolean for clients (a UUID is applyOps' form).
 assert.commandFailedWithCode(runCmd(admin, {renameCollection: t.getName() + '.c', to: t.getName() + '.d',
                                             dropTarget: UUID()}), 14);

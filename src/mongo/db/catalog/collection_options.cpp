@@ -93,6 +93,10 @@ StatusWith<CollectionOptions> CollectionOptions::parse(const BSONObj& createCmd)
             if (Status st = validateChangeStreamPreAndPostImages(e, "create"); !st.isOK()) return st;
         } else if (f == "storageEngine" || f == "indexOptionDefaults" || f == "idIndex") {
             if (e.type() != Object) return typeError(f, " 'object'", e);
+            // The _id index is the index catalog's (listCollections shows it as idIndex, beside
+            // the options), as in MongoDB: kept in the options it made them differ between a
+            // primary given one and the members that applied its create entry.
+            if (f == "idIndex") continue;
         }
         raw.append(e);
     }
