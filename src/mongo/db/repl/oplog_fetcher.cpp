@@ -218,6 +218,18 @@ void OplogFetcher::fetchFrom(const std::string& source) {
     bool positionPending = false;  // applied entries whose progress the next getMore reports
     while (!_stop) {
         noteBatchReceived(batch);
+        // A source in an older term than ours cannot give us entries of our term's history: a
+        // primary paused through an election and resumed answers a getMore it received before
+        // (so before our term reached it) with entries it writes in its old term, which the new
+        // primary never has. They are not applied (Raft: no entries from a stale leader); our next
+        // request carries our term and makes the source adopt it (a primary steps down).
+        if (_hooks.term && replData["term"].isNumber() && replData["term"].numberLong() < _hooks.term()) {
+            LOGV2(7700206, Replication, "Not applying a batch from a sync source in an older term",
+                  logv2::attrs("syncSource", source, "sourceTerm", replData["term"].numberLong(), "term",
+                               _hooks.term()));
+            killCursor(&client, cursorId);
+            return;
+        }
         if (skip < batch.size()) {
             auto opCtx = makeOperationContext(internalClient());
             OpTime applied;
