@@ -201,6 +201,9 @@ private:
     // upstream if reportUpstream (else its fetcher's next getMore carries it). The journal
     // flusher's step (journal_flusher.h), also called by a secondary's fetcher after each batch.
     void flushJournal(bool reportUpstream = true);
+    // A member in initial sync (or resyncing after a rollback) reports null optimes, in
+    // heartbeats and replSetUpdatePosition alike, as MongoDB. REQUIRES: _mutex.
+    bool reportsNoProgressLocked() const;
     // replSetUpdatePosition with this member's optimes (empty without a config). REQUIRES: _mutex.
     BSONObj updatePositionCommandLocked() const;
     // This member's applied and durable optimes were set back (start-up, rollback, initial

@@ -352,9 +352,7 @@ void ReplicationCoordinator::processHeartbeat(const BSONObj& cmd, BSONObjBuilder
             r.state = _state;
             const int primary = _topo.primaryIndex();
             r.primaryId = primary >= 0 ? _config->members[size_t(primary)].id : -1;
-            // As MongoDB: a member in initial sync reports no progress (its data is not the
-            // set's until the sync ends, so it must count in no majority).
-            const bool syncing = _state == MemberState::kStartup2;
+            const bool syncing = reportsNoProgressLocked();
             r.applied = syncing ? OpTime() : _lastApplied;
             r.appliedWall = syncing ? Date_t() : _lastAppliedWall;
             r.durable = syncing ? OpTime() : _lastDurable;

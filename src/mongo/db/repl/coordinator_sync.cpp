@@ -103,11 +103,15 @@ void ReplicationCoordinator::flushJournal(bool reportUpstream) {
         _lastDurable = target;
         _lastDurableWall = wall;
         advanceCommitPointLocked();
-        report = reportUpstream && _state != MemberState::kPrimary && _state != MemberState::kStartup2 &&
-                 !_initialSyncActive;
+        report = reportUpstream && _state != MemberState::kPrimary && !reportsNoProgressLocked();
     }
     _progressCv.notify_all();
     if (report) sendUpdatePosition();
+}
+
+bool ReplicationCoordinator::reportsNoProgressLocked() const {
+    // Its data is not the set's until the sync ends: it must count in no majority.
+    return _state == MemberState::kStartup2 || _initialSyncActive;
 }
 
 void ReplicationCoordinator::onCannotSync(const std::string& why) {
@@ -125,30 +129,26 @@ BSONObj ReplicationCoordinator::updatePositionCommandLocked() const {
     b.append("replSetUpdatePosition", 1);
     b.append("term", _term);
     BSONArrayBuilder arr;
-    BSONObjBuilder& o = arr.subobjStart();
-    // As heartbeats: a member in initial sync (or resyncing after a rollback) reports no
-    // progress; its data is not the set's until the sync ends and must count in no majority.
-    const bool syncing = _state == MemberState::kStartup2 || _initialSyncActive;
-    o.append("durableOpTime", (syncing ? OpTime() : _lastDurable).toBSON());
-    o.append("durableWallTime", syncing ? Date_t() : _lastDurableWall);
-    o.append("appliedOpTime", (syncing ? OpTime() : _lastApplied).toBSON());
-    o.append("appliedWallTime", syncing ? Date_t() : _lastAppliedWall);
-    o.append("memberId", _config->members[size_t(_selfIndex)].id);
-    o.append("cfgver", _config->version);
-    o.doneFast();
+    auto append = [&](int id, const OpTime& applied, Date_t appliedWall, const OpTime& durable, Date_t durableWall) {
+        BSONObjBuilder& o = arr.subobjStart();
+        o.append("durableOpTime", durable.toBSON());
+        o.append("durableWallTime", durableWall);
+        o.append("appliedOpTime", applied.toBSON());
+        o.append("appliedWallTime", appliedWall);
+        o.append("memberId", id);
+        o.append("cfgver", _config->version);
+        o.doneFast();
+    };
+    if (reportsNoProgressLocked())
+        append(_config->members[size_t(_selfIndex)].id, OpTime(), Date_t(), OpTime(), Date_t());
+    else
+        append(_config->members[size_t(_selfIndex)].id, _lastApplied, _lastAppliedWall, _lastDurable, _lastDurableWall);
     // And what we know of the others (members syncing from us report to us, not to the
     // primary): as MongoDB, a chained member's progress reaches the primary through us.
     for (size_t i = 0; i < _config->members.size() && i < _progress.size(); ++i) {
         const MemberProgress& p = _progress[i];
         if (int(i) == _selfIndex || p.applied.isNull()) continue;
-        BSONObjBuilder& m = arr.subobjStart();
-        m.append("durableOpTime", p.durable.toBSON());
-        m.append("durableWallTime", p.durableWall);
-        m.append("appliedOpTime", p.applied.toBSON());
-        m.append("appliedWallTime", p.appliedWall);
-        m.append("memberId", _config->members[i].id);
-        m.append("cfgver", _config->version);
-        m.doneFast();
+        append(_config->members[i].id, p.applied, p.appliedWall, p.durable, p.durableWall);
     }
     b.appendArray("optimes", arr.arr());
     return b.obj();
