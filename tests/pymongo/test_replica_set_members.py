@@ -294,6 +294,48 @@ def test_a_primary_learning_a_newer_term_from_a_fetcher_steps_down(rs):
         c.test.get_collection("t", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_one({"x": 1})
 
 
+def test_progress_reported_under_another_config_version_is_not_counted(rs):
+    # As MongoDB: a replSetUpdatePosition entry whose cfgver is not the primary's config version
+    # is refused with InvalidReplicaSetConfig (93) and not counted (after a reconfig a member id
+    # may name another member). The same report under the current version moves the commit point.
+    p = primary_of(rs)
+    others = [m for m in rs if m is not p]
+    for m in others:
+        with m.client() as c:
+            n = c.admin.command({"configureFailPoint": "stopReplProducer", "mode": "alwaysOn"})["count"]
+            c.admin.command({"waitForFailPoint": "stopReplProducer", "timesEntered": n + 1, "maxTimeMS": 30000})
+    try:
+        with p.client() as c:
+            c.test.get_collection("cfgver", write_concern=pymongo.WriteConcern(w=1)).insert_one({"x": 1})
+            st = c.admin.command("replSetGetStatus")
+            applied = st["optimes"]["appliedOpTime"]
+            assert st["optimes"]["lastCommittedOpTime"]["ts"] < applied["ts"]
+            cfg = c.admin.command("replSetGetConfig")["config"]
+            member_id = next(m["_id"] for m in cfg["members"] if m["host"] == "127.0.0.1:%d" % others[0].port)
+            now = st["date"]
+
+            def report(cfgver):
+                return {"replSetUpdatePosition": 1, "term": st["term"],
+                        "optimes": [{"durableOpTime": applied, "durableWallTime": now, "appliedOpTime": applied,
+                                     "appliedWallTime": now, "memberId": member_id, "cfgver": cfgver}]}
+
+            with pytest.raises(pymongo.errors.OperationFailure) as e:
+                c.admin.command(report(cfg["version"] - 1))
+            assert e.value.code == 93
+            assert "config version of %d" % (cfg["version"] - 1) in str(e.value)
+            time.sleep(0.5)
+            assert c.admin.command("replSetGetStatus")["optimes"]["lastCommittedOpTime"]["ts"] < applied["ts"]
+            c.admin.command(report(cfg["version"]))
+            wait_for(lambda: c.admin.command("replSetGetStatus")["optimes"]["lastCommittedOpTime"]["ts"]
+                     >= applied["ts"], 10, "the commit point to count the report")
+    finally:
+        for m in others:
+            with m.client() as c:
+                c.admin.command({"configureFailPoint": "stopReplProducer", "mode": "off"})
+    with rs_client(rs) as c:
+        c.test.get_collection("cfgver", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_one({"x": 2})
+
+
 def test_default_read_and_write_concerns(rs):
     p = primary_of(rs)
     secondaries = [m for m in rs if m is not p]

@@ -367,12 +367,16 @@ void ReplicationCoordinator::processHeartbeat(const BSONObj& cmd, BSONObjBuilder
             theirs.version = req.configVersion;
             theirs.term = req.configTerm;
             if (req.configVersion < 1 || configIsNewer(*_config, theirs)) r.config = _config->toBSON();
+            const bool theirConfigIsNewer = req.configVersion >= 1 && configIsNewer(theirs, *_config);
             for (size_t i = 0; i < _config->members.size() && i < _progress.size(); ++i) {
                 if (_config->members[i].id != req.fromId) continue;
                 _progress[i].lastHeartbeatRecvDate = Date_t::now();
                 // A sender in a newer term than it had may have just been elected: learn its
                 // state now rather than at our next heartbeat (drivers ask us who is primary).
                 if (req.term > _progress[i].lastRequestTerm) beatBack = int(i);
+                // A sender with a newer config (a reconfig on the primary): fetch it now, as
+                // MongoDB does; until we have it the primary refuses our progress reports.
+                if (theirConfigIsNewer) beatBack = int(i);
                 _progress[i].lastRequestTerm = req.term;
             }
         }

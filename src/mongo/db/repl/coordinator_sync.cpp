@@ -175,6 +175,7 @@ void ReplicationCoordinator::processUpdatePosition(const BSONObj& cmd, BSONObjBu
     // A reporter in a newer term is not counted: we step down instead (observeRequestTerm).
     if (cmd["term"].isNumber() && observeRequestTerm(cmd["term"].numberLong())) return;
     bool advanced = false, forward = false;
+    std::string mismatch;
     {
         std::lock_guard<std::mutex> lk(_mutex);
         uassert(ErrorCodes::NotYetInitialized, "no replset config has been received", _config != nullptr);
@@ -182,6 +183,16 @@ void ReplicationCoordinator::processUpdatePosition(const BSONObj& cmd, BSONObjBu
             uassert(ErrorCodes::TypeMismatch, "replSetUpdatePosition entries must be objects", e.type() == Object);
             BSONObj u = e.embeddedObject();
             const int id = u["memberId"].numberInt();
+            // As MongoDB: progress reported under another config version is not counted. After
+            // a reconfig a member id can name another member, and a reporter on the old config
+            // would credit it; the reporter learns the new config from heartbeats.
+            if (!u["cfgver"].isNumber() || u["cfgver"].numberLong() != _config->version) {
+                if (mismatch.empty())
+                    mismatch = "Received replSetUpdatePosition for node with memberId " + std::to_string(id) +
+                        " whose config version of " + u["cfgver"].toString(false) +
+                        " doesn't match our config version of " + std::to_string(_config->version);
+                continue;
+            }
             for (size_t i = 0; i < _config->members.size() && i < _progress.size(); ++i) {
                 if (_config->members[i].id != id || int(i) == _selfIndex) continue;
                 MemberProgress& p = _progress[i];
@@ -207,6 +218,7 @@ void ReplicationCoordinator::processUpdatePosition(const BSONObj& cmd, BSONObjBu
     _progressCv.notify_all();
     // A member syncing from us: its progress goes on upstream (only news, so it ends).
     if (forward) sendUpdatePosition();
+    uassert(ErrorCodes::InvalidReplicaSetConfig, mismatch, mismatch.empty());
 }
 
 void ReplicationCoordinator::advanceCommitPointLocked() {
