@@ -138,11 +138,13 @@ def wt_cache_bytes(ss):
 
 
 def configured_cache_bytes(ss):
-    """WiredTiger cache + dedup source cache + dedup write-back cache, as the server reports
-    them (the 'configured cache sizes' of the memory target); None parts are left out."""
+    """WiredTiger cache + dedup source cache + dedup write-back cache + decoded-record (read)
+    cache, as the server reports them (the 'configured cache sizes' of the memory target: each
+    is set by an option); None parts are left out."""
     parts = {"wiredTiger": wt_cache_bytes(ss),
              "dedupSourceCache": get_path(ss, "dedup.sourceCache.capacityBytes"),
-             "dedupWriteBackCache": get_path(ss, "dedup.writeBacks.capacityBytes")}
+             "dedupWriteBackCache": get_path(ss, "dedup.writeBacks.capacityBytes"),
+             "dedupReadCache": get_path(ss, "dedup.reads.cache.capacityBytes")}
     known = [v for v in parts.values() if isinstance(v, (int, float))]
     parts["total"] = sum(known) if known else None
     return parts
