@@ -15,7 +15,6 @@
 // Thread safety: start/stop from any thread (not from the hooks); the hooks run on the
 // fetcher's thread.
 #include <atomic>
-#include <chrono>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -53,10 +52,6 @@ public:
         std::function<void()> reportPosition;
         // Fetching cannot go on (divergence, needs initial sync): why, for state and log.
         std::function<void(const std::string& why)> onCannotSync;
-        // This source is unfit for a while (too stale for us, or its batches refused): another
-        // one is chosen meanwhile.
-        std::function<void(const std::string& source, const std::string& why, std::chrono::milliseconds)>
-            denySyncSource;
         // secondaryDelaySecs of this member (0: none).
         std::function<long long()> delaySecs;
         // Our history diverged from the source's (connected as `source`): roll back (the
@@ -77,9 +72,6 @@ public:
     // start() joins it later. (A new primary must not wait for a SIGSTOPped old primary.)
     void stopApplying();
     bool running() const { return _running.load(); }
-    // True while it applies from a source whose history it checked continues ours (not while
-    // choosing, checking, rolling back or between cursors): what $replData calls hasSyncSource.
-    bool following() const { return _following.load(); }
     // The source of the current cursor ("" if none).
     std::string syncSource() const;
 
@@ -94,7 +86,6 @@ private:
     std::atomic<bool> _running{false};
     mutable std::mutex _mutex;
     std::string _source;
-    std::atomic<bool> _following{false};
     // The last source that refused $_dedupForwardDeltas (fetcher thread only): it is asked
     // without it from then on, until another source refuses it too or this member restarts.
     std::string _sourceRefusingDeltas;
