@@ -85,6 +85,19 @@ def stop_all(members):
             pass
 
 
+def hold_replication(m):
+    """Stops m fetching (fail point stopReplProducer); returns once the fetcher is held, so a
+    getMore in flight has ended and been applied."""
+    with m.client() as c:
+        n = c.admin.command({"configureFailPoint": "stopReplProducer", "mode": "alwaysOn"})["count"]
+        c.admin.command({"waitForFailPoint": "stopReplProducer", "timesEntered": n + 1, "maxTimeMS": 30000})
+
+
+def release_replication(m):
+    with m.client() as c:
+        c.admin.command({"configureFailPoint": "stopReplProducer", "mode": "off"})
+
+
 def rs_client(members, set_name, **kw):
     """A driver connection to the set, seeded with the members that are running."""
     kw.setdefault("serverSelectionTimeoutMS", 20000)

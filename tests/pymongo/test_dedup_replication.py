@@ -21,7 +21,8 @@ import pytest
 from bson.raw_bson import RawBSONDocument
 
 from dedup_helpers import history, wait_settled
-from replset_helpers import initiate, make_members, primary_of, rs_client, stop_all, wait_for
+from replset_helpers import (hold_replication, initiate, make_members, primary_of, release_replication, rs_client,
+                             stop_all, wait_for)
 
 # The members are this file's own --dedup processes: once is enough.
 pytestmark = pytest.mark.skipif(os.environ.get("RESMOKE_SUITE") == "pymongo_dedup",
@@ -359,10 +360,7 @@ def test_rollback_of_deduplicated_inserts(rs):
     with rs_client(rs, SET) as c:
         c.wiki.get_collection("rb", write_concern=MAJORITY).insert_many([h[a][v] for v in range(10) for a in h])
     for m in others:
-        # Held once the fail point is entered: a getMore in flight has ended and been applied.
-        with m.client() as c:
-            n = c.admin.command({"configureFailPoint": "stopReplProducer", "mode": "alwaysOn"})["count"]
-            c.admin.command({"waitForFailPoint": "stopReplProducer", "timesEntered": n + 1, "maxTimeMS": 30000})
+        hold_replication(m)
     # Versions only the primary takes (w: 1): stored against documents all members hold.
     with p.client() as c:
         c.wiki.get_collection("rb", write_concern=pymongo.WriteConcern(w=1)).insert_many(
@@ -370,7 +368,7 @@ def test_rollback_of_deduplicated_inserts(rs):
         wait_settled(c)
     p.kill9()
     for m in others:
-        fail_point(m, "stopReplProducer", "off")
+        release_replication(m)
     wait_for(lambda: primary_of(others), 60, "a new primary")
     with rs_client(rs, SET) as c:
         c.wiki.get_collection("rb", write_concern=MAJORITY).insert_many(
