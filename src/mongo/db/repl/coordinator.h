@@ -19,6 +19,7 @@
 #include <chrono>
 #include <optional>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -210,6 +211,7 @@ private:
     // sync): a flush that began before must not publish its older target. REQUIRES: _mutex.
     void resetAppliedLocked(const OpTime& opTime, Date_t wall);
     void onCannotSync(const std::string& why);
+    void denySyncSource(const std::string& host, const std::string& why, std::chrono::milliseconds forHowLong);
     // The fetcher found our history diverged from source's: ROLLBACK, the rolled-back
     // documents saved (rollback.h), then an initial sync from the set. On the fetcher's thread.
     void rollBack(RemoteClient* source, const std::string& why);
@@ -291,6 +293,9 @@ private:
     InitialSyncer _initialSyncer;
     bool _initialSyncActive = false;  // an initial sync began and has not completed
     int _forcedSyncSource = -1;       // replSetSyncFrom's target (config index), -1 none
+    // Sources the fetcher found unfit (too stale for us, or refusing their batches), each until
+    // a deadline: chooseSyncSource treats them as down meanwhile (MongoDB's denylist).
+    std::map<std::string, Clock::time_point> _deniedSyncSources;
     std::thread _background;
     std::atomic<bool> _shutdown{false};
     std::mutex _electionMutex;  // one election/step-down transition at a time (never under _mutex)

@@ -75,7 +75,16 @@ std::optional<std::string> ReplicationCoordinator::chooseSyncSource() {
     if (!_config || _selfIndex < 0 || !_cannotSync.empty() || _shutdown) return std::nullopt;
     if (_state != MemberState::kSecondary && _state != MemberState::kStartup2) return std::nullopt;
     if (_initialSyncActive) return std::nullopt;  // the initial syncer pulls, not the fetcher
-    const auto members = syncSourceCandidatesLocked();
+    auto members = syncSourceCandidatesLocked();
+    const auto now = Clock::now();
+    for (auto it = _deniedSyncSources.begin(); it != _deniedSyncSources.end();) {
+        if (it->second <= now) {
+            it = _deniedSyncSources.erase(it);
+            continue;
+        }
+        if (int i = memberIndexForHost(it->first); i >= 0 && size_t(i) < members.size()) members[size_t(i)].up = false;
+        ++it;
+    }
     SyncSourceContext ctx = syncSourceContextLocked();
     ctx.myApplied = _lastApplied;
     // Sticky: the current source stays while it is fit (no switching on ping noise). A

@@ -50,6 +50,9 @@ void ReplicationCoordinator::manageFetcher() {
     };
     hooks.reportPosition = [this] { sendUpdatePosition(); };
     hooks.onCannotSync = [this](const std::string& why) { onCannotSync(why); };
+    hooks.denySyncSource = [this](const std::string& host, const std::string& why, std::chrono::milliseconds d) {
+        denySyncSource(host, why, d);
+    };
     hooks.onDiverged = [this](RemoteClient* source, const std::string& why) { rollBack(source, why); };
     hooks.delaySecs = [this] {
         std::lock_guard<std::mutex> lk(_mutex);
@@ -107,6 +110,14 @@ void ReplicationCoordinator::flushJournal(bool reportUpstream) {
     }
     _progressCv.notify_all();
     if (report) sendUpdatePosition();
+}
+
+void ReplicationCoordinator::denySyncSource(const std::string& host, const std::string& why,
+                                            std::chrono::milliseconds forHowLong) {
+    std::lock_guard<std::mutex> lk(_mutex);
+    _deniedSyncSources[host] = Clock::now() + forHowLong;
+    LOGV2(21800, Replication, "Denylisting a sync source",
+          logv2::attrs("syncSource", host, "reason", why, "durationMillis", static_cast<long long>(forHowLong.count())));
 }
 
 bool ReplicationCoordinator::reportsNoProgressLocked() const {
@@ -279,6 +290,7 @@ void ReplicationCoordinator::appendReplData(BSONObjBuilder* result) const {
     d.append("lastOpCommitted", _commitPoint.toBSON());
     d.append("lastCommittedWall", _commitPointWall);
     d.append("isPrimary", _state == MemberState::kPrimary);
+    d.append("hasSyncSource", !currentSyncSourceLocked().empty());
     result->append("$replData", d.obj());
 }
 

@@ -7,6 +7,7 @@
 #include "mongo/db/repl/dedup/oplog_delta_encoding.h"
 #include "mongo/db/repl/oplog_applier.h"
 #include "mongo/db/repl/repl_metrics.h"
+#include "mongo/db/repl/sync_source.h"
 #include "mongo/db/server_parameters.h"
 #include "mongo/db/storage/dedup/dedup_storage.h"
 #include "mongo/db/repl/oplog_entry.h"
@@ -162,6 +163,21 @@ void OplogFetcher::fetchFrom(const std::string& source) {
     BSONObj replData = replDataOf(reply.getValue());
     long long cursorId = cursor["id"].numberLong();
     std::vector<BSONElement> batch = cursor["firstBatch"].arrayElements();
+    // Entries, and verdicts on our history (too stale, diverged), only from a source in our term
+    // or newer that is primary or syncs itself (sync_source.h): a primary paused through an
+    // election and resumed answers with its last old-term writes, which the new primary never
+    // has. Such a source is set aside for a moment (another is chosen); our next request to it
+    // carries our term.
+    auto refusedBatch = [&](const BSONObj& data) {
+        std::string why = whyNotApplyBatchFrom(data, _hooks.term ? _hooks.term() : 0);
+        if (why.empty()) return false;
+        LOGV2(7700206, Replication, "Not applying a batch from this sync source",
+              logv2::attrs("syncSource", source, "reason", why));
+        killCursor(&client, cursorId);
+        if (_hooks.denySyncSource) _hooks.denySyncSource(source, why, std::chrono::seconds(2));
+        return true;
+    };
+    if (refusedBatch(replData)) return;
     if (batch.empty()) {
         // Nothing at or after our last entry's timestamp. Either the source is simply not ahead
         // of us, or its history went another way: its newest entry is then newer than ours (a
@@ -202,9 +218,17 @@ void OplogFetcher::fetchFrom(const std::string& source) {
             auto o = oldest.isOK() && !oldest.getValue().isEmpty() ? OplogEntry::parse(oldest.getValue())
                                                                    : StatusWith<OplogEntry>(oldest.getStatus());
             if (o.isOK() && last.getTimestamp() < o.getValue().opTime.getTimestamp()) {
-                _hooks.onCannotSync("we are too stale to use " + source + " as a sync source: our last applied optime " +
-                                    last.toString() + " is older than its oldest entry " +
-                                    o.getValue().opTime.toString() + " (resync this member)");
+                const std::string why = "we are too stale to use " + source + " as a sync source: our last applied " +
+                    "optime " + last.toString() + " is older than its oldest entry " + o.getValue().opTime.toString();
+                // Only the primary's oplog decides that we are too stale for the set: a secondary's
+                // can start later than ours (it resynced, or has a small oplog). As MongoDB, such a
+                // source is denylisted for a minute and another is chosen.
+                const bool fromPrimary = replData["isPrimary"].type() != Bool || replData["isPrimary"].boolean();
+                if (!fromPrimary && _hooks.denySyncSource) {
+                    _hooks.denySyncSource(source, why, std::chrono::minutes(1));
+                    return;
+                }
+                _hooks.onCannotSync(why + " (resync this member)");
                 return;
             }
             if (!oldest.isOK()) return;  // the source went away: choose again
@@ -218,18 +242,7 @@ void OplogFetcher::fetchFrom(const std::string& source) {
     bool positionPending = false;  // applied entries whose progress the next getMore reports
     while (!_stop) {
         noteBatchReceived(batch);
-        // A source in an older term than ours cannot give us entries of our term's history: a
-        // primary paused through an election and resumed answers a getMore it received before
-        // (so before our term reached it) with entries it writes in its old term, which the new
-        // primary never has. They are not applied (Raft: no entries from a stale leader); our next
-        // request carries our term and makes the source adopt it (a primary steps down).
-        if (_hooks.term && replData["term"].isNumber() && replData["term"].numberLong() < _hooks.term()) {
-            LOGV2(7700206, Replication, "Not applying a batch from a sync source in an older term",
-                  logv2::attrs("syncSource", source, "sourceTerm", replData["term"].numberLong(), "term",
-                               _hooks.term()));
-            killCursor(&client, cursorId);
-            return;
-        }
+        if (refusedBatch(replData)) return;
         if (skip < batch.size()) {
             auto opCtx = makeOperationContext(internalClient());
             OpTime applied;

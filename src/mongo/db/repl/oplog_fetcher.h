@@ -15,6 +15,7 @@
 // Thread safety: start/stop from any thread (not from the hooks); the hooks run on the
 // fetcher's thread.
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -52,6 +53,10 @@ public:
         std::function<void()> reportPosition;
         // Fetching cannot go on (divergence, needs initial sync): why, for state and log.
         std::function<void(const std::string& why)> onCannotSync;
+        // This source is unfit for a while (too stale for us, or its batches refused): another
+        // one is chosen meanwhile.
+        std::function<void(const std::string& source, const std::string& why, std::chrono::milliseconds)>
+            denySyncSource;
         // secondaryDelaySecs of this member (0: none).
         std::function<long long()> delaySecs;
         // Our history diverged from the source's (connected as `source`): roll back (the

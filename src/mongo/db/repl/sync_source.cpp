@@ -78,5 +78,16 @@ bool shouldChangeSyncSource(const std::vector<SyncSourceCandidate>& members, con
     return false;
 }
 
+std::string whyNotApplyBatchFrom(const BSONObj& replData, long long ourTerm) {
+    BSONElement term = replData["term"];
+    if (term.isNumber() && term.numberLong() < ourTerm)
+        return "the sync source is in term " + std::to_string(term.numberLong()) + ", older than ours (" +
+            std::to_string(ourTerm) + ")";
+    BSONElement primary = replData["isPrimary"], syncing = replData["hasSyncSource"];
+    if (primary.type() == Bool && !primary.boolean() && syncing.type() == Bool && !syncing.boolean())
+        return "the sync source is not primary and syncs from no one";
+    return std::string();
+}
+
 }  // namespace repl
 }  // namespace mongo

@@ -17,10 +17,16 @@
 // longer PRIMARY/SECONDARY, another source was forced, chaining was disabled and current is
 // not the primary, current is a secondary that itself syncs from no one while a primary is
 // up, or another candidate is more than maxSyncSourceLagSecs ahead of it.
+// whyNotApplyBatchFrom: checked on every batch a source sends (its reply's $replData: term,
+// isPrimary, hasSyncSource), fresher than heartbeats: no entries from a source in an older term
+// than ours, nor from one that is neither primary nor syncing from anyone (MongoDB's fetcher
+// stops there too): what such a source has beyond what it fetched, it wrote as a primary since
+// deposed (a primary paused through an election, resumed, told our term by our request).
 // Thread safety: pure functions.
 #include <string>
 #include <vector>
 
+#include "mongo/bson/bsonobj.h"
 #include "mongo/db/repl/member_state.h"
 #include "mongo/db/repl/optime.h"
 
@@ -56,6 +62,9 @@ constexpr long long kMaxSyncSourceLagSecs = 30;
 int chooseSyncSource(const std::vector<SyncSourceCandidate>& members, const SyncSourceContext& ctx);
 bool shouldChangeSyncSource(const std::vector<SyncSourceCandidate>& members, const SyncSourceContext& ctx,
                             int current);
+// Empty if the batch may be applied, else why not. Fields the source did not send are not held
+// against it.
+std::string whyNotApplyBatchFrom(const BSONObj& replData, long long ourTerm);
 
 }  // namespace repl
 }  // namespace mongo

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "mongo/bson/bsonobjbuilder.h"
+
 namespace mongo {
 namespace repl {
 namespace {
@@ -141,6 +143,27 @@ TEST(SyncSource, ChangeForAForcedSourceOrWhenChainingIsDisabled) {
     ctx.chainingAllowed = false;
     EXPECT_TRUE(shouldChangeSyncSource(fourMembers(), ctx, 3));
     EXPECT_FALSE(shouldChangeSyncSource(fourMembers(), ctx, 1));
+}
+
+TEST(SyncSource, BatchesOnlyFromASourceInOurTermThatIsPrimaryOrSyncsItself) {
+    auto data = [](long long term, bool primary, bool syncing) {
+        BSONObjBuilder b;
+        b.append("term", term);
+        b.append("isPrimary", primary);
+        b.append("hasSyncSource", syncing);
+        return b.obj();
+    };
+    EXPECT_EQ(whyNotApplyBatchFrom(data(5, true, false), 5), "");
+    EXPECT_EQ(whyNotApplyBatchFrom(data(6, true, false), 5), "");
+    EXPECT_EQ(whyNotApplyBatchFrom(data(5, false, true), 5), "");  // a chained secondary
+    // A deposed primary still in the old term, or told the new one and stepped down.
+    EXPECT_NE(whyNotApplyBatchFrom(data(4, true, false), 5), "");
+    EXPECT_NE(whyNotApplyBatchFrom(data(5, false, false), 5), "");
+    // What the source did not send is not held against it.
+    BSONObjBuilder termOnly;
+    termOnly.append("term", 5LL);
+    EXPECT_EQ(whyNotApplyBatchFrom(termOnly.obj(), 5), "");
+    EXPECT_EQ(whyNotApplyBatchFrom(BSONObj(), 5), "");
 }
 
 }  // namespace
