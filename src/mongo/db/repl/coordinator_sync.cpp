@@ -290,7 +290,10 @@ void ReplicationCoordinator::appendReplData(BSONObjBuilder* result) const {
     d.append("lastOpCommitted", _commitPoint.toBSON());
     d.append("lastCommittedWall", _commitPointWall);
     d.append("isPrimary", _state == MemberState::kPrimary);
-    d.append("hasSyncSource", !currentSyncSourceLocked().empty());
+    // A source others may take entries from: primary, or a secondary following a source whose
+    // history it checked (not one rolling back, resyncing, or just deposed and not yet checked).
+    d.append("state", static_cast<int>(_state));
+    d.append("hasSyncSource", _state == MemberState::kSecondary && _fetcher.following());
     result->append("$replData", d.obj());
 }
 

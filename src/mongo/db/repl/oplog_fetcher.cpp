@@ -41,6 +41,13 @@ bool heldByStopReplProducer(const std::atomic<bool>& stop) {
     return stop;
 }
 
+// Marks the fetcher as following a source whose history it verified, for the scope's life.
+struct FollowingScope {
+    std::atomic<bool>& flag;
+    explicit FollowingScope(std::atomic<bool>& f) : flag(f) { flag = true; }
+    ~FollowingScope() { flag = false; }
+};
+
 void killCursor(RemoteClient* source, long long cursorId) {
     if (cursorId == 0) return;
     BSONObjBuilder kill;
@@ -223,7 +230,7 @@ void OplogFetcher::fetchFrom(const std::string& source) {
                 // Only the primary's oplog decides that we are too stale for the set: a secondary's
                 // can start later than ours (it resynced, or has a small oplog). As MongoDB, such a
                 // source is denylisted for a minute and another is chosen.
-                const bool fromPrimary = replData["isPrimary"].type() != Bool || replData["isPrimary"].boolean();
+                const bool fromPrimary = replData["isPrimary"].type() == Bool && replData["isPrimary"].boolean();
                 if (!fromPrimary && _hooks.denySyncSource) {
                     _hooks.denySyncSource(source, why, std::chrono::minutes(1));
                     return;
@@ -240,9 +247,11 @@ void OplogFetcher::fetchFrom(const std::string& source) {
         skip = 1;
     }
     bool positionPending = false;  // applied entries whose progress the next getMore reports
+    // From here on the source's history continues ours: what we apply from it makes us a
+    // source others may take entries from ($replData hasSyncSource).
+    FollowingScope following(_following);
     while (!_stop) {
         noteBatchReceived(batch);
-        if (refusedBatch(replData)) return;
         if (skip < batch.size()) {
             auto opCtx = makeOperationContext(internalClient());
             OpTime applied;
@@ -341,6 +350,7 @@ void OplogFetcher::fetchFrom(const std::string& source) {
         cursorId = c["id"].numberLong();
         cursor = c;
         batch = cursor["nextBatch"].arrayElements();
+        if (refusedBatch(replData)) return;
     }
 }
 

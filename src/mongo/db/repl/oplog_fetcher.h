@@ -77,6 +77,9 @@ public:
     // start() joins it later. (A new primary must not wait for a SIGSTOPped old primary.)
     void stopApplying();
     bool running() const { return _running.load(); }
+    // True while it applies from a source whose history it checked continues ours (not while
+    // choosing, checking, rolling back or between cursors): what $replData calls hasSyncSource.
+    bool following() const { return _following.load(); }
     // The source of the current cursor ("" if none).
     std::string syncSource() const;
 
@@ -91,6 +94,7 @@ private:
     std::atomic<bool> _running{false};
     mutable std::mutex _mutex;
     std::string _source;
+    std::atomic<bool> _following{false};
     // The last source that refused $_dedupForwardDeltas (fetcher thread only): it is asked
     // without it from then on, until another source refuses it too or this member restarts.
     std::string _sourceRefusingDeltas;

@@ -83,6 +83,10 @@ std::string whyNotApplyBatchFrom(const BSONObj& replData, long long ourTerm) {
     if (term.isNumber() && term.numberLong() < ourTerm)
         return "the sync source is in term " + std::to_string(term.numberLong()) + ", older than ours (" +
             std::to_string(ourTerm) + ")";
+    BSONElement state = replData["state"];
+    if (state.isNumber() && state.numberInt() != static_cast<int>(MemberState::kPrimary) &&
+        state.numberInt() != static_cast<int>(MemberState::kSecondary))
+        return "the sync source is in state " + std::to_string(state.numberInt()) + ", neither PRIMARY nor SECONDARY";
     BSONElement primary = replData["isPrimary"], syncing = replData["hasSyncSource"];
     if (primary.type() == Bool && !primary.boolean() && syncing.type() == Bool && !syncing.boolean())
         return "the sync source is not primary and syncs from no one";

@@ -18,10 +18,13 @@
 // not the primary, current is a secondary that itself syncs from no one while a primary is
 // up, or another candidate is more than maxSyncSourceLagSecs ahead of it.
 // whyNotApplyBatchFrom: checked on every batch a source sends (its reply's $replData: term,
-// isPrimary, hasSyncSource), fresher than heartbeats: no entries from a source in an older term
-// than ours, nor from one that is neither primary nor syncing from anyone (MongoDB's fetcher
-// stops there too): what such a source has beyond what it fetched, it wrote as a primary since
-// deposed (a primary paused through an election, resumed, told our term by our request).
+// state, isPrimary, hasSyncSource), fresher than heartbeats: no entries from a source in an older
+// term than ours, in a state other than PRIMARY/SECONDARY (rolling back, resyncing), or that is a
+// secondary not following a source whose history it checked (MongoDB's fetcher stops at a
+// source that syncs from no one): what such a source has beyond what it fetched, it wrote as a
+// primary since deposed (a primary paused through an election, resumed, told our term by our
+// request). Stricter than MongoDB, which takes entries from such a source while it is ahead of
+// us: here a rollback costs a resync, so entries wait for the new primary.
 // Thread safety: pure functions.
 #include <string>
 #include <vector>

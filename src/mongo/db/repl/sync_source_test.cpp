@@ -159,6 +159,13 @@ TEST(SyncSource, BatchesOnlyFromASourceInOurTermThatIsPrimaryOrSyncsItself) {
     // A deposed primary still in the old term, or told the new one and stepped down.
     EXPECT_NE(whyNotApplyBatchFrom(data(4, true, false), 5), "");
     EXPECT_NE(whyNotApplyBatchFrom(data(5, false, false), 5), "");
+    // A source rolling back or resyncing (its fetcher may still name a source).
+    BSONObjBuilder rollingBack;
+    rollingBack.append("term", 5LL);
+    rollingBack.append("state", static_cast<int>(MemberState::kRollback));
+    rollingBack.append("isPrimary", false);
+    rollingBack.append("hasSyncSource", true);
+    EXPECT_NE(whyNotApplyBatchFrom(rollingBack.obj(), 5), "");
     // What the source did not send is not held against it.
     BSONObjBuilder termOnly;
     termOnly.append("term", 5LL);
