@@ -168,6 +168,28 @@ def matches_filter(relpath, filters):
     return False
 
 
+def keep_server_logs(scratch, dest, limit=512 * 1024 * 1024):
+    """The logs of the servers a failed suite's tests started themselves (replica-set members,
+    restarted servers) live in its scratch directory, which is removed: keep them beside the
+    suite's logs, for whoever explains the failure."""
+    kept = 0
+    for root, _dirs, files in os.walk(scratch):
+        for f in files:
+            if not f.endswith(".log"):
+                continue
+            src = os.path.join(root, f)
+            try:
+                size = os.path.getsize(src)
+                if kept + size > limit:
+                    continue
+                target = os.path.join(dest, os.path.relpath(src, scratch))
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                shutil.copyfile(src, target)
+                kept += size
+            except OSError:
+                pass
+
+
 def suite_log_dir(suite):
     d = os.path.join(LOG_ROOT, suite)
     shutil.rmtree(d, ignore_errors=True)
@@ -599,11 +621,14 @@ def main():
         scratch = os.path.join(SCRATCH_ROOT, s.replace("/", "_"))
         os.makedirs(scratch, exist_ok=True)
         os.environ["TMPDIR"] = tempfile.tempdir = scratch
+        failed_before = rep.failed
         try:
             runners.get(s, lambda c, s=s: run_js_suite(c, s))(ctx)
         except Exception as e:  # a bug in the runner must still be a visible failure
             rep.result("%s/runner" % s, "FAIL", detail="%s: %s" % (type(e).__name__, e))
         finally:
+            if rep.failed > failed_before:
+                keep_server_logs(scratch, os.path.join(LOG_ROOT, s, "scratch-logs"))
             shutil.rmtree(scratch, ignore_errors=True)
     shutil.rmtree(SCRATCH_ROOT, ignore_errors=True)
 

@@ -65,6 +65,11 @@ def stalled(what, e):
     for x in MEMBERS:
         if x.proc is not None and x.proc.poll() is None:
             report.append("--- member on port %d: log ---\n%s\n--- its threads ---\n%s" % (x.port, x.tail(80), threads_of(x)))
+    for x in MEMBERS:
+        if x.proc is not None and x.proc.poll() is not None:
+            # A member that exited on its own: how, and what it logged last (its log is lost with
+            # the suite's scratch directory). Last, where a truncated report still shows it.
+            report.append("--- member on port %d EXITED with %s: log ---\n%s" % (x.port, x.proc.returncode, x.tail(200)))
     return AssertionError("\n".join(report))
 
 
