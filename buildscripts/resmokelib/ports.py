@@ -30,13 +30,30 @@ _next_port = [None]   # next port to hand out in the newest block
 _block_end = [None]
 
 
+def _port_range():
+    """Test ports lie below the kernel's ephemeral range (32768-60999 on Linux): a port handed to
+    a test stays free until the test starts a server on it, and meanwhile any outgoing connection
+    (a driver's, a member's) may be given it as its local port; the server then fails to start
+    with "Address already in use" (seen in CI on a member restarted late in a test)."""
+    low, high = 10000, 60000
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            first = int(f.read().split()[0])
+        if first - low >= 50 * PORT_BLOCK:
+            high = first
+    except (OSError, ValueError, IndexError):
+        pass
+    return low, high - (high - low) % PORT_BLOCK
+
+
 def _lock_next_block():
     """Locks the next block no other process holds, from a pid-based start; returns its first port."""
     os.makedirs(PORT_LOCK_DIR, exist_ok=True)
-    blocks = (60000 - 20000) // PORT_BLOCK
-    start = _blocks[-1][1] + PORT_BLOCK if _blocks else 20000 + (os.getpid() % blocks) * PORT_BLOCK
+    low, high = _port_range()
+    blocks = (high - low) // PORT_BLOCK
+    start = _blocks[-1][1] + PORT_BLOCK if _blocks else low + (os.getpid() % blocks) * PORT_BLOCK
     for i in range(blocks):
-        base = 20000 + (start - 20000 + i * PORT_BLOCK) % (60000 - 20000)
+        base = low + (start - low + i * PORT_BLOCK) % (high - low)
         f = open(os.path.join(PORT_LOCK_DIR, "block-%d.lock" % base), "a")
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
