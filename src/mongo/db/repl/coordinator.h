@@ -211,6 +211,11 @@ private:
     // sync): a flush that began before must not publish its older target. REQUIRES: _mutex.
     void resetAppliedLocked(const OpTime& opTime, Date_t wall);
     void onCannotSync(const std::string& why);
+    void onTooStale(const std::string& why);
+    void onFollowingSource();
+    // The fetcher runs in SECONDARY and STARTUP2, and in RECOVERING while too stale (looking for
+    // a source whose oplog reaches back). REQUIRES: _mutex.
+    bool fetchingStateLocked() const;
     void denySyncSource(const std::string& host, const std::string& why, std::chrono::milliseconds forHowLong);
     // The fetcher found our history diverged from source's: ROLLBACK, the rolled-back
     // documents saved (rollback.h), then an initial sync from the set. On the fetcher's thread.
@@ -280,6 +285,7 @@ private:
     std::string _configSourceHost;          // heartbeated us while we had no config
     BSONObj _pendingConfig;                 // newer config from a heartbeat reply
     std::string _cannotSync;                // why the fetcher stopped for good ("" = fine)
+    std::string _tooStale;                  // why it waits in RECOVERING for a source that reaches back
     std::string _lastElectionReason;
     bool _linksDirty = false;   // the config changed: the bg thread restarts the member links
     int _lastPrimarySeen = -1;  // for topologyVersion: hello's primary changed

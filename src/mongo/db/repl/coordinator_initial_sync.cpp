@@ -73,7 +73,7 @@ std::string ReplicationCoordinator::currentSyncSourceLocked() const {
 std::optional<std::string> ReplicationCoordinator::chooseSyncSource() {
     std::lock_guard<std::mutex> lk(_mutex);
     if (!_config || _selfIndex < 0 || !_cannotSync.empty() || _shutdown) return std::nullopt;
-    if (_state != MemberState::kSecondary && _state != MemberState::kStartup2) return std::nullopt;
+    if (!fetchingStateLocked()) return std::nullopt;
     if (_initialSyncActive) return std::nullopt;  // the initial syncer pulls, not the fetcher
     auto members = syncSourceCandidatesLocked();
     const auto now = Clock::now();

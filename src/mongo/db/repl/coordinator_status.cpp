@@ -93,7 +93,7 @@ void ReplicationCoordinator::appendMemberStatus(BSONObjBuilder& o, size_t i, Dat
         const int sourceIndex = memberIndexForHost(source);
         o.append("syncSourceHost", source);
         o.append("syncSourceId", sourceIndex >= 0 ? _config->members[size_t(sourceIndex)].id : -1);
-        o.append("infoMessage", _cannotSync);
+        o.append("infoMessage", _cannotSync.empty() ? _tooStale : _cannotSync);
         if (_state == MemberState::kPrimary) {
             o.append("electionTime", _electionOpTime.getTimestamp());
             o.append("electionDate", _electionDate);

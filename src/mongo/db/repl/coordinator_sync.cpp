@@ -26,8 +26,7 @@ void ReplicationCoordinator::manageFetcher() {
         std::lock_guard<std::mutex> lk(_mutex);
         // Not once an election is won: becomePrimary stops the fetcher and must not see it
         // started again before the node is PRIMARY.
-        want = (_state == MemberState::kSecondary || _state == MemberState::kStartup2) && _cannotSync.empty() &&
-               !_shutdown && _topo.role() != Role::kLeader;
+        want = fetchingStateLocked() && _cannotSync.empty() && !_shutdown && _topo.role() != Role::kLeader;
     }
     if (!want) {
         if (_fetcher.running()) _fetcher.stop();
@@ -54,6 +53,8 @@ void ReplicationCoordinator::manageFetcher() {
         denySyncSource(host, why, d);
     };
     hooks.onDiverged = [this](RemoteClient* source, const std::string& why) { rollBack(source, why); };
+    hooks.onTooStale = [this](const std::string& why) { onTooStale(why); };
+    hooks.onFollowing = [this] { onFollowingSource(); };
     hooks.delaySecs = [this] {
         std::lock_guard<std::mutex> lk(_mutex);
         return _config && _selfIndex >= 0 ? _config->members[size_t(_selfIndex)].secondaryDelaySecs : 0LL;
@@ -125,6 +126,30 @@ bool ReplicationCoordinator::reportsNoProgressLocked() const {
     return _state == MemberState::kStartup2 || _initialSyncActive;
 }
 
+bool ReplicationCoordinator::fetchingStateLocked() const {
+    return _state == MemberState::kSecondary || _state == MemberState::kStartup2 ||
+        (_state == MemberState::kRecovering && !_tooStale.empty());
+}
+
+void ReplicationCoordinator::onTooStale(const std::string& why) {
+    std::lock_guard<std::mutex> lk(_mutex);
+    if (_state != MemberState::kSecondary && _state != MemberState::kRecovering) return;
+    if (_tooStale.empty())
+        LOGV2_ERROR(7700208, Replication, "Too stale to catch up: waiting in RECOVERING for a sync source whose oplog reaches back",
+                    logv2::attrs("reason", why, "lastApplied", _lastApplied.toBSON()));
+    _tooStale = why;
+    if (_state == MemberState::kSecondary) setStateLocked(MemberState::kRecovering, "too stale");
+}
+
+void ReplicationCoordinator::onFollowingSource() {
+    std::lock_guard<std::mutex> lk(_mutex);
+    if (_tooStale.empty()) return;
+    _tooStale.clear();
+    LOGV2(7700209, Replication, "No longer too stale: a sync source's oplog reaches back to our last entry",
+          logv2::attrs("syncSource", _fetcher.syncSource(), "lastApplied", _lastApplied.toBSON()));
+    if (_state == MemberState::kRecovering) setStateLocked(MemberState::kSecondary, "sync source found");
+}
+
 void ReplicationCoordinator::onCannotSync(const std::string& why) {
     std::lock_guard<std::mutex> lk(_mutex);
     if (!_cannotSync.empty()) return;
@@ -132,6 +157,7 @@ void ReplicationCoordinator::onCannotSync(const std::string& why) {
     LOGV2_ERROR(21799, Replication, "Replication stopped: this member cannot sync from the set",
                 logv2::attrs("reason", why, "lastApplied", _lastApplied.toBSON()));
     if (_state == MemberState::kSecondary) setStateLocked(MemberState::kRecovering, "cannot sync");
+    _tooStale.clear();  // the state is the final verdict's now
 }
 
 BSONObj ReplicationCoordinator::updatePositionCommandLocked() const {

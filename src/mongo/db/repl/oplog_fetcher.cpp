@@ -227,15 +227,14 @@ void OplogFetcher::fetchFrom(const std::string& source) {
             if (o.isOK() && last.getTimestamp() < o.getValue().opTime.getTimestamp()) {
                 const std::string why = "we are too stale to use " + source + " as a sync source: our last applied " +
                     "optime " + last.toString() + " is older than its oldest entry " + o.getValue().opTime.toString();
-                // Only the primary's oplog decides that we are too stale for the set: a secondary's
-                // can start later than ours (it resynced, or has a small oplog). As MongoDB, such a
-                // source is denylisted for a minute and another is chosen.
+                // As MongoDB, the source is denylisted for a minute and another is chosen: a
+                // secondary's oplog can start later than ours (it resynced, or is small). When even
+                // the primary's does, the member waits in RECOVERING, still looking: a member
+                // with a longer oplog may come back (never a final verdict; resyncing is the
+                // operator's remedy when none does).
+                if (_hooks.denySyncSource) _hooks.denySyncSource(source, why, std::chrono::minutes(1));
                 const bool fromPrimary = replData["isPrimary"].type() == Bool && replData["isPrimary"].boolean();
-                if (!fromPrimary && _hooks.denySyncSource) {
-                    _hooks.denySyncSource(source, why, std::chrono::minutes(1));
-                    return;
-                }
-                _hooks.onCannotSync(why + " (resync this member)");
+                if (fromPrimary && _hooks.onTooStale) _hooks.onTooStale(why + " (resync this member if no member's oplog reaches back)");
                 return;
             }
             if (!oldest.isOK()) return;  // the source went away: choose again
@@ -250,6 +249,7 @@ void OplogFetcher::fetchFrom(const std::string& source) {
     // From here on the source's history continues ours: what we apply from it makes us a
     // source others may take entries from ($replData hasSyncSource).
     FollowingScope following(_following);
+    if (_hooks.onFollowing) _hooks.onFollowing();
     while (!_stop) {
         noteBatchReceived(batch);
         if (skip < batch.size()) {

@@ -57,6 +57,11 @@ public:
         // one is chosen meanwhile.
         std::function<void(const std::string& source, const std::string& why, std::chrono::milliseconds)>
             denySyncSource;
+        // The primary's oplog no longer reaches back to our last entry (MongoDB's "too stale"):
+        // the member waits in RECOVERING for a source whose oplog does (onFollowing ends it).
+        std::function<void(const std::string& why)> onTooStale;
+        // The source's history was checked to continue ours: from here on its entries are applied.
+        std::function<void()> onFollowing;
         // secondaryDelaySecs of this member (0: none).
         std::function<long long()> delaySecs;
         // Our history diverged from the source's (connected as `source`): roll back (the
