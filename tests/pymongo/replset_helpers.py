@@ -36,6 +36,14 @@ def status(m):
         return c.admin.command("replSetGetStatus")
 
 
+def state_of(m):
+    """m's myState, None when it does not answer."""
+    try:
+        return status(m)["myState"]
+    except pymongo.errors.PyMongoError:
+        return None
+
+
 def primary_of(members):
     for m in members:
         if m.proc is None or m.proc.poll() is not None:
@@ -62,13 +70,15 @@ def make_members(tmp, set_name, n, extra_args=lambda i: []):
             for i, p in enumerate(ports)]
 
 
-def initiate(members, set_name, settings=SETTINGS):
+def initiate(members, set_name, settings=SETTINGS, priorities=None):
     """Starts members, initiates them as set_name from the first, and waits for a primary and every
-    other member in SECONDARY."""
+    other member in SECONDARY. priorities: one per member (default: MongoDB's 1 each)."""
     for m in members:
         m.start()
     config = {"_id": set_name, "members": [{"_id": i, "host": host(m)} for i, m in enumerate(members)],
               "settings": settings}
+    for i, p in enumerate(priorities or []):
+        config["members"][i]["priority"] = p
     with members[0].client() as c:
         c.admin.command("replSetInitiate", config)
     wait_for(lambda: primary_of(members), 30, "a primary")

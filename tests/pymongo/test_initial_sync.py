@@ -20,7 +20,7 @@ from bson import Timestamp
 import pytest
 
 import replset_helpers
-from replset_helpers import host, initiate, make_members, primary_of, status, stop_all, wait_for
+from replset_helpers import host, initiate, make_members, primary_of, state_of, status, stop_all, wait_for
 
 SET = "isync"
 MB = 1024 * 1024
@@ -30,13 +30,6 @@ def code_of(fn):
     with pytest.raises(pymongo.errors.OperationFailure) as e:
         fn()
     return e.value.code
-
-
-def state_of(m):
-    try:
-        return status(m)["myState"]
-    except pymongo.errors.PyMongoError:
-        return None
 
 
 def fail_point(m, name, mode, data=None):

@@ -181,7 +181,7 @@ def write(results, out):
         L.append("|---|---|---|---|---|---|")
         runs = _throughput_runs(tp)
         for r in sorted(runs, key=lambda r: (r["clients"], str(r["w"]))):
-            best = r is tp.get("w_%s" % r["w"]) or r == tp.get("w_%s" % r["w"])
+            best = r == tp.get("w_%s" % r["w"])
             ratio = ""
             if r["w"] == "majority":
                 w1 = [x for x in runs if x["w"] == 1 and x["clients"] == r["clients"]]
