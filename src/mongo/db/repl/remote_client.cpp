@@ -14,6 +14,8 @@ namespace mongo {
 namespace repl {
 
 namespace {
+constexpr long long kNoRescanMillis = 24LL * 3600 * 1000;
+
 void initDriverOnce() {
     static std::once_flag once;
     std::call_once(once, [] { mongoc_init(); });
@@ -47,10 +49,20 @@ void RemoteClient::connect(int socketTimeoutMillis) {
     if (_client && _connectedTimeout == socketTimeoutMillis) return;
     if (_client) mongoc_client_destroy(_client);
     _client = nullptr;
+    // heartbeatFrequencyMS: a day, i.e. libmongoc never rescans a live connection on its own. Why:
+    // a single-threaded client (1.23) rescans when the last scan is older than that interval, and
+    // it may do so in the middle of a command: for a member that advertises no sessions (STARTUP2,
+    // RECOVERING, ROLLBACK, an arbiter), creating the command's implicit session selects the
+    // server again after the command's connection was taken. If that rescan's hello fails (the
+    // member is shutting down), the connection is destroyed under the command, which then writes
+    // to it and aborts the process (`_mongoc_stream_socket_timed_out(): precondition failed:
+    // ss->sock`; remote_client_test.cpp checks that no rescan happens). No rescan is needed here: any
+    // network error drops the client (dropConnection) and the next command connects afresh, and
+    // the state a member is in comes from its heartbeat replies, not from libmongoc's view.
     const std::string uri = "mongodb://" + _host + "/?directConnection=true&connectTimeoutMS=" +
                             std::to_string(_timeoutMillis) + "&socketTimeoutMS=" + std::to_string(socketTimeoutMillis) +
                             "&serverSelectionTimeoutMS=" + std::to_string(_timeoutMillis) +
-                            "&serverSelectionTryOnce=true&heartbeatFrequencyMS=500";
+                            "&serverSelectionTryOnce=true&heartbeatFrequencyMS=" + std::to_string(kNoRescanMillis);
     bson_error_t error;
     mongoc_uri_t* u = mongoc_uri_new_with_error(uri.c_str(), &error);
     if (!u) return;
