@@ -121,7 +121,7 @@ void ReplicationCoordinator::setStateLocked(MemberState s, const char* why) {
     _topo.setFollowerState(s == MemberState::kPrimary ? MemberState::kSecondary : s);
     bumpTopologyVersion();
     _progressCv.notify_all();
-    _commitPointCv.notify_all();
+    _commitPointWaiters.wakeAll();
 }
 
 void ReplicationCoordinator::startup(OperationContext* opCtx, ReplicationStartupOptions options) {

@@ -34,6 +34,7 @@
 #include "mongo/db/repl/initial_sync.h"
 #include "mongo/db/repl/journal_flusher.h"
 #include "mongo/db/repl/oplog_fetcher.h"
+#include "mongo/db/repl/optime_waiters.h"
 #include "mongo/db/repl/repl_config.h"
 #include "mongo/db/repl/sync_source.h"
 #include "mongo/db/repl/topology.h"
@@ -235,6 +236,10 @@ private:
         waitForProgressLocked(lk, opCtx, _progressCv);
     }
     void waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx, std::condition_variable& cv);
+    // The same step for a waiter of the commit point (_commitPointWaiters).
+    void waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx, OpTimeWaiters::Waiter& w);
+    // opCtx's interrupt check with lk released (held again on return, also when it throws).
+    void checkForInterruptUnlocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx);
     void setStateLocked(MemberState s, const char* why);
     // _term and the last vote follow the topology's after each of its events. REQUIRES: _mutex.
     void syncTermLocked();
@@ -280,7 +285,7 @@ private:
     OpTime _commitPoint;
     Date_t _commitPointWall;
     std::condition_variable _progressCv;     // members' progress: w: <n> waiters, catch-up, afterClusterTime
-    std::condition_variable _commitPointCv;  // the commit point moved or the state changed: majority waiters
+    OpTimeWaiters _commitPointWaiters;       // majority waiters: woken when the commit point reaches them
     std::atomic<bool> _writesAllowed{false};  // LocalOplog's write gate
     std::string _configSourceHost;          // heartbeated us while we had no config
     BSONObj _pendingConfig;                 // newer config from a heartbeat reply

@@ -77,7 +77,10 @@ void ReplicationCoordinator::shutdown() {
     if (!isReplSet()) return;
     _shutdown = true;
     _progressCv.notify_all();
-    _commitPointCv.notify_all();
+    {
+        std::lock_guard<std::mutex> lk(_mutex);
+        _commitPointWaiters.wakeAll();
+    }
     if (_background.joinable()) _background.join();
     _journalFlusher.stop();
     _links.stop();

@@ -278,7 +278,7 @@ void ReplicationCoordinator::advanceCommitPointLocked() {
     _commitPoint = candidate;
     LocalOplog::get()->setMajorityCommitted(_commitPoint.getTimestamp());
     _commitPointWall = _lastAppliedWall;
-    _commitPointCv.notify_all();
+    _commitPointWaiters.reached(_commitPoint);
     LocalOplog::get()->notifyReaders();  // change streams: more entries are events now
 }
 
@@ -295,7 +295,7 @@ void ReplicationCoordinator::learnCommitPointLocked(const OpTime& committed, Dat
     _commitPoint = c;
     LocalOplog::get()->setMajorityCommitted(_commitPoint.getTimestamp());
     _commitPointWall = wall;
-    _commitPointCv.notify_all();
+    _commitPointWaiters.reached(_commitPoint);
     LocalOplog::get()->notifyReaders();
 }
 
@@ -334,17 +334,28 @@ void ReplicationCoordinator::awaitReadDurable(OperationContext* opCtx, bool line
     }
     std::unique_lock<std::mutex> lk(_mutex);
     if (_state == MemberState::kPrimary && _lastDurable < target) _journalFlusher.request();
+    OpTimeWaiters::Waiter waiter(_commitPointWaiters, target);
     while (_commitPoint < target) {
         if (linearizable && _state != MemberState::kPrimary)
             uasserted(ErrorCodes::PrimarySteppedDown, "primary stepped down while waiting for a linearizable read");
         if (_shutdown) uasserted(ErrorCodes::ShutdownInProgress, "Replication is being shut down");
-        waitForProgressLocked(lk, opCtx, _commitPointCv);
+        waitForProgressLocked(lk, opCtx, waiter);
     }
 }
 
 void ReplicationCoordinator::waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx,
                                                    std::condition_variable& cv) {
     cv.wait_for(lk, std::chrono::milliseconds(50));
+    checkForInterruptUnlocked(lk, opCtx);
+}
+
+void ReplicationCoordinator::waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx,
+                                                   OpTimeWaiters::Waiter& w) {
+    w.waitFor(lk, std::chrono::milliseconds(50));
+    checkForInterruptUnlocked(lk, opCtx);
+}
+
+void ReplicationCoordinator::checkForInterruptUnlocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx) {
     lk.unlock();
     try {
         opCtx->checkForInterrupt();
@@ -468,6 +479,10 @@ BSONObj ReplicationCoordinator::awaitWriteConcern(OperationContext* opCtx, const
         e.append("errInfo", info.obj());
         return e.obj();
     };
+    // A majority waiter wakes only when the commit point reaches its write (or the state
+    // changes), not at every member's report or every commit of other writers.
+    std::optional<OpTimeWaiters::Waiter> majorityWaiter;
+    if (majority) majorityWaiter.emplace(_commitPointWaiters, opTime);
     while (!satisfied()) {
         if (_state != MemberState::kPrimary)
             return wcError(ErrorCodes::PrimarySteppedDown, "Primary stepped down while waiting for replication", false);
@@ -475,9 +490,10 @@ BSONObj ReplicationCoordinator::awaitWriteConcern(OperationContext* opCtx, const
         if (wtimeout > 0 && Clock::now() - start >= std::chrono::milliseconds(wtimeout))
             return wcError(ErrorCodes::WriteConcernFailed, "waiting for replication timed out", true);
         try {
-            // A majority waiter wakes only when the commit point moves (or the state changes),
-            // not at every member's report or every commit of other writers.
-            waitForProgressLocked(lk, opCtx, majority ? _commitPointCv : _progressCv);
+            if (majorityWaiter)
+                waitForProgressLocked(lk, opCtx, *majorityWaiter);
+            else
+                waitForProgressLocked(lk, opCtx, _progressCv);
         } catch (const DBException& e) {
             return wcError(ErrorCodes(e.code()), e.reason(), false);
         }
