@@ -238,6 +238,10 @@ private:
     void waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx, std::condition_variable& cv);
     // The same step for a waiter of the commit point (_commitPointWaiters).
     void waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx, OpTimeWaiters::Waiter& w);
+    // Whether enough other members keep up to make a w: "majority" write durable without this
+    // primary's journal (it is then not flushed for the write). REQUIRES: _mutex.
+    bool othersFormDurableMajorityLocked() const;
+    static constexpr uint32_t kKeepingUpSecs = 2;
     // opCtx's interrupt check with lk released (held again on return, also when it throws).
     void checkForInterruptUnlocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx);
     void setStateLocked(MemberState s, const char* why);
