@@ -13,9 +13,13 @@
 #include "mongo/db/repl/port_probe.h"
 #include "mongo/db/repl/remote_client.h"
 #include "mongo/db/service_context.h"
+#include "mongo/util/fail_point.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
+
+MONGO_FAIL_POINT_DEFINE(blockHeartbeatStepdown);
+
 namespace repl {
 namespace {
 
@@ -180,6 +184,10 @@ void ReplicationCoordinator::execute(const Actions& actions) {
                 break;
             }
             case TopologyAction::kStepDown: {
+                // blockHeartbeatStepdown (MongoDB's name): a step-down the topology decided (a newer
+                // term seen, the majority lost) waits while it is on; tests hold a deposed
+                // primary there, between learning the new term and leaving PRIMARY.
+                blockHeartbeatStepdown.pauseWhileSet();
                 std::unique_lock<std::mutex> lk(_mutex);
                 stepDownLocked(lk, a.reason);
                 break;

@@ -260,6 +260,13 @@ void ReplicationCoordinator::processUpdatePosition(const BSONObj& cmd, BSONObjBu
 
 void ReplicationCoordinator::advanceCommitPointLocked() {
     if (!_config || _selfIndex < 0 || _state != MemberState::kPrimary) return;
+    // Only while this node leads the term it holds. A primary told of a newer term (a heartbeat
+    // from a member of the new primary's set) is still PRIMARY until its step-down runs, but the
+    // progress it hears now is of another history: members report optimes of the newer term,
+    // which passed the term test below once _term had moved, and moved the commit point past this
+    // node's own unreplicated writes: their waiters were acknowledged as majority-committed and
+    // the writes lost in the rollback (found by test_random_faults.py).
+    if (_topo.role() != Role::kLeader || _topo.term() != _term) return;
     // The newest optime durable on writeMajorityCount voting data-bearing members, this one's
     // as its journal flusher last made it durable.
     std::vector<OpTime> durable;
