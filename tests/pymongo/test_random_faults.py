@@ -357,6 +357,9 @@ def test_a_deposed_primary_does_not_count_the_new_terms_progress_toward_its_comm
     unreplicated writes, and its rollback then removed them. The fail point blockHeartbeatStepdown
     holds the deposed primary in that window."""
     fs = faulty_set
+    # The set's first elections may still be settling: a majority write commits in the primary's term.
+    with pymongo.MongoClient(fs.uri, w="majority", serverSelectionTimeoutMS=30000) as c:
+        c.faults.docs.insert_one({"_id": "settled"})
     p = fs.primary()
     old, others = fs.members[p], [m for i, m in enumerate(fs.members) if i != p]
     for m in others:
@@ -380,7 +383,8 @@ def test_a_deposed_primary_does_not_count_the_new_terms_progress_toward_its_comm
     fs.pause(p)
     for m in others:
         release_replication(m)
-    new = wait_for(lambda: fs.primary(), 60, "a new primary")
+    wait_for(lambda: fs.primary() not in (None, p), 60, "a new primary")
+    new = fs.primary()
     with fs.members[new].client() as c:
         c.faults.get_collection("docs", write_concern=pymongo.WriteConcern(w=2, wtimeout=30000)).insert_many(
             [{"_id": "after-%d" % i} for i in range(20)])
