@@ -146,7 +146,7 @@ print('[failover_partition] partition the primary from the majority');
   assert.eq(np, rst.getPrimaryIndex());
   rst.awaitReplication();
   assert.eq(acknowledged.length, conn.getDB('test').c.countDocuments({}));
-  // Its history diverged: it rolled back (ROLLBACK, a resync from the set), saving the document
+  // Its history diverged: it rolled back (ROLLBACK, the insert undone in place), saving the document
   // as it held it under <dbpath>/rollback/<collection uuid>/removed.<time>.bson.
   const dir = path.join(rst.mongods[p].dbpath, 'rollback');
   const files = [];

@@ -8,6 +8,7 @@ equal on all members at the end. One set for the whole file (module fixture): CI
 
 import os
 import time
+import uuid
 
 import bson
 import pymongo
@@ -234,26 +235,42 @@ def test_step_down_freeze_and_rbid(rs):
     wait_for(lambda: primary_of(rs) is p, 10, "the stepped-up member as the only primary")
 
 
-def test_diverged_member_rolls_back_saves_what_it_lost_and_rejoins(rs):
+def diverge(rs, write_alone, then_write):
+    """Gives the primary writes no other member has: the others are killed, write_alone(client of
+    the primary) runs (w: 1, before it notices it lost its majority), the primary is killed and
+    the others, restarted, elect one of them, on which then_write(client of the set) runs.
+    Returns the old primary, stopped."""
     p = primary_of(rs)
     others = [m for m in rs if m is not p]
     for m in others:
         m.kill9()
-    # A write only the old primary has (w: 1, before it notices it lost its majority).
     with p.client() as c:
+        write_alone(c)
+    p.kill9()
+    for m in others:
+        m.start()
+    wait_for(lambda: primary_of(others), 30, "a primary among the two others")
+    with rs_client(rs) as c:
+        then_write(c)
+    return p
+
+
+def majority(c, coll):
+    return c.test.get_collection(coll, write_concern=pymongo.WriteConcern(w="majority", wtimeout=20000))
+
+
+def test_diverged_member_rolls_back_saves_what_it_lost_and_rejoins(rs):
+    def write_alone(c):
         c.test.get_collection("div", write_concern=pymongo.WriteConcern(w=1)).insert_one({"_id": "lost", "v": 1})
         # And a transaction's (its applyOps entry is rolled back as well).
         with c.start_session() as s:
             s.start_transaction(write_concern=pymongo.WriteConcern(w=1))
             c.test.div.insert_one({"_id": "lostInTxn", "v": 2}, session=s)
             s.commit_transaction()
-    p.kill9()
-    for m in others:
-        m.start()
-    wait_for(lambda: primary_of(others), 30, "a primary among the two others")
-    with rs_client(rs) as c:
-        c.test.get_collection("div", write_concern=pymongo.WriteConcern(w="majority", wtimeout=20000)).insert_one(
-            {"_id": "kept"})
+
+    # The collection is created by the write only the old primary has: its divergent entries
+    # include a command, which it cannot undo in place.
+    p = diverge(rs, write_alone, lambda c: majority(c, "div").insert_one({"_id": "kept"}))
     rollback_dir = os.path.join(p.dbpath, "rollback")
     assert not os.path.exists(rollback_dir)
     p.start()
@@ -261,6 +278,7 @@ def test_diverged_member_rolls_back_saves_what_it_lost_and_rejoins(rs):
     # from the set) and becomes a SECONDARY holding the set's history, not its own.
     wait_for(lambda: status(p)["myState"] == 2 and os.path.isdir(rollback_dir), 60,
              "the diverged member to roll back and become SECONDARY")
+    assert b"cannot be undone in place" in open(p.log_path, "rb").read(), p.tail(60)
     with p.client(read_preference=pymongo.ReadPreference.SECONDARY_PREFERRED) as c:
         wait_for(lambda: c.test.div.find_one({"_id": "kept"}) is not None, 30, "the set's write on the member")
         assert c.test.div.find_one({"_id": "lost"}) is None and c.test.div.find_one({"_id": "lostInTxn"}) is None
@@ -275,6 +293,104 @@ def test_diverged_member_rolls_back_saves_what_it_lost_and_rejoins(rs):
     with rs_client(rs) as c:
         c.test.get_collection("div", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_one(
             {"_id": "after"})
+
+
+def rollback_files(m, db, coll):
+    """The documents of m's rollback files for db.coll (<dbpath>/rollback/<collection uuid>/)."""
+    with m.client() as c:
+        info = c[db].command("listCollections", filter={"name": coll})["cursor"]["firstBatch"][0]["info"]
+    u = info["uuid"] if isinstance(info["uuid"], uuid.UUID) else uuid.UUID(bytes=bytes(info["uuid"]))
+    d = os.path.join(m.dbpath, "rollback", str(u))
+    docs = []
+    for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        with open(os.path.join(d, f), "rb") as fh:
+            docs += bson.decode_all(fh.read())
+    return docs
+
+
+def test_divergent_writes_are_undone_in_place(rs):
+    # MongoDB's rollback via refetch: when a member's divergent entries are inserts, updates,
+    # deletes and transactions of those (no collection or index made or dropped), it undoes them
+    # in place - ROLLBACK, then RECOVERING while it applies the set's entries up to what it read
+    # from its sync source, then SECONDARY - instead of copying the whole data set again.
+    with rs_client(rs) as c:
+        coll = c.test.get_collection("inplace", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000))
+        coll.create_index("u", unique=True)
+        coll.insert_many([{"_id": i, "v": 0, "u": "k%d" % i} for i in range(20)])
+
+    def write_alone(c):
+        coll = c.test.get_collection("inplace", write_concern=pymongo.WriteConcern(w=1))
+        coll.insert_one({"_id": "lost", "u": "lost"})
+        coll.update_one({"_id": 1}, {"$set": {"v": "divergent"}})
+        coll.delete_one({"_id": 2})
+        coll.update_one({"_id": 11}, {"$set": {"v": "divergent"}})
+        with c.start_session() as s:
+            s.start_transaction(write_concern=pymongo.WriteConcern(w=1))
+            coll.update_one({"_id": 5}, {"$set": {"v": "inTxn"}}, session=s)
+            coll.insert_one({"_id": "lostInTxn", "u": "lostInTxn"}, session=s)
+            s.commit_transaction()
+
+    def then_write(c):
+        coll = majority(c, "inplace")
+        coll.update_one({"_id": 1}, {"$set": {"v": "kept"}})
+        coll.delete_one({"_id": 6})
+        coll.insert_one({"_id": "kept", "u": "lost"})  # the unique key the rolled-back insert held
+        # Document 11's version on the sync source takes a key document 10 holds until an entry
+        # after it is applied: the member holds "k10" twice meanwhile (unique index relaxed).
+        coll.update_one({"_id": 10}, {"$set": {"u": "m"}})
+        coll.update_one({"_id": 11}, {"$set": {"u": "k10"}})
+
+    p = diverge(rs, write_alone, then_write)
+    p.start()
+    wait_for(lambda: status(p)["myState"] == 2 and b"Rollback complete" in open(p.log_path, "rb").read(), 60,
+             "the diverged member to roll back in place and become SECONDARY")
+    log = open(p.log_path, "rb").read()
+    assert b"Rollback in place" in log and b"resyncing" not in log and b"Initial sync" not in log, p.tail(60)
+    with rs_client(rs) as c:
+        want = sorted(c.test.inplace.find(), key=str)
+        # A w: 3 write reaches it: it applies the set's entries again.
+        c.test.get_collection("inplace", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_one(
+            {"_id": "after", "u": "after"})
+    with p.client(read_preference=pymongo.ReadPreference.SECONDARY_PREFERRED) as c:
+        got = sorted(c.test.inplace.find({"_id": {"$ne": "after"}}), key=str)
+        assert got == want
+        assert c.local["oplog.rs"].find_one({"o._id": "lost"}) is None
+        assert c.test.inplace.find_one({"_id": "after"}) is not None
+        assert [i["name"] for i in c.test.inplace.list_indexes()] == ["_id_", "u_1"]
+    # What it rolled back, as it held it: the divergent insert, the transaction's documents and
+    # the versions of the updated documents (the deleted one is not held: nothing to save).
+    saved = {d["_id"]: d for d in rollback_files(p, "test", "inplace")}
+    assert {"lost", "lostInTxn", 1, 5, 11} <= set(saved), saved
+    assert saved[1]["v"] == "divergent" and saved[5]["v"] == "inTxn"
+
+
+def test_a_member_killed_during_its_rollback_in_place_resyncs(rs):
+    # Between undoing its divergent writes and holding the sync source's entries up to minValid,
+    # a member's data is neither its own nor the set's. The initial sync flag is set before it
+    # changes anything: killed then, it resyncs at its next start instead of serving that data.
+    with rs_client(rs) as c:
+        c.test.get_collection("inplace2", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_many(
+            [{"_id": i} for i in range(10)])
+    p = diverge(rs, lambda c: c.test.get_collection("inplace2", write_concern=pymongo.WriteConcern(w=1)).insert_one(
+        {"_id": "lost"}), lambda c: majority(c, "inplace2").insert_one({"_id": "kept"}))
+    hang = ["--setParameter", "failpoint.rollbackHangBeforeFinish={\"mode\": \"alwaysOn\"}"]
+    p.extra_args += hang
+    try:
+        p.start()
+        with p.client() as c:
+            c.admin.command({"waitForFailPoint": "rollbackHangBeforeFinish", "timesEntered": 1, "maxTimeMS": 30000})
+        p.kill9()
+    finally:
+        del p.extra_args[-len(hang):]
+    p.start()
+    wait_for(lambda: status(p)["myState"] == 2, 60, "the member to resync and become SECONDARY")
+    assert b"Initial sync flag set" in open(p.log_path, "rb").read(), p.tail(60)
+    with rs_client(rs) as c:
+        c.test.get_collection("inplace2", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_one(
+            {"_id": "after"})
+    with p.client(read_preference=pymongo.ReadPreference.SECONDARY_PREFERRED) as c:
+        assert sorted((d["_id"] for d in c.test.inplace2.find()), key=str) == sorted(list(range(10)) + ["kept", "after"],
+                                                                             key=str)
 
 
 def test_a_primary_learning_a_newer_term_from_a_fetcher_steps_down(rs):

@@ -215,12 +215,20 @@ private:
     void onTooStale(const std::string& why);
     void onFollowingSource();
     // The fetcher runs in SECONDARY and STARTUP2, and in RECOVERING while too stale (looking for
-    // a source whose oplog reaches back). REQUIRES: _mutex.
+    // a source whose oplog reaches back) or after a rollback in place (until minValid).
+    // REQUIRES: _mutex.
     bool fetchingStateLocked() const;
     void denySyncSource(const std::string& host, const std::string& why, std::chrono::milliseconds forHowLong);
     // The fetcher found our history diverged from source's: ROLLBACK, the rolled-back
-    // documents saved (rollback.h), then an initial sync from the set. On the fetcher's thread.
+    // documents saved (rollback.h), then the divergent writes undone in place and RECOVERING
+    // until minValid (rollback_refetch.h), or else an initial sync from the set. On the
+    // fetcher's thread.
     void rollBack(RemoteClient* source, const std::string& why);
+    // After a rollback in place: once a batch reaches minValid, the member is consistent
+    // (SECONDARY) if its oplog holds minValid's entry, and resyncs if another history went past it.
+    void checkRollbackMinValid(const OpTime& applied);
+    // The member's data is replaced by an initial sync from the set (STARTUP2). REQUIRES: _mutex.
+    void startResyncLocked(const char* why);
     std::optional<std::string> chooseSyncSource();
     void sendUpdatePosition();
     // The primary's commit point from members' durable optimes. REQUIRES: _mutex.
@@ -295,6 +303,9 @@ private:
     BSONObj _pendingConfig;                 // newer config from a heartbeat reply
     std::string _cannotSync;                // why the fetcher stopped for good ("" = fine)
     std::string _tooStale;                  // why it waits in RECOVERING for a source that reaches back
+    // After a rollback in place, the source's optime the member must hold before its data is
+    // consistent (null: none pending). Below it the applier replays as initial sync does.
+    OpTime _rollbackMinValid;
     std::string _lastElectionReason;
     bool _linksDirty = false;   // the config changed: the bg thread restarts the member links
     int _lastPrimarySeen = -1;  // for topologyVersion: hello's primary changed

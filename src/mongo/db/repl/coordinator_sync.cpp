@@ -54,6 +54,10 @@ void ReplicationCoordinator::manageFetcher() {
     };
     hooks.onDiverged = [this](RemoteClient* source, const std::string& why) { rollBack(source, why); };
     hooks.onTooStale = [this](const std::string& why) { onTooStale(why); };
+    hooks.replayingOverNewerData = [this] {
+        std::lock_guard<std::mutex> lk(_mutex);
+        return !_rollbackMinValid.isNull();
+    };
     hooks.onFollowing = [this] { onFollowingSource(); };
     hooks.delaySecs = [this] {
         std::lock_guard<std::mutex> lk(_mutex);
@@ -62,7 +66,8 @@ void ReplicationCoordinator::manageFetcher() {
     _fetcher.start(std::move(hooks));
 }
 
-void ReplicationCoordinator::onBatchApplied(const OpTime&, bool reportedWithNextRequest) {
+void ReplicationCoordinator::onBatchApplied(const OpTime& applied, bool reportedWithNextRequest) {
+    checkRollbackMinValid(applied);
     {
         std::lock_guard<std::mutex> lk(_mutex);
         if (_state == MemberState::kStartup2) setStateLocked(MemberState::kSecondary, "caught up with the sync source");
@@ -128,7 +133,7 @@ bool ReplicationCoordinator::reportsNoProgressLocked() const {
 
 bool ReplicationCoordinator::fetchingStateLocked() const {
     return _state == MemberState::kSecondary || _state == MemberState::kStartup2 ||
-        (_state == MemberState::kRecovering && !_tooStale.empty());
+        (_state == MemberState::kRecovering && (!_tooStale.empty() || !_rollbackMinValid.isNull()));
 }
 
 void ReplicationCoordinator::onTooStale(const std::string& why) {
@@ -153,6 +158,13 @@ void ReplicationCoordinator::onFollowingSource() {
 void ReplicationCoordinator::onCannotSync(const std::string& why) {
     std::lock_guard<std::mutex> lk(_mutex);
     if (!_cannotSync.empty()) return;
+    if (!_rollbackMinValid.isNull() && _state == MemberState::kRecovering) {
+        // Replaying after a rollback in place: the data is not this member's to keep anyway.
+        LOGV2_WARNING(7700216, Replication, "Could not apply the set's entries after a rollback in place; resyncing",
+                      logv2::attrs("reason", why, "lastApplied", _lastApplied.toBSON()));
+        startResyncLocked("rollback: replay failed, resyncing");
+        return;
+    }
     _cannotSync = why;
     LOGV2_ERROR(21799, Replication, "Replication stopped: this member cannot sync from the set",
                 logv2::attrs("reason", why, "lastApplied", _lastApplied.toBSON()));

@@ -1,8 +1,10 @@
 #include "mongo/db/repl/oplog_fetcher.h"
 
 #include <chrono>
+#include <optional>
 
 #include "mongo/bson/bsonobjbuilder.h"
+#include "mongo/db/catalog/index_constraints.h"
 #include "mongo/db/repl/dedup/entry_rebuilder.h"
 #include "mongo/db/repl/dedup/oplog_delta_encoding.h"
 #include "mongo/db/repl/oplog_applier.h"
@@ -256,6 +258,7 @@ void OplogFetcher::fetchFrom(const std::string& source) {
             auto opCtx = makeOperationContext(internalClient());
             OpTime applied;
             bool incomplete = false;  // an entry could not be had: a new cursor starts after `applied`
+            const bool replaying = _hooks.replayingOverNewerData && _hooks.replayingOverNewerData();
             for (size_t i = skip; i < batch.size() && !_stop; ++i) {
                 auto rebuilt = rebuildFetchedEntry(opCtx.get(), &client, batch[i].embeddedObject(), int(kAwaitMillis));
                 if (!rebuilt.isOK()) {
@@ -280,8 +283,13 @@ void OplogFetcher::fetchFrom(const std::string& source) {
                 if (_stop) break;  // stopApplying(): not one more entry
                 Status s = [&] {
                     ReplicatedDeltaScope re(rebuilt.getValue().replicated);
-                    return OplogApplier::apply(opCtx.get(), e.getValue(), doc, OplogApplier::Mode::kSecondary,
-                                               [this] { return _stop.load(); });
+                    std::optional<RelaxedUniqueIndexScope> relaxed;
+                    auto mode = OplogApplier::Mode::kSecondary;
+                    if (replaying) {
+                        relaxed.emplace();
+                        mode = OplogApplier::Mode::kInitialSync;
+                    }
+                    return OplogApplier::apply(opCtx.get(), e.getValue(), doc, mode, [this] { return _stop.load(); });
                 }();
                 if (!s.isOK() && _stop) break;  // stopApplying() during a write conflict: not applied
                 if (!s.isOK()) {

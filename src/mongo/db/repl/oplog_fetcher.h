@@ -62,6 +62,9 @@ public:
         std::function<void(const std::string& why)> onTooStale;
         // The source's history was checked to continue ours: from here on its entries are applied.
         std::function<void()> onFollowing;
+        // Whether the member's data may be ahead of the entries it applies (after a rollback in
+        // place, until minValid): they are then applied as initial sync replays entries.
+        std::function<bool()> replayingOverNewerData;
         // secondaryDelaySecs of this member (0: none).
         std::function<long long()> delaySecs;
         // Our history diverged from the source's (connected as `source`): roll back (the

@@ -14,6 +14,8 @@
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/oplog_entry.h"
 #include "mongo/db/repl/remote_client.h"
+#include "mongo/db/repl/session_txn_storage.h"
+#include "mongo/db/repl/transaction_oplog.h"
 #include "mongo/util/log.h"
 
 namespace mongo {
@@ -58,10 +60,11 @@ std::string fileTime() {
     return buf;
 }
 
-// The _id of the document an insert or update entry wrote, as {_id: value}; empty for others.
+// The _id of the document an insert, update or delete entry wrote, as {_id: value}; empty
+// for others.
 BSONObj touchedId(const OplogEntry& e) {
     BSONElement id;
-    if (e.op == OpTypeEnum::kInsert)
+    if (e.op == OpTypeEnum::kInsert || e.op == OpTypeEnum::kDelete)
         id = e.o["_id"];
     else if (e.op == OpTypeEnum::kUpdate && e.o2)
         id = (*e.o2)["_id"];
@@ -70,6 +73,8 @@ BSONObj touchedId(const OplogEntry& e) {
     b.appendAs(id, "_id");
     return b.obj();
 }
+
+std::string bytesOf(const BSONObj& o) { return std::string(o.objdata(), size_t(o.objsize())); }
 
 }  // namespace
 
@@ -112,6 +117,7 @@ StatusWith<RollbackPlan> findCommonPoint(OperationContext* opCtx, RemoteClient* 
             const Entry& o = ours[i];
             if (o.opTime == *t) {
                 plan.commonPoint = o.opTime;
+                plan.commonPointWall = o.doc["wall"].type() == Date ? o.doc["wall"].date() : Date_t();
                 return plan;
             }
             if (!(o.opTime.getTimestamp() < t->getTimestamp())) {
@@ -133,36 +139,62 @@ StatusWith<RollbackPlan> findCommonPoint(OperationContext* opCtx, RemoteClient* 
     }
 }
 
-long long writeRollbackFiles(OperationContext* opCtx, const std::string& dbpath, const std::vector<BSONObj>& divergent) {
-    // Per namespace, the documents touched (once each, however many entries touched them).
-    std::map<std::string, std::vector<BSONObj>> ids;
-    std::map<std::string, std::set<std::string>> seen;
+TouchedDocuments touchedDocuments(OperationContext* opCtx, const std::vector<BSONObj>& divergent) {
+    TouchedDocuments out;
+    std::map<std::string, std::set<std::string>> seenIds;
+    std::set<std::string> seenSessions;
     auto note = [&](const OplogEntry& e) {
         if (e.ns.rfind("local.", 0) == 0) return;
         BSONObj id = touchedId(e);
         if (id.isEmpty()) return;
-        if (seen[e.ns].insert(std::string(id.objdata(), size_t(id.objsize()))).second) ids[e.ns].push_back(id);
+        if (seenIds[e.ns].insert(bytesOf(id)).second) out.ids[e.ns].push_back(id);
     };
     for (const BSONObj& doc : divergent) {
         auto parsed = OplogEntry::parse(doc);
-        if (!parsed.isOK()) continue;
+        if (!parsed.isOK()) {
+            out.commands.push_back(doc);  // not understood: nothing may be assumed of it
+            continue;
+        }
         const OplogEntry& e = parsed.getValue();
-        if (!e.isApplyOps()) {
+        if (e.isRetryableWrite() && seenSessions.insert(bytesOf(e.lsid)).second) out.sessions.push_back(e.lsid.getOwned());
+        if (e.op != OpTypeEnum::kCommand) {
             note(e);
             continue;
         }
-        // A transaction's entry (or one of its chain): the documents of its operations.
-        BSONElement ops = e.o["applyOps"];
-        if (ops.type() != Array) continue;
-        for (BSONElement op : ops.embeddedObject()) {
-            if (op.type() != Object) continue;
-            auto inner = OplogEntry::parseApplyOpsElement(op.embeddedObject());
-            if (inner.isOK()) note(inner.getValue());
+        if (!e.isApplyOps()) {
+            out.commands.push_back(doc);
+            continue;
+        }
+        if (isPartialTransactionEntry(e)) continue;  // its operations are the commit entry's
+        // A transaction's commit: the operations of its whole chain, read back while our oplog
+        // holds them; if an earlier entry is gone, those of the commit entry alone, and the
+        // transaction counts as a command (what it did is not known in full).
+        std::vector<BSONObj> ops;
+        try {
+            ops = transactionOperations(e, [&](const OpTime& t) { return readOplogEntry(opCtx, t); });
+        } catch (const DBException&) {
+            out.commands.push_back(doc);
+            BSONElement own = e.o["applyOps"];
+            if (own.type() == Array)
+                for (BSONElement op : own.embeddedObject())
+                    if (op.type() == Object) ops.push_back(op.embeddedObject());
+        }
+        for (const BSONObj& op : ops) {
+            auto inner = OplogEntry::parseApplyOpsElement(op);
+            if (!inner.isOK() || inner.getValue().op == OpTypeEnum::kCommand) {
+                out.commands.push_back(op.getOwned());  // a collection or index made in the transaction
+                continue;
+            }
+            note(inner.getValue());
         }
     }
+    return out;
+}
+
+long long writeRollbackFiles(OperationContext* opCtx, const std::string& dbpath, const TouchedDocuments& touched) {
     long long written = 0;
     const std::string when = fileTime();
-    for (const auto& [ns, list] : ids) {
+    for (const auto& [ns, list] : touched.ids) {
         CatalogReadLock lock;
         Collection* coll = CollectionCatalog::get()->lookupCollection(opCtx, NamespaceString::parse(ns));
         if (!coll) continue;  // dropped since: nothing of it is left to save

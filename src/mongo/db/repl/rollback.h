@@ -3,14 +3,16 @@
 // primary that lost its term before they reached a majority: a killed or partitioned primary
 // that comes back, a secondary that fetched from a primary paused through an election).
 //
-// This server rolls back by resyncing: the divergent entries are found against the sync
-// source (the common point), the documents they touched are saved to rollback files as this
-// member holds them, and the member then runs an initial sync from the set (replacing its
-// data wholesale). MongoDB instead undoes the entries in place by recovering to a stable
-// timestamp; the outcome for clients is the same (the member holds the set's history, the
-// rolled-back writes are in <dbpath>/rollback, the rollback id went up) at the cost of a
-// full copy, which is what lets it hold without per-table history (issue 10).
+// The divergent entries are found against the sync source (the common point) and the
+// documents they touched are saved to rollback files as this member holds them. Then, when
+// the entries are inserts, updates, deletes and transactions of those, they are undone in
+// place (rollback_refetch.h: MongoDB's rollback via refetch); otherwise (a collection created,
+// dropped or renamed, an index built) the member runs an initial sync from the set. MongoDB 7.0
+// recovers to a stable timestamp instead, which needs history this server's logged tables do
+// not keep; the outcome for clients is the same (the member holds the set's history, the
+// rolled-back writes are in <dbpath>/rollback, the rollback id went up).
 // Thread safety: free functions, no shared state.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,7 @@ class RemoteClient;
 
 struct RollbackPlan {
     OpTime commonPoint;                // the newest entry both oplogs hold (null: none found)
+    Date_t commonPointWall;            // its wall time (in our oplog)
     std::vector<BSONObj> divergent;    // our entries after it, newest first
     bool truncated = false;            // more divergent entries than kept (kMaxDivergentBytes)
 };
@@ -37,13 +40,24 @@ constexpr size_t kMaxDivergentBytes = 64u << 20;
 // the same optime. Errors: network, or the source's oplog cannot be read.
 StatusWith<RollbackPlan> findCommonPoint(OperationContext* opCtx, RemoteClient* source);
 
+// What the divergent entries wrote: per namespace the documents ({_id: value}, once each,
+// whatever the entry: insert, update, delete, or an operation of a transaction, read back along
+// its chain while our oplog still holds it), the sessions (lsid) of retryable writes and
+// transactions, and the commands other than transactions (create, drop, createIndexes ...).
+struct TouchedDocuments {
+    std::map<std::string, std::vector<BSONObj>> ids;
+    std::vector<BSONObj> sessions;
+    std::vector<BSONObj> commands;
+};
+TouchedDocuments touchedDocuments(OperationContext* opCtx, const std::vector<BSONObj>& divergent);
+
 // The documents the divergent inserts and updates touched, as this member holds them now, each
 // collection's in <dbpath>/rollback/<collection uuid>/removed.<time>.bson (MongoDB 7.0's
 // layout: BSON documents back to back, readable with bsondump, restorable with
 // mongorestore). Deletes and commands leave nothing to save. Returns the documents written;
 // throws (FileStreamFailed) when a file cannot be written: the caller must not go on to
 // discard the data then.
-long long writeRollbackFiles(OperationContext* opCtx, const std::string& dbpath, const std::vector<BSONObj>& divergent);
+long long writeRollbackFiles(OperationContext* opCtx, const std::string& dbpath, const TouchedDocuments& touched);
 
 }  // namespace repl
 }  // namespace mongo
