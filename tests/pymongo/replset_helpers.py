@@ -70,12 +70,15 @@ def make_members(tmp, set_name, n, extra_args=lambda i: []):
             for i, p in enumerate(ports)]
 
 
-def initiate(members, set_name, settings=SETTINGS, priorities=None):
+def initiate(members, set_name, settings=SETTINGS, priorities=None, hosts=None):
     """Starts members, initiates them as set_name from the first, and waits for a primary and every
-    other member in SECONDARY. priorities: one per member (default: MongoDB's 1 each)."""
+    other member in SECONDARY. priorities: one per member (default: MongoDB's 1 each). hosts: the
+    names the config gives the members (default: their own addresses; a test with bridges in front
+    of them names the bridges)."""
     for m in members:
         m.start()
-    config = {"_id": set_name, "members": [{"_id": i, "host": host(m)} for i, m in enumerate(members)],
+    hosts = hosts or [host(m) for m in members]
+    config = {"_id": set_name, "members": [{"_id": i, "host": h} for i, h in enumerate(hosts)],
               "settings": settings}
     for i, p in enumerate(priorities or []):
         config["members"][i]["priority"] = p

@@ -32,8 +32,8 @@ import pytest
 from pymongo.read_concern import ReadConcern
 
 from conftest import _port_free
-from replset_helpers import (SETTINGS, hold_replication, make_members, primary_of, release_replication, state_of,
-                             status, stop_all, wait_for)
+from replset_helpers import (SETTINGS, hold_replication, initiate, make_members, primary_of, release_replication,
+                             state_of, status, stop_all, wait_for)
 
 SET = "faults"
 FAULT_SECONDS = float(os.environ.get("FAULT_SECONDS", "60"))
@@ -88,13 +88,7 @@ class FaultySet:
         ports = free_ports(3, {m.port for m in self.members})
         self.bridges = [Bridge(p, m, str(tmp)) for p, m in zip(ports, self.members)]
         self.paused = set()
-        for m in self.members:
-            m.start()
-        config = {"_id": SET, "members": [{"_id": i, "host": "127.0.0.1:%d" % b.port} for i, b in enumerate(self.bridges)],
-                  "settings": SETTINGS}
-        with self.members[0].client() as c:
-            c.admin.command("replSetInitiate", config)
-        self.wait_healthy(60)
+        initiate(self.members, SET, SETTINGS, hosts=["127.0.0.1:%d" % b.port for b in self.bridges])
 
     @property
     def uri(self):
@@ -194,6 +188,7 @@ class Workload:
         for t in self.threads:
             t.join(120)
             assert not t.is_alive(), "a workload thread did not end"
+        self.client.close()
         assert not self.crashes, "workload threads died: %s" % self.crashes
 
     def guarded(self, fn, *args):
