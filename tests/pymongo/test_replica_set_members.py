@@ -7,6 +7,7 @@ new one elected within the election timeout, the old primary rejoining as a seco
 equal on all members at the end. One set for the whole file (module fixture): CI has 2 cores."""
 
 import os
+import threading
 import time
 import uuid
 
@@ -231,8 +232,19 @@ def test_step_down_freeze_and_rbid(rs):
                 return False
             return True
         wait_for(step_up, 30, "replSetStepUp to win")
-        assert c.admin.command("hello")["isWritablePrimary"] is True
+        # PRIMARY at once; writable once it caught up with what the others hold (nothing here).
+        wait_for(lambda: c.admin.command("hello")["isWritablePrimary"], 10, "the new primary to take writes")
     wait_for(lambda: primary_of(rs) is p, 10, "the stepped-up member as the only primary")
+
+
+def primary_alone(rs):
+    """The primary and the others, whose replication is held (stopReplProducer): what the primary
+    takes from here on reaches no one until release_replication."""
+    p = primary_of(rs)
+    others = [m for m in rs if m is not p]
+    for m in others:
+        hold_replication(m)
+    return p, others
 
 
 def diverge(rs, write_alone, then_write):
@@ -364,6 +376,47 @@ def test_divergent_writes_are_undone_in_place(rs):
     assert saved[1]["v"] == "divergent" and saved[5]["v"] == "inTxn"
 
 
+def test_a_majority_read_of_a_write_that_rolls_back_fails(rs):
+    # A majority read here reads the newest data and its reply waits until the commit point
+    # covers what it read. If the member rolls back meanwhile (the write it read was never
+    # majority-committed), the reply must not be sent: the new history's commit point says
+    # nothing of the write. The read fails with InterruptedDueToReplStateChange (11602).
+    p, others = primary_alone(rs)
+    try:
+        with p.client() as c:
+            c.test.get_collection("ghost", write_concern=pymongo.WriteConcern(w=1)).insert_one({"_id": "ghost"})
+        outcome = {}
+
+        def read():
+            with p.client(retryReads=False) as c:
+                coll = c.test.get_collection("ghost", read_concern=pymongo.read_concern.ReadConcern("majority"))
+                try:
+                    outcome["doc"] = coll.find_one({"_id": "ghost"}, max_time_ms=60000)
+                except pymongo.errors.PyMongoError as e:  # 11602 is a NotPrimaryError to pymongo
+                    outcome["code"] = getattr(e, "code", None) or (getattr(e, "details", None) or {}).get("code")
+        t = threading.Thread(target=read)
+        t.start()
+        time.sleep(1)
+        assert t.is_alive()  # waiting for the commit point
+        # Another member is elected without the write, and takes writes without catching up
+        # (replSetAbortPrimaryCatchUp; it could not fetch anyway): the old primary rolls it back.
+        with others[0].client() as c:
+            wait_for(lambda: c.admin.command("replSetStepUp")["ok"], 30, "replSetStepUp to win")
+            assert c.admin.command("hello")["isWritablePrimary"] is False  # catching up, held
+            c.admin.command("replSetAbortPrimaryCatchUp")
+            wait_for(lambda: c.admin.command("hello")["isWritablePrimary"], 30, "the new primary to take writes")
+    finally:
+        for m in others:
+            release_replication(m)
+    t.join(60)
+    assert not t.is_alive()
+    assert outcome == {"code": 11602}, outcome
+    wait_for(lambda: status(p)["myState"] == 2, 60, "the old primary to roll back and become SECONDARY")
+    with rs_client(rs) as c:
+        c.test.get_collection("ghost", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_one({"_id": 1})
+        assert c.test.ghost.find_one({"_id": "ghost"}) is None
+
+
 def test_a_member_killed_during_its_rollback_in_place_resyncs(rs):
     # Between undoing its divergent writes and holding the sync source's entries up to minValid,
     # a member's data is neither its own nor the set's. The initial sync flag is set before it
@@ -393,6 +446,41 @@ def test_a_member_killed_during_its_rollback_in_place_resyncs(rs):
                                                                              key=str)
 
 
+def test_a_new_primary_catches_up_before_taking_writes(rs):
+    # MongoDB's catch-up (catchup.js): a member elected without the old primary's last writes
+    # fetches them - here from the old primary itself, deposed - before it takes writes, so they
+    # are kept rather than rolled back. Meanwhile it is PRIMARY but not writable.
+    p, (new, other) = primary_alone(rs)
+    log_start = os.path.getsize(p.log_path)
+    try:
+        with p.client() as c:
+            c.test.get_collection("catchup", write_concern=pymongo.WriteConcern(w=1)).insert_many(
+                [{"_id": i} for i in range(50)])
+            last = c.local["oplog.rs"].find_one(sort=[("$natural", -1)])["ts"]
+        with new.client() as c:
+            wait_for(lambda: c.admin.command("replSetStepUp")["ok"], 30, "replSetStepUp to win")
+            hello = c.admin.command("hello")
+            assert hello["isWritablePrimary"] is False and hello["secondary"] is False, hello
+            assert c.admin.command("replSetGetStatus")["myState"] == 1
+            assert code_of(lambda: c.test.command("insert", "catchup", documents=[{"_id": "early"}])) == 10107
+    finally:
+        for m in (new, other):
+            release_replication(m)
+    with new.client() as c:
+        wait_for(lambda: c.admin.command("hello")["isWritablePrimary"], 30, "the new primary to catch up and take writes")
+        metrics = c.admin.command("replSetGetStatus")["electionCandidateMetrics"]
+        assert metrics["targetCatchupOpTime"]["ts"] >= last, metrics
+        assert c.test.catchup.count_documents({}) == 50
+    with rs_client(rs) as c:
+        c.test.get_collection("catchup", write_concern=pymongo.WriteConcern(w=3, wtimeout=30000)).insert_one(
+            {"_id": "after"})
+    with open(p.log_path, "rb") as f:
+        f.seek(log_start)
+        assert b"Rollback" not in f.read()  # the old primary's writes are the set's
+    with p.client() as c:
+        assert c.test.catchup.count_documents({}) == 51
+
+
 def test_a_primary_learning_a_newer_term_from_a_fetcher_steps_down(rs):
     # A member's find on the oplog carries its term (as MongoDB's oplog fetcher's): a primary of
     # an older term steps down before it serves it, so it cannot count such a member towards a
@@ -415,10 +503,7 @@ def test_progress_reported_under_another_config_version_is_not_counted(rs):
     # As MongoDB: a replSetUpdatePosition entry whose cfgver is not the primary's config version
     # is refused with InvalidReplicaSetConfig (93) and not counted (after a reconfig a member id
     # may name another member). The same report under the current version moves the commit point.
-    p = primary_of(rs)
-    others = [m for m in rs if m is not p]
-    for m in others:
-        hold_replication(m)
+    p, others = primary_alone(rs)
     try:
         with p.client() as c:
             c.test.get_collection("cfgver", write_concern=pymongo.WriteConcern(w=1)).insert_one({"x": 1})

@@ -93,7 +93,7 @@ std::string ReplicationCoordinator::selfHost() const {
 bool ReplicationCoordinator::canAcceptWritesForDatabase(const std::string& db) const {
     if (!isReplSet() || db == "local") return true;  // no mutex for a standalone's commands
     std::lock_guard<std::mutex> lk(_mutex);
-    return _state == MemberState::kPrimary;
+    return _state == MemberState::kPrimary && !_catchUp.active;
 }
 
 void ReplicationCoordinator::checkCanAcceptWrites(const std::string& db) const {

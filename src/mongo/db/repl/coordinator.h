@@ -113,6 +113,9 @@ public:
     // replSetStepDown {stepDownSecs, secondaryCatchUpPeriodSecs, force}.
     void stepDown(OperationContext* opCtx, long long stepDownSecs, long long catchUpSecs, bool force);
     void stepUp(OperationContext* opCtx);
+    // replSetAbortPrimaryCatchUp: a new primary catching up takes writes now (NotWritablePrimary
+    // on a member that is not primary; nothing to do on one that is not catching up).
+    void abortPrimaryCatchUp();
     void freeze(long long secs, BSONObjBuilder* result);
     int rbid() const { return _rbid.load(); }
 
@@ -137,9 +140,10 @@ public:
     // useDefault: a command without readConcern takes the cluster's default (setDefaultRWConcern).
     void waitForReadConcern(OperationContext* opCtx, const BSONObj& cmd, bool useDefault = true);
     // After a read with opCtx->readsMajorityCommitted: waits (interruptibly: maxTimeMS) until
-    // the majority commit point reaches what this node had applied when the read ended, so no
+    // the majority commit point reaches the newest oplog entry when the read ended, so no
     // document returned can be rolled back (this node's tables keep no history, so it cannot
     // read at the commit point as MongoDB does; it reads the newest data and waits instead).
+    // A rollback of this node meanwhile fails the read (InterruptedDueToReplStateChange).
     // linearizable: first writes a no-op in this primary's term and waits for it (MongoDB's
     // way: no newer primary took writes the read missed). Throws on step-down or shutdown.
     void awaitReadDurable(OperationContext* opCtx, bool linearizable);
@@ -165,7 +169,21 @@ private:
     Millis nowMillis() const;
     void loadStoredState(OperationContext* opCtx);
     // Term `term` was won: writes the "new primary" no-op in it and becomes PRIMARY.
+    // Won the election for term: PRIMARY, catching up first (coordinator_catchup.cpp) unless
+    // catchUpTimeoutMillis is 0 or no other member holds data; then finishBecomingPrimary.
     void becomePrimary(OperationContext* opCtx, long long term);
+    // The applier stops, the term and config are persisted, the new term's no-op is written and
+    // writes are taken.
+    void finishBecomingPrimary(OperationContext* opCtx, long long term);
+    // Catch-up of a new primary (MongoDB's, protocol version 1): PRIMARY but not writable while
+    // its fetcher takes what the members that answered its first heartbeats hold beyond its
+    // last entry (the target), so that the old primary's last writes which reached only some
+    // members are kept rather than rolled back. Ends when the target is applied, after
+    // catchUpTimeoutMillis (-1: no limit), on replSetAbortPrimaryCatchUp, when no member that is
+    // up holds more than we do, or (beyond MongoDB, which relies on catch-up takeover) when
+    // nothing was applied for catchUpTakeoverDelayMillis. On the background thread.
+    void manageCatchUp();
+    bool catchingUpLocked() const { return _catchUp.active; }
     void persistConfig(OperationContext* opCtx, const ReplSetConfig& config);
     void persistTerm(OperationContext* opCtx, long long term, long long voteTerm, int voteCandidate);
     void persistTopologyTerm();
@@ -306,6 +324,17 @@ private:
     // After a rollback in place, the source's optime the member must hold before its data is
     // consistent (null: none pending). Below it the applier replays as initial sync does.
     OpTime _rollbackMinValid;
+    struct CatchUp {
+        bool active = false;
+        long long term = -1;
+        Millis start = 0;           // nowMillis() when it began: heartbeat replies after it count
+        OpTime target;              // null until every member that is up answered since start
+        OpTime lastApplied;         // progress watch: what was applied at lastProgress
+        Millis lastProgress = 0;
+        bool abortRequested = false;
+    };
+    CatchUp _catchUp;
+    OpTime _lastCatchUpTarget;      // electionCandidateMetrics.targetCatchupOpTime
     std::string _lastElectionReason;
     bool _linksDirty = false;   // the config changed: the bg thread restarts the member links
     int _lastPrimarySeen = -1;  // for topologyVersion: hello's primary changed

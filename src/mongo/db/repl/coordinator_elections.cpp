@@ -145,6 +145,7 @@ void ReplicationCoordinator::backgroundLoop() {
                 advanceCommitPointLocked();
             }
             execute(actions);
+            manageCatchUp();
             manageFetcher();
         } catch (const DBException& e) {
             LOGV2_WARNING(21216, Replication, "Replication background task failed; retrying",
@@ -450,6 +451,36 @@ void ReplicationCoordinator::processRequestVotes(OperationContext* opCtx, const 
 }
 
 void ReplicationCoordinator::becomePrimary(OperationContext* opCtx, long long term) {
+    size_t members;
+    {
+        std::lock_guard<std::mutex> election(_electionMutex);
+        std::lock_guard<std::mutex> lk(_mutex);
+        if (_topo.role() != Role::kLeader || _topo.term() != term) return;  // lost it meanwhile
+        int dataBearingOthers = 0;
+        for (size_t i = 0; i < _config->members.size(); ++i)
+            if (int(i) != _selfIndex && !_config->members[i].arbiterOnly) ++dataBearingOthers;
+        if (_config->catchUpTimeoutMillis != 0 && dataBearingOthers > 0) {
+            const Millis now = nowMillis();
+            _catchUp = CatchUp();
+            _catchUp.active = true;
+            _catchUp.term = term;
+            _catchUp.start = _catchUp.lastProgress = now;
+            _catchUp.lastApplied = _lastApplied;
+            _lastCatchUpTarget = OpTime();
+            _electionDate = Date_t::now();
+            setStateLocked(MemberState::kPrimary, "won election: catching up");
+            LOGV2(21359, Replication, "Entering primary catch-up mode", logv2::attrs("term", term));
+            members = _progress.size();
+        } else {
+            members = 0;
+        }
+    }
+    if (members == 0) return finishBecomingPrimary(opCtx, term);
+    // Fresh optimes from every member: the catch-up target is the newest of them.
+    for (size_t i = 0; i < members; ++i) _links.heartbeatNow(int(i));
+}
+
+void ReplicationCoordinator::finishBecomingPrimary(OperationContext* opCtx, long long term) {
     std::lock_guard<std::mutex> election(_electionMutex);
     // The applier stops before the node takes writes: what it fetched is applied, the rest
     // of the old primary's entries (if any) are not this term's. Without waiting for a fetch
@@ -489,8 +520,9 @@ void ReplicationCoordinator::becomePrimary(OperationContext* opCtx, long long te
         }
         members = _progress.size();
         _electionOpTime = electionOpTime;
-        _electionDate = Date_t::now();
+        if (_state != MemberState::kPrimary) _electionDate = Date_t::now();
         setStateLocked(MemberState::kPrimary, "won election");
+        bumpTopologyVersion();  // hello: writable now
         advanceCommitPointLocked();
     }
     // The new term's first entry made durable at once: a one-member set commits it (and shows
@@ -505,6 +537,10 @@ void ReplicationCoordinator::becomePrimary(OperationContext* opCtx, long long te
 void ReplicationCoordinator::stepDownLocked(std::unique_lock<std::mutex>& lk, const std::string& reason) {
     _writesAllowed = false;
     if (_state != MemberState::kPrimary) return;
+    if (_catchUp.active) {
+        LOGV2(21363, Replication, "Exited primary catch-up mode", logv2::attrs("reason", "stepping down: " + reason));
+        _catchUp.active = false;
+    }
     LOGV2(21358, Replication, "Stepping down from primary", logv2::attrs("reason", reason, "term", _term));
     setStateLocked(MemberState::kSecondary, "step down");
     txn::TransactionReaper::get().wakeUp();  // the transactions in progress can never commit now
@@ -531,12 +567,12 @@ void ReplicationCoordinator::stepDown(OperationContext* opCtx, long long stepDow
         try {
             waitForProgressLocked(lk, opCtx);
         } catch (...) {
-            if (_state == MemberState::kPrimary) _writesAllowed = true;
+            if (_state == MemberState::kPrimary && !_catchUp.active) _writesAllowed = true;
             throw;
         }
     }
     if (!force && !_topo.hasCaughtUpElectableSecondary(nowMillis())) {
-        if (_state == MemberState::kPrimary) _writesAllowed = true;
+        if (_state == MemberState::kPrimary && !_catchUp.active) _writesAllowed = true;
         uasserted(ErrorCodes::ExceededTimeLimit,
                   "No electable secondaries caught up as of " + BSONObjBuilder().append("d", Date_t::now()).obj()["d"].toString(false) +
                       ". Please use the replSetStepDown command with the argument {force: true} to force node to "

@@ -61,6 +61,11 @@ SyncSourceContext ReplicationCoordinator::syncSourceContextLocked() const {
     ctx.selfVoter = _config->members[size_t(_selfIndex)].votes > 0;
     ctx.chainingAllowed = _config->chainingAllowed;
     ctx.primary = _topo.primaryIndex();
+    if (_catchUp.active) {
+        // A new primary catching up: any member ahead of it is a source, chaining or not.
+        ctx.primary = -1;
+        ctx.chainingAllowed = true;
+    }
     ctx.forced = _forcedSyncSource;
     return ctx;
 }

@@ -56,7 +56,8 @@ void ReplicationCoordinator::appendHelloFields(bool legacyNames, BSONObjBuilder*
     if (haveArbiters) b->appendArray("arbiters", arbiters.arr());
     b->append("setName", _config->setName);
     b->append("setVersion", static_cast<int>(_config->version));
-    const bool primary = _state == MemberState::kPrimary;
+    // A new primary catching up is neither writable nor a secondary (MongoDB's hello then).
+    const bool primary = _state == MemberState::kPrimary && !_catchUp.active;
     b->append(primaryField, primary);
     b->append("secondary", _state == MemberState::kSecondary);
     const int p = _topo.primaryIndex();
@@ -181,8 +182,11 @@ void ReplicationCoordinator::appendStatus(BSONObjBuilder* b) const {
         em.append("numVotesNeeded", _config->majorityVoteCount());
         em.append("priorityAtElection", _config->members[size_t(_selfIndex)].priority);
         em.append("electionTimeoutMillis", _config->electionTimeoutMillis);
-        em.append("newTermStartDate", _electionDate);
-        em.append("wMajorityWriteAvailabilityDate", _electionDate);
+        if (!_lastCatchUpTarget.isNull()) em.append("targetCatchupOpTime", _lastCatchUpTarget.toBSON());
+        if (!_catchUp.active) {
+            em.append("newTermStartDate", _electionDate);
+            em.append("wMajorityWriteAvailabilityDate", _electionDate);
+        }
         b->append("electionCandidateMetrics", em.obj());
     }
     BSONArrayBuilder members;

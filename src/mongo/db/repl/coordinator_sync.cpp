@@ -26,7 +26,8 @@ void ReplicationCoordinator::manageFetcher() {
         std::lock_guard<std::mutex> lk(_mutex);
         // Not once an election is won: becomePrimary stops the fetcher and must not see it
         // started again before the node is PRIMARY.
-        want = fetchingStateLocked() && _cannotSync.empty() && !_shutdown && _topo.role() != Role::kLeader;
+        want = fetchingStateLocked() && _cannotSync.empty() && !_shutdown &&
+            (_topo.role() != Role::kLeader || _catchUp.active);
     }
     if (!want) {
         if (_fetcher.running()) _fetcher.stop();
@@ -54,6 +55,10 @@ void ReplicationCoordinator::manageFetcher() {
     };
     hooks.onDiverged = [this](RemoteClient* source, const std::string& why) { rollBack(source, why); };
     hooks.onTooStale = [this](const std::string& why) { onTooStale(why); };
+    hooks.catchingUp = [this] {
+        std::lock_guard<std::mutex> lk(_mutex);
+        return _catchUp.active;
+    };
     hooks.replayingOverNewerData = [this] {
         std::lock_guard<std::mutex> lk(_mutex);
         return !_rollbackMinValid.isNull();
@@ -133,7 +138,8 @@ bool ReplicationCoordinator::reportsNoProgressLocked() const {
 
 bool ReplicationCoordinator::fetchingStateLocked() const {
     return _state == MemberState::kSecondary || _state == MemberState::kStartup2 ||
-        (_state == MemberState::kRecovering && (!_tooStale.empty() || !_rollbackMinValid.isNull()));
+        (_state == MemberState::kRecovering && (!_tooStale.empty() || !_rollbackMinValid.isNull())) ||
+        (_state == MemberState::kPrimary && _catchUp.active);
 }
 
 void ReplicationCoordinator::onTooStale(const std::string& why) {
@@ -348,15 +354,30 @@ void ReplicationCoordinator::awaitReadDurable(OperationContext* opCtx, bool line
         CollectionWriteLock lock;
         target = writeNoop(opCtx, "linearizable read");
     } else {
+        // Whatever the read saw: a write and its oplog entry commit in one unit of work, and
+        // _lastApplied moves only in the unit's commit handler, a moment later. The newest entry
+        // in the oplog, read now, covers every write the read could see.
+        OpTime newest;
+        {
+            CatalogReadLock lock;
+            newest = LocalOplog::get()->readLast(opCtx).first;
+        }
         std::lock_guard<std::mutex> lk(_mutex);
-        target = _lastApplied;
+        target = std::max(_lastApplied, newest);
     }
     std::unique_lock<std::mutex> lk(_mutex);
+    // The target is an entry of this node's history, and so is the commit point, as long as this
+    // node does not roll back: if it does, what the read returned may be gone, and a commit
+    // point of the new history says nothing of it.
+    const int rbid = _rbid.load();
     if (_state == MemberState::kPrimary && _lastDurable < target) _journalFlusher.request();
     OpTimeWaiters::Waiter waiter(_commitPointWaiters, target);
     while (_commitPoint < target) {
         if (linearizable && _state != MemberState::kPrimary)
             uasserted(ErrorCodes::PrimarySteppedDown, "primary stepped down while waiting for a linearizable read");
+        if (_state == MemberState::kRollback || _rbid.load() != rbid)
+            uasserted(ErrorCodes::InterruptedDueToReplStateChange,
+                      "this member rolled back while a majority read waited for what it read to be majority-committed");
         if (_shutdown) uasserted(ErrorCodes::ShutdownInProgress, "Replication is being shut down");
         waitForProgressLocked(lk, opCtx, waiter);
     }

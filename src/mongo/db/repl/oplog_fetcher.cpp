@@ -178,7 +178,8 @@ void OplogFetcher::fetchFrom(const std::string& source) {
     // has. Such a source is set aside for a moment (another is chosen); our next request to it
     // carries our term.
     auto refusedBatch = [&](const BSONObj& data) {
-        std::string why = whyNotApplyBatchFrom(data, _hooks.term ? _hooks.term() : 0);
+        std::string why = whyNotApplyBatchFrom(data, _hooks.term ? _hooks.term() : 0,
+                                               _hooks.catchingUp && _hooks.catchingUp());
         if (why.empty()) return false;
         LOGV2(7700206, Replication, "Not applying a batch from this sync source",
               logv2::attrs("syncSource", source, "reason", why));

@@ -62,6 +62,8 @@ public:
         std::function<void(const std::string& why)> onTooStale;
         // The source's history was checked to continue ours: from here on its entries are applied.
         std::function<void()> onFollowing;
+        // Whether this member is a new primary catching up (its sources may sync from no one).
+        std::function<bool()> catchingUp;
         // Whether the member's data may be ahead of the entries it applies (after a rollback in
         // place, until minValid): they are then applied as initial sync replays entries.
         std::function<bool()> replayingOverNewerData;

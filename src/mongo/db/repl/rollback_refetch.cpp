@@ -177,6 +177,8 @@ std::string whyNotInPlace(OperationContext* opCtx, const TouchedDocuments& touch
         // A capped collection removes its oldest documents on its own on every member, which
         // a refetch cannot restore.
         if (c->options().capped) return "divergent writes to the capped collection " + ns;
+        // The featureCompatibilityVersion document is also held in memory, set by its command.
+        if (ns == "admin.system.version") return "divergent writes to " + ns;
     }
     return std::string();
 }

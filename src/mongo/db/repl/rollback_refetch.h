@@ -16,7 +16,8 @@
 //      follow the same entries; touched ones were taken at a moment no later than minValid.
 //
 // Only inserts, updates, deletes, no-ops and transactions of those, on collections that are not
-// capped, can be undone so; any other divergent entry (a collection created, dropped or
+// capped (nor admin.system.version, whose featureCompatibilityVersion is also held in memory),
+// can be undone so; any other divergent entry (a collection created, dropped or
 // renamed, an index built or dropped) makes whyNotInPlace say so, and the coordinator resyncs.
 // Thread safety: free functions, no shared state; the caller keeps the member out of
 // PRIMARY/SECONDARY (ROLLBACK) while they run.

@@ -78,7 +78,7 @@ bool shouldChangeSyncSource(const std::vector<SyncSourceCandidate>& members, con
     return false;
 }
 
-std::string whyNotApplyBatchFrom(const BSONObj& replData, long long ourTerm) {
+std::string whyNotApplyBatchFrom(const BSONObj& replData, long long ourTerm, bool catchingUp) {
     BSONElement term = replData["term"];
     if (term.isNumber() && term.numberLong() < ourTerm)
         return "the sync source is in term " + std::to_string(term.numberLong()) + ", older than ours (" +
@@ -88,7 +88,7 @@ std::string whyNotApplyBatchFrom(const BSONObj& replData, long long ourTerm) {
         state.numberInt() != static_cast<int>(MemberState::kSecondary))
         return "the sync source is in state " + std::to_string(state.numberInt()) + ", neither PRIMARY nor SECONDARY";
     BSONElement primary = replData["isPrimary"], syncing = replData["hasSyncSource"];
-    if (primary.type() == Bool && !primary.boolean() && syncing.type() == Bool && !syncing.boolean())
+    if (!catchingUp && primary.type() == Bool && !primary.boolean() && syncing.type() == Bool && !syncing.boolean())
         return "the sync source is not primary and syncs from no one";
     return std::string();
 }

@@ -24,7 +24,9 @@
 // source that syncs from no one): what such a source has beyond what it fetched, it wrote as a
 // primary since deposed (a primary paused through an election, resumed, told our term by our
 // request). Stricter than MongoDB, which takes entries from such a source while it is ahead of
-// us: here a rollback costs a resync, so entries wait for the new primary.
+// us: entries wait for the new primary. Except for a new primary catching up (catchingUp): the
+// members ahead of it are exactly those that followed the old primary, now gone, or the old
+// primary itself, deposed; what they hold beyond its last entry is what catch-up is for.
 // Thread safety: pure functions.
 #include <string>
 #include <vector>
@@ -67,7 +69,7 @@ bool shouldChangeSyncSource(const std::vector<SyncSourceCandidate>& members, con
                             int current);
 // Empty if the batch may be applied, else why not. Fields the source did not send are not held
 // against it.
-std::string whyNotApplyBatchFrom(const BSONObj& replData, long long ourTerm);
+std::string whyNotApplyBatchFrom(const BSONObj& replData, long long ourTerm, bool catchingUp = false);
 
 }  // namespace repl
 }  // namespace mongo

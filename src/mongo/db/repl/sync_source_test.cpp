@@ -165,12 +165,18 @@ TEST(SyncSource, BatchesOnlyFromASourceInOurTermThatIsPrimaryOrSyncsItself) {
     rollingBack.append("state", static_cast<int>(MemberState::kRollback));
     rollingBack.append("isPrimary", false);
     rollingBack.append("hasSyncSource", true);
-    EXPECT_NE(whyNotApplyBatchFrom(rollingBack.obj(), 5), "");
+    const BSONObj rollingBackData = rollingBack.obj();
+    EXPECT_NE(whyNotApplyBatchFrom(rollingBackData, 5), "");
     // What the source did not send is not held against it.
     BSONObjBuilder termOnly;
     termOnly.append("term", 5LL);
     EXPECT_EQ(whyNotApplyBatchFrom(termOnly.obj(), 5), "");
     EXPECT_EQ(whyNotApplyBatchFrom(BSONObj(), 5), "");
+    // A new primary catching up takes entries from a member that syncs from no one (the old
+    // primary deposed, or a secondary whose source it was), never from an older term.
+    EXPECT_EQ(whyNotApplyBatchFrom(data(5, false, false), 5, /*catchingUp=*/true), "");
+    EXPECT_NE(whyNotApplyBatchFrom(data(4, false, false), 5, /*catchingUp=*/true), "");
+    EXPECT_NE(whyNotApplyBatchFrom(rollingBackData, 5, /*catchingUp=*/true), "");
 }
 
 }  // namespace

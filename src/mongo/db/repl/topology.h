@@ -28,8 +28,9 @@
 //     electionTimeoutMillis steps down: it cannot know it is still the only primary.
 //   - Beyond MongoDB: a follower whose heartbeat finds the primary's port refusing connections
 //     (the process is gone) runs within a short random offset instead of the election timeout.
-// Not built yet: catch-up after winning (catchUpTimeoutMillis; the new primary takes writes at
-// once, so entries only a minority had are rolled back by milestone 3) and catch-up takeover.
+// Catch-up after winning (catchUpTimeoutMillis) is the coordinator's (coordinator.h
+// manageCatchUp): the topology's leader is then PRIMARY but not writable. Not built yet:
+// catch-up takeover (catchUpTakeoverDelayMillis).
 //
 // Times are milliseconds of a monotonic clock chosen by the caller (Millis). Members are
 // config indexes. Not thread safe: the owner serialises calls (the coordinator's mutex).

@@ -124,6 +124,18 @@ public:
     }
 } replSetStepUpCmd;
 
+// MongoDB's: a new primary in catch-up mode stops catching up and takes writes at once.
+class ReplSetAbortPrimaryCatchUpCmd : public Command {
+public:
+    ReplSetAbortPrimaryCatchUpCmd() : Command("replSetAbortPrimaryCatchUp") {}
+    RequiredPrivileges requiredPrivileges(const OpMsgRequest&) const override { return RequiredPrivileges::onCluster({ActionType::replSetStateChange}); }
+    std::string help() const override { return "{ replSetAbortPrimaryCatchUp: 1 } stops the primary's catch-up."; }
+    bool adminOnly() const override { return true; }
+    void run(OperationContext*, const OpMsgRequest&, BSONObjBuilder&) override {
+        repl::ReplicationCoordinator::get()->abortPrimaryCatchUp();
+    }
+} replSetAbortPrimaryCatchUpCmd;
+
 class ReplSetFreezeCmd : public Command {
 public:
     ReplSetFreezeCmd() : Command("replSetFreeze") {}
