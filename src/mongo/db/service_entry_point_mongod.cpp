@@ -228,6 +228,8 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     else if (!body["txnNumber"].eoo())
         retryable = repl::RetryableWrite::begin(opCtx.get(), cmd->name(), body);
     repl::LocalOplog::resetLastAppendedOnThisThread();
+    // A majority read's reply is refused if this member rolls back from here on (awaitReadDurable).
+    const int rbidBeforeRun = replSet ? repl::ReplicationCoordinator::get()->rbid() : 0;
     if (transaction) {
         // A command of a transaction that fails aborts it, as in MongoDB; so does a write
         // command whose statements failed (its reply's writeErrors).
@@ -246,7 +248,7 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     if (replSet && opCtx->readsMajorityCommitted) {
         BSONElement level = body["readConcern"].type() == Object ? body["readConcern"].Obj()["level"] : BSONElement();
         repl::ReplicationCoordinator::get()->awaitReadDurable(
-            opCtx.get(), level.type() == String && level.str() == "linearizable");
+            opCtx.get(), level.type() == String && level.str() == "linearizable", rbidBeforeRun);
     }
     // Write concern (replica-set members): the command's writes must reach the members w asks
     // for. None given: the cluster's default (setDefaultRWConcern), else the implicit w: majority.

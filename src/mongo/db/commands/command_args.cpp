@@ -141,6 +141,7 @@ std::map<std::string, CommandArgs, std::less<>> buildTable() {
     add("replSetReconfig", A::strict("replSetReconfig", {"force"}));
     add("replSetStepDown", A::strict("replSetStepDown", {"secondaryCatchUpPeriodSecs", "force"}));
     add("replSetStepUp", A::strict("replSetStepUp", {"skipDryRun"}));
+    add("replSetAbortPrimaryCatchUp", A::strict("replSetAbortPrimaryCatchUp", {}));
     add("replSetFreeze", A::strict("replSetFreeze", {}));
     add("replSetGetRBID", A::strict("replSetGetRBID", {}));
     add("replSetSyncFrom", A::lenient("a BasicCommand in MongoDB 7.0: its value is the host"));  // isync

@@ -117,6 +117,11 @@ void ReplicationCoordinator::setStateLocked(MemberState s, const char* why) {
     if (_state == s) return;
     LOGV2(21215, Replication, "Member state changed",
           logv2::attrs("oldState", memberStateString(_state), "newState", memberStateString(s), "reason", why));
+    if (_state == MemberState::kPrimary && _catchUp.active) {
+        // Left PRIMARY (step-down, removal) while catching up: nothing more to catch up for.
+        LOGV2(21363, Replication, "Exited primary catch-up mode", logv2::attrs("reason", std::string("left PRIMARY: ") + why));
+        _catchUp.active = false;
+    }
     _state = s;
     _topo.setFollowerState(s == MemberState::kPrimary ? MemberState::kSecondary : s);
     bumpTopologyVersion();
@@ -384,6 +389,7 @@ void ReplicationCoordinator::installConfigFromHeartbeat(const BSONObj& doc) {
             setStateLocked(config.members[size_t(self)].arbiterOnly
                                ? MemberState::kArbiter
                                : _lastApplied.isNull() || _initialSyncActive ? MemberState::kStartup2
+                               : !_rollbackMinValid.isNull()                 ? MemberState::kRecovering
                                                                               : MemberState::kSecondary,
                            "config received in a heartbeat");
         }

@@ -143,10 +143,11 @@ public:
     // the majority commit point reaches the newest oplog entry when the read ended, so no
     // document returned can be rolled back (this node's tables keep no history, so it cannot
     // read at the commit point as MongoDB does; it reads the newest data and waits instead).
-    // A rollback of this node meanwhile fails the read (InterruptedDueToReplStateChange).
+    // A rollback of this node since rbidBeforeRead (its RBID when the command began) fails the
+    // read (InterruptedDueToReplStateChange).
     // linearizable: first writes a no-op in this primary's term and waits for it (MongoDB's
     // way: no newer primary took writes the read missed). Throws on step-down or shutdown.
-    void awaitReadDurable(OperationContext* opCtx, bool linearizable);
+    void awaitReadDurable(OperationContext* opCtx, bool linearizable, int rbidBeforeRead);
     // $replData of a reply to a member's oplog find/getMore (the request carried a term): our
     // term and commit point, so the fetching member learns the commit point with every batch
     // (majority reads on secondaries) rather than at the next heartbeat.
@@ -175,6 +176,10 @@ private:
     // The applier stops, the term and config are persisted, the new term's no-op is written and
     // writes are taken.
     void finishBecomingPrimary(OperationContext* opCtx, long long term);
+    // The same, REQUIRES: _electionMutex held by the caller. If it fails, the node gives up its
+    // leadership (a PRIMARY that cannot take writes helps no one).
+    void finishBecomingPrimaryLocked(OperationContext* opCtx, long long term);
+    void takeWritesAsPrimary(OperationContext* opCtx, long long term);
     // Catch-up of a new primary (MongoDB's, protocol version 1): PRIMARY but not writable while
     // its fetcher takes what the members that answered its first heartbeats hold beyond its
     // last entry (the target), so that the old primary's last writes which reached only some
@@ -332,6 +337,7 @@ private:
         OpTime lastApplied;         // progress watch: what was applied at lastProgress
         Millis lastProgress = 0;
         bool abortRequested = false;
+        std::string abortReason;
     };
     CatchUp _catchUp;
     OpTime _lastCatchUpTarget;      // electionCandidateMetrics.targetCatchupOpTime

@@ -9,6 +9,10 @@ namespace mongo {
 namespace repl {
 
 void ReplicationCoordinator::manageCatchUp() {
+    // The election mutex first: a replSetStepDown holds it while it waits, and must not see the
+    // catch-up ended before the node is really writable (it would let writes in early).
+    std::unique_lock<std::mutex> election(_electionMutex, std::try_to_lock);
+    if (!election.owns_lock()) return;  // a transition is under way: next round
     long long term;
     {
         std::lock_guard<std::mutex> lk(_mutex);
@@ -28,6 +32,9 @@ void ReplicationCoordinator::manageCatchUp() {
         bool allAnswered = true;
         for (size_t i = 0; i < _config->members.size() && i < _progress.size(); ++i) {
             if (int(i) == _selfIndex || _config->members[i].arbiterOnly || !_topo.member(int(i)).up) continue;
+            // Only members that can be synced from (not one rolling back, resyncing or stale).
+            const MemberState st = _topo.memberState(int(i));
+            if (st != MemberState::kPrimary && st != MemberState::kSecondary) continue;
             if (_progress[i].lastUpdate < _catchUp.start) {
                 allAnswered = false;
                 continue;
@@ -44,7 +51,9 @@ void ReplicationCoordinator::manageCatchUp() {
         if (!_catchUp.target.isNull() && !(_lastApplied < _catchUp.target))
             why = "caught up to the target optime";
         else if (_catchUp.abortRequested)
-            why = "catch-up aborted by replSetAbortPrimaryCatchUp";
+            why = _catchUp.abortReason.c_str();
+        else if (!_cannotSync.empty())
+            why = "this node cannot sync from the members ahead of it";
         else if (_config->catchUpTimeoutMillis > 0 && now - _catchUp.start >= _config->catchUpTimeoutMillis)
             why = "catch-up timed out (catchUpTimeoutMillis)";
         else if (!_catchUp.target.isNull() && !(_lastApplied < newest) && allAnswered)
@@ -60,7 +69,7 @@ void ReplicationCoordinator::manageCatchUp() {
         term = _catchUp.term;
     }
     auto opCtx = makeOperationContext(internalClient());
-    finishBecomingPrimary(opCtx.get(), term);
+    finishBecomingPrimaryLocked(opCtx.get(), term);
 }
 
 void ReplicationCoordinator::abortPrimaryCatchUp() {
@@ -70,6 +79,7 @@ void ReplicationCoordinator::abortPrimaryCatchUp() {
     if (!_catchUp.active) return;
     LOGV2(21364, Replication, "Received replSetAbortPrimaryCatchUp request");
     _catchUp.abortRequested = true;
+    _catchUp.abortReason = "catch-up aborted by replSetAbortPrimaryCatchUp";
 }
 
 }  // namespace repl

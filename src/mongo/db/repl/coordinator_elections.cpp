@@ -456,6 +456,15 @@ void ReplicationCoordinator::becomePrimary(OperationContext* opCtx, long long te
         std::lock_guard<std::mutex> election(_electionMutex);
         std::lock_guard<std::mutex> lk(_mutex);
         if (_topo.role() != Role::kLeader || _topo.term() != term) return;  // lost it meanwhile
+        // Won while rolling back, or before an earlier rollback reached minValid (the votes were
+        // asked while it was a consistent SECONDARY): its data is not the set's; it gives up.
+        if (_state != MemberState::kSecondary || !_rollbackMinValid.isNull()) {
+            LOGV2(7700218, Election, "Not assuming the primary role: this member's data is not consistent now",
+                  logv2::attrs("term", term, "state", memberStateString(_state)));
+            const Millis now = nowMillis();
+            (void)_topo.stepDown(now, now);
+            return;
+        }
         int dataBearingOthers = 0;
         for (size_t i = 0; i < _config->members.size(); ++i)
             if (int(i) != _selfIndex && !_config->members[i].arbiterOnly) ++dataBearingOthers;
@@ -482,6 +491,23 @@ void ReplicationCoordinator::becomePrimary(OperationContext* opCtx, long long te
 
 void ReplicationCoordinator::finishBecomingPrimary(OperationContext* opCtx, long long term) {
     std::lock_guard<std::mutex> election(_electionMutex);
+    finishBecomingPrimaryLocked(opCtx, term);
+}
+
+void ReplicationCoordinator::finishBecomingPrimaryLocked(OperationContext* opCtx, long long term) {
+    try {
+        takeWritesAsPrimary(opCtx, term);
+    } catch (const DBException& e) {
+        LOGV2_ERROR(7700217, Replication, "Could not take writes after winning the election; stepping down",
+                    logv2::attrs("term", term, "error", e.toStatus().toString()));
+        std::unique_lock<std::mutex> lk(_mutex);
+        const Millis now = nowMillis();
+        if (_topo.role() == Role::kLeader && _topo.term() == term) (void)_topo.stepDown(now, now);
+        stepDownLocked(lk, "could not take writes after winning the election");
+    }
+}
+
+void ReplicationCoordinator::takeWritesAsPrimary(OperationContext* opCtx, long long term) {
     // The applier stops before the node takes writes: what it fetched is applied, the rest
     // of the old primary's entries (if any) are not this term's. Without waiting for a fetch
     // in flight to an old primary that may hang (SIGSTOP): manageFetcher joins it later.
@@ -537,10 +563,6 @@ void ReplicationCoordinator::finishBecomingPrimary(OperationContext* opCtx, long
 void ReplicationCoordinator::stepDownLocked(std::unique_lock<std::mutex>& lk, const std::string& reason) {
     _writesAllowed = false;
     if (_state != MemberState::kPrimary) return;
-    if (_catchUp.active) {
-        LOGV2(21363, Replication, "Exited primary catch-up mode", logv2::attrs("reason", "stepping down: " + reason));
-        _catchUp.active = false;
-    }
     LOGV2(21358, Replication, "Stepping down from primary", logv2::attrs("reason", reason, "term", _term));
     setStateLocked(MemberState::kSecondary, "step down");
     txn::TransactionReaper::get().wakeUp();  // the transactions in progress can never commit now

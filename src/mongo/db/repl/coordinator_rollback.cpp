@@ -29,6 +29,15 @@ void ReplicationCoordinator::rollBack(RemoteClient* source, const std::string& w
     {
         std::lock_guard<std::mutex> lk(_mutex);
         if (_shutdown || _initialSyncActive) return;
+        if (_catchUp.active && !_catchUp.abortRequested) {
+            // A new primary catching up from a member whose history is not ours: nothing more to
+            // take from it (as MongoDB, the catch-up ends; the other member rolls back later).
+            _catchUp.abortRequested = true;
+            _catchUp.abortReason = "the member ahead has another history: " + why;
+            return;
+        }
+        // Not while running for election or elected: the votes were for this member's history.
+        if (_topo.role() != Role::kFollower) return;
         consistent = _rollbackMinValid.isNull();
         if (_state != MemberState::kSecondary && !(!consistent && _state == MemberState::kRecovering)) return;
         setStateLocked(MemberState::kRollback, "our history diverged from the sync source's");
@@ -143,7 +152,8 @@ void ReplicationCoordinator::checkRollbackMinValid(const OpTime& applied) {
         std::lock_guard<std::mutex> lk(_mutex);
         minValid = _rollbackMinValid;
     }
-    if (minValid.isNull() || applied.getTimestamp() < minValid.getTimestamp()) return;
+    if (minValid.isNull() || (applied.getTimestamp() < minValid.getTimestamp() && applied.getTerm() <= minValid.getTerm()))
+        return;
     // minValid's entry must be in our history: the documents were refetched from a history that
     // holds it. A source that rolled back meanwhile could lead us past its timestamp on another.
     auto opCtx = makeOperationContext(internalClient());

@@ -132,8 +132,9 @@ void ReplicationCoordinator::denySyncSource(const std::string& host, const std::
 }
 
 bool ReplicationCoordinator::reportsNoProgressLocked() const {
-    // Its data is not the set's until the sync ends: it must count in no majority.
-    return _state == MemberState::kStartup2 || _initialSyncActive;
+    // Its data is not the set's until the sync ends: it must count in no majority. Nor while a
+    // rollback in place replays to minValid: a restart then resyncs, dropping what it holds.
+    return _state == MemberState::kStartup2 || _initialSyncActive || !_rollbackMinValid.isNull();
 }
 
 bool ReplicationCoordinator::fetchingStateLocked() const {
@@ -158,7 +159,8 @@ void ReplicationCoordinator::onFollowingSource() {
     _tooStale.clear();
     LOGV2(7700209, Replication, "No longer too stale: a sync source's oplog reaches back to our last entry",
           logv2::attrs("syncSource", _fetcher.syncSource(), "lastApplied", _lastApplied.toBSON()));
-    if (_state == MemberState::kRecovering) setStateLocked(MemberState::kSecondary, "sync source found");
+    // After a rollback in place the member stays RECOVERING until minValid (checkRollbackMinValid).
+    if (_state == MemberState::kRecovering && _rollbackMinValid.isNull()) setStateLocked(MemberState::kSecondary, "sync source found");
 }
 
 void ReplicationCoordinator::onCannotSync(const std::string& why) {
@@ -348,7 +350,7 @@ void ReplicationCoordinator::appendReplData(BSONObjBuilder* result) const {
     result->append("$replData", d.obj());
 }
 
-void ReplicationCoordinator::awaitReadDurable(OperationContext* opCtx, bool linearizable) {
+void ReplicationCoordinator::awaitReadDurable(OperationContext* opCtx, bool linearizable, int rbidBeforeRead) {
     OpTime target;
     if (linearizable) {
         CollectionWriteLock lock;
@@ -367,20 +369,23 @@ void ReplicationCoordinator::awaitReadDurable(OperationContext* opCtx, bool line
     }
     std::unique_lock<std::mutex> lk(_mutex);
     // The target is an entry of this node's history, and so is the commit point, as long as this
-    // node does not roll back: if it does, what the read returned may be gone, and a commit
-    // point of the new history says nothing of it.
-    const int rbid = _rbid.load();
+    // node does not roll back: if it does (from the command's start on), what the read returned
+    // may be gone, and a commit point of the new history says nothing of it.
+    auto checkNoRollback = [&] {
+        if (_state == MemberState::kRollback || _rbid.load() != rbidBeforeRead)
+            uasserted(ErrorCodes::InterruptedDueToReplStateChange,
+                      "this member rolled back while a majority read waited for what it read to be majority-committed");
+    };
     if (_state == MemberState::kPrimary && _lastDurable < target) _journalFlusher.request();
     OpTimeWaiters::Waiter waiter(_commitPointWaiters, target);
     while (_commitPoint < target) {
         if (linearizable && _state != MemberState::kPrimary)
             uasserted(ErrorCodes::PrimarySteppedDown, "primary stepped down while waiting for a linearizable read");
-        if (_state == MemberState::kRollback || _rbid.load() != rbid)
-            uasserted(ErrorCodes::InterruptedDueToReplStateChange,
-                      "this member rolled back while a majority read waited for what it read to be majority-committed");
+        checkNoRollback();
         if (_shutdown) uasserted(ErrorCodes::ShutdownInProgress, "Replication is being shut down");
         waitForProgressLocked(lk, opCtx, waiter);
     }
+    checkNoRollback();
 }
 
 void ReplicationCoordinator::waitForProgressLocked(std::unique_lock<std::mutex>& lk, OperationContext* opCtx,

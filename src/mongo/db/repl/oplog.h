@@ -43,6 +43,9 @@ public:
     const OpTime& opTime() const { return _opTime; }
     Date_t wall() const { return _wall; }
     bool written = false;
+    // The member's data may be past this entry (initial sync, replay after a rollback in
+    // place): what the operation sees of a document is not what the entry's writer saw.
+    bool dataMayBeAhead = false;
 
 private:
     BSONObj _entry;

@@ -73,9 +73,10 @@ void applyCrudOp(OperationContext* opCtx, const OplogEntry& e) {
     }
 }
 
-void applyCrud(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc) {
+void applyCrud(OperationContext* opCtx, const OplogEntry& e, const BSONObj& doc, OplogApplier::Mode mode) {
     CollectionWriteLock lock;
     ApplyingEntryScope scope(doc, e.opTime, e.wall);
+    scope.dataMayBeAhead = mode == OplogApplier::Mode::kInitialSync;
     WriteUnitOfWork wuow(opCtx);
     applyCrudOp(opCtx, e);
     if (!scope.written) LocalOplog::get()->appendVerbatim(opCtx, doc, e.opTime, e.wall);
@@ -115,6 +116,7 @@ void applyTransaction(OperationContext* opCtx, const OplogEntry& e, const BSONOb
     else
         writeLock.emplace();
     ApplyingEntryScope scope(doc, e.opTime, e.wall);
+    scope.dataMayBeAhead = mode == OplogApplier::Mode::kInitialSync;
     WriteUnitOfWork wuow(opCtx);
     for (OplogEntry& inner : parsed) {
         inner.opTime = e.opTime;
@@ -211,7 +213,7 @@ Status applyOnce(OperationContext* opCtx, const OplogEntry& entry, const BSONObj
             case OpTypeEnum::kInsert:
             case OpTypeEnum::kUpdate:
             case OpTypeEnum::kDelete:
-                applyCrud(opCtx, entry, doc);
+                applyCrud(opCtx, entry, doc, mode);
                 break;
             case OpTypeEnum::kCommand:
                 if (entry.isApplyOps())

@@ -241,6 +241,12 @@ void recordRetryImageWhileApplying(OperationContext* opCtx, const BSONObj& pre, 
     img.ts = a->opTime().getTimestamp();
     img.imageKind = kind.str();
     img.image = (img.imageKind == "postImage" ? post : pre).getOwned();
+    // Over data that may be past the entry the document is not the statement's image: a retry
+    // then fails (IncompleteTransactionHistory) rather than answer wrongly, as MongoDB's.
+    if (a->dataMayBeAhead) {
+        img.image = BSONObj();
+        img.invalidated = true;
+    }
     writeRetryImage(opCtx, img);
 }
 

@@ -1,8 +1,12 @@
 #include "mongo/db/repl/rollback.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 
@@ -213,12 +217,26 @@ long long writeRollbackFiles(OperationContext* opCtx, const std::string& dbpath,
         const std::filesystem::path dir = std::filesystem::path(dbpath) / "rollback" / dirName;
         std::filesystem::create_directories(dir, ec);
         const std::filesystem::path file = dir / ("removed." + when + ".bson");
-        std::ofstream out(file, std::ios::binary | std::ios::app);
-        out.write(docs.data(), std::streamsize(docs.size()));
-        out.close();
+        // On disk (fsync) before the caller discards the documents.
+        bool ok = !ec;
+        if (ok) {
+            const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+            ok = fd >= 0;
+            for (size_t off = 0; ok && off < docs.size();) {
+                const ssize_t w = ::write(fd, docs.data() + off, docs.size() - off);
+                if (w < 0 && errno == EINTR) continue;
+                ok = w > 0;
+                off += ok ? size_t(w) : 0;
+            }
+            if (fd >= 0) {
+                ok = ok && ::fsync(fd) == 0;
+                ok = ::close(fd) == 0 && ok;
+            }
+        }
         uassert(ErrorCodes::FileStreamFailed,
-                "could not write the rollback file " + file.string() + " for " + ns + (ec ? ": " + ec.message() : ""),
-                !ec && out);
+                "could not write the rollback file " + file.string() + " for " + ns +
+                    (ec ? ": " + ec.message() : std::string(": ") + std::strerror(errno)),
+                ok);
         LOGV2(21609, Replication, "Rollback: wrote the rolled-back documents of a collection",
               logv2::attrs("namespace", ns, "uuid", dirName, "file", file.string(), "documents", n));
         written += n;

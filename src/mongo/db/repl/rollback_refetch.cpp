@@ -1,7 +1,9 @@
 #include "mongo/db/repl/rollback_refetch.h"
 
+#include <chrono>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/bson/uuid.h"
@@ -147,12 +149,24 @@ void restoreNamespace(OperationContext* opCtx, const RefetchedDocuments::Namespa
     const NamespaceString nss = NamespaceString::parse(n.ns);
     auto inUnits = [&](size_t total, const std::function<void(Collection*, size_t)>& step) {
         for (size_t i = 0; i < total;) {
-            CollectionWriteLock lock;
-            Collection* c = CollectionCatalog::get()->lookupCollection(opCtx, nss);
-            uassert(ErrorCodes::NamespaceNotFound, "cannot roll back " + n.ns + ": the collection is gone", c);
-            WriteUnitOfWork wuow(opCtx);
-            for (size_t end = std::min(total, i + kWritesPerUnit); i < end; ++i) step(c, i);
-            wuow.commit();
+            const size_t end = std::min(total, i + kWritesPerUnit);
+            // A write conflict is with a transaction this node began as primary, which the reaper
+            // aborts after the step-down: wait and try the unit again (as the applier does).
+            for (int attempt = 0;; ++attempt) {
+                try {
+                    CollectionWriteLock lock;
+                    Collection* c = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+                    uassert(ErrorCodes::NamespaceNotFound, "cannot roll back " + n.ns + ": the collection is gone", c);
+                    WriteUnitOfWork wuow(opCtx);
+                    for (size_t j = i; j < end; ++j) step(c, j);
+                    wuow.commit();
+                    break;
+                } catch (const DBException& e) {
+                    if (e.code() != int(ErrorCodes::WriteConflict) || attempt >= 600) throw;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt + 1, 100)));
+            }
+            i = end;
         }
     };
     // Every touched document goes first, then the source's versions come in: a source version
