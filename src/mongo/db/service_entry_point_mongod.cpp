@@ -120,6 +120,9 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
         return;
     }
     const bool replSet = repl::ReplicationCoordinator::get()->isReplSet();
+    // A majority read's reply is refused if this member rolls back from here on (awaitReadDurable):
+    // taken before the state check and any readConcern wait.
+    const int rbidBeforeRun = replSet ? repl::ReplicationCoordinator::get()->rbid() : 0;
     // A command of a multi-document transaction (transaction/transaction_scope.h).
     const bool inTransaction = !body["autocommit"].eoo() || !body["startTransaction"].eoo();
     if (inTransaction && !replSet)
@@ -228,8 +231,6 @@ void runCommand(Command* cmd, Client* client, const OpMsgRequest& req, BSONObjBu
     else if (!body["txnNumber"].eoo())
         retryable = repl::RetryableWrite::begin(opCtx.get(), cmd->name(), body);
     repl::LocalOplog::resetLastAppendedOnThisThread();
-    // A majority read's reply is refused if this member rolls back from here on (awaitReadDurable).
-    const int rbidBeforeRun = replSet ? repl::ReplicationCoordinator::get()->rbid() : 0;
     if (transaction) {
         // A command of a transaction that fails aborts it, as in MongoDB; so does a write
         // command whose statements failed (its reply's writeErrors).

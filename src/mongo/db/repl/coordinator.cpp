@@ -389,7 +389,7 @@ void ReplicationCoordinator::installConfigFromHeartbeat(const BSONObj& doc) {
             setStateLocked(config.members[size_t(self)].arbiterOnly
                                ? MemberState::kArbiter
                                : _lastApplied.isNull() || _initialSyncActive ? MemberState::kStartup2
-                               : !_rollbackMinValid.isNull()                 ? MemberState::kRecovering
+                               : !_rollbackMinValid.isNull() || _rollbackUndoing ? MemberState::kRecovering
                                                                               : MemberState::kSecondary,
                            "config received in a heartbeat");
         }

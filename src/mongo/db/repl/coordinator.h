@@ -329,6 +329,7 @@ private:
     // After a rollback in place, the source's optime the member must hold before its data is
     // consistent (null: none pending). Below it the applier replays as initial sync does.
     OpTime _rollbackMinValid;
+    bool _rollbackUndoing = false;  // between the undo's first change and minValid being set
     struct CatchUp {
         bool active = false;
         long long term = -1;

@@ -502,7 +502,9 @@ void ReplicationCoordinator::finishBecomingPrimaryLocked(OperationContext* opCtx
                     logv2::attrs("term", term, "error", e.toStatus().toString()));
         std::unique_lock<std::mutex> lk(_mutex);
         const Millis now = nowMillis();
-        if (_topo.role() == Role::kLeader && _topo.term() == term) (void)_topo.stepDown(now, now);
+        // Frozen for an election timeout: another member may win rather than this one again.
+        if (_topo.role() == Role::kLeader && _topo.term() == term)
+            (void)_topo.stepDown(now, now + (_config ? _config->electionTimeoutMillis : 10000));
         stepDownLocked(lk, "could not take writes after winning the election");
     }
 }

@@ -102,6 +102,7 @@ void ReplicationCoordinator::rollBack(RemoteClient* source, const std::string& w
             std::lock_guard<std::mutex> lk(_mutex);
             if (_shutdown || _state != MemberState::kRollback) return;  // removed or shut down meanwhile
             _rbid.fetch_add(1);
+            _rollbackUndoing = true;  // a member re-added meanwhile comes back RECOVERING
         }
         try {
             undoInPlace(opCtx.get(), p.commonPoint, *refetched);
@@ -109,7 +110,9 @@ void ReplicationCoordinator::rollBack(RemoteClient* source, const std::string& w
             LOGV2_ERROR(7700213, Replication, "Rollback in place failed; resyncing from the set",
                         logv2::attrs("error", e.toStatus().toString()));
             std::lock_guard<std::mutex> lk(_mutex);
-            if (!_shutdown && _state == MemberState::kRollback) startResyncLocked("rollback in place failed: resyncing");
+            _rollbackUndoing = false;
+            // Whatever the state now (removed meanwhile too), the data is not to be kept.
+            if (!_shutdown) startResyncLocked("rollback in place failed: resyncing");
             return;
         }
         try {
@@ -117,6 +120,8 @@ void ReplicationCoordinator::rollBack(RemoteClient* source, const std::string& w
                 uassert(ErrorCodes::ShutdownInProgress, "shutting down", !_shutdown.load());
             });
         } catch (const DBException&) {
+            std::lock_guard<std::mutex> lk(_mutex);
+            _rollbackUndoing = false;
             return;  // shutting down: the initial sync flag makes the next start resync
         }
         // The source's entries after the common point commit at their own timestamps, which may
@@ -127,7 +132,8 @@ void ReplicationCoordinator::rollBack(RemoteClient* source, const std::string& w
             resetAppliedLocked(p.commonPoint, p.commonPointWall);
             _topo.setMyLastApplied(p.commonPoint);
             _rollbackMinValid = refetched->minValid;
-            if (_state == MemberState::kRollback)
+            _rollbackUndoing = false;
+            if (_state == MemberState::kRollback || _state == MemberState::kSecondary)
                 setStateLocked(MemberState::kRecovering, "rollback: applying the set's entries up to minValid");
         }
         LOGV2(7700211, Replication, "Rollback in place: applying the sync source's entries up to minValid",

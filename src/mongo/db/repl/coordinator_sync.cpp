@@ -372,7 +372,7 @@ void ReplicationCoordinator::awaitReadDurable(OperationContext* opCtx, bool line
     // node does not roll back: if it does (from the command's start on), what the read returned
     // may be gone, and a commit point of the new history says nothing of it.
     auto checkNoRollback = [&] {
-        if (_state == MemberState::kRollback || _rbid.load() != rbidBeforeRead)
+        if (_state == MemberState::kRollback || _rbid.load() != rbidBeforeRead || !_rollbackMinValid.isNull())
             uasserted(ErrorCodes::InterruptedDueToReplStateChange,
                       "this member rolled back while a majority read waited for what it read to be majority-committed");
     };

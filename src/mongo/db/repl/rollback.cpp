@@ -232,6 +232,12 @@ long long writeRollbackFiles(OperationContext* opCtx, const std::string& dbpath,
                 ok = ok && ::fsync(fd) == 0;
                 ok = ::close(fd) == 0 && ok;
             }
+            // The new file's (and directories') names too.
+            for (const std::filesystem::path& d : {dir, dir.parent_path()}) {
+                const int dfd = ::open(d.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                ok = ok && dfd >= 0 && ::fsync(dfd) == 0;
+                if (dfd >= 0) ::close(dfd);
+            }
         }
         uassert(ErrorCodes::FileStreamFailed,
                 "could not write the rollback file " + file.string() + " for " + ns +
