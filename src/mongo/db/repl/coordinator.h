@@ -337,11 +337,9 @@ private:
         OpTime target;              // null until every member that is up answered since start
         OpTime lastApplied;         // progress watch: what was applied at lastProgress
         Millis lastProgress = 0;
-        bool abortRequested = false;
-        std::string abortReason;
+        std::string abortReason;    // set: end it (replSetAbortPrimaryCatchUp, another history)
     };
-    CatchUp _catchUp;
-    OpTime _lastCatchUpTarget;      // electionCandidateMetrics.targetCatchupOpTime
+    CatchUp _catchUp;               // the last one's target stays for electionCandidateMetrics
     std::string _lastElectionReason;
     bool _linksDirty = false;   // the config changed: the bg thread restarts the member links
     int _lastPrimarySeen = -1;  // for topologyVersion: hello's primary changed

@@ -43,14 +43,13 @@ void ReplicationCoordinator::manageCatchUp() {
         }
         if (_catchUp.target.isNull() && allAnswered) {
             _catchUp.target = std::max(newest, _lastApplied);
-            _lastCatchUpTarget = _catchUp.target;
             LOGV2(21365, Replication, "Heartbeats updated catchup target optime",
                   logv2::attrs("targetOpTime", _catchUp.target.toBSON(), "myLastApplied", _lastApplied.toBSON()));
         }
         const char* why = nullptr;
         if (!_catchUp.target.isNull() && !(_lastApplied < _catchUp.target))
             why = "caught up to the target optime";
-        else if (_catchUp.abortRequested)
+        else if (!_catchUp.abortReason.empty())
             why = _catchUp.abortReason.c_str();
         else if (!_cannotSync.empty())
             why = "this node cannot sync from the members ahead of it";
@@ -78,7 +77,6 @@ void ReplicationCoordinator::abortPrimaryCatchUp() {
     uassert(ErrorCodes::NotWritablePrimary, "node is not in primary state", _state == MemberState::kPrimary);
     if (!_catchUp.active) return;
     LOGV2(21364, Replication, "Received replSetAbortPrimaryCatchUp request");
-    _catchUp.abortRequested = true;
     _catchUp.abortReason = "catch-up aborted by replSetAbortPrimaryCatchUp";
 }
 

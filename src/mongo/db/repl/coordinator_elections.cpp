@@ -475,7 +475,6 @@ void ReplicationCoordinator::becomePrimary(OperationContext* opCtx, long long te
             _catchUp.term = term;
             _catchUp.start = _catchUp.lastProgress = now;
             _catchUp.lastApplied = _lastApplied;
-            _lastCatchUpTarget = OpTime();
             _electionDate = Date_t::now();
             setStateLocked(MemberState::kPrimary, "won election: catching up");
             LOGV2(21359, Replication, "Entering primary catch-up mode", logv2::attrs("term", term));

@@ -29,10 +29,9 @@ void ReplicationCoordinator::rollBack(RemoteClient* source, const std::string& w
     {
         std::lock_guard<std::mutex> lk(_mutex);
         if (_shutdown || _initialSyncActive) return;
-        if (_catchUp.active && !_catchUp.abortRequested) {
+        if (_catchUp.active && _catchUp.abortReason.empty()) {
             // A new primary catching up from a member whose history is not ours: nothing more to
             // take from it (as MongoDB, the catch-up ends; the other member rolls back later).
-            _catchUp.abortRequested = true;
             _catchUp.abortReason = "the member ahead has another history: " + why;
             return;
         }

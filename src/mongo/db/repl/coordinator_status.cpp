@@ -182,7 +182,7 @@ void ReplicationCoordinator::appendStatus(BSONObjBuilder* b) const {
         em.append("numVotesNeeded", _config->majorityVoteCount());
         em.append("priorityAtElection", _config->members[size_t(_selfIndex)].priority);
         em.append("electionTimeoutMillis", _config->electionTimeoutMillis);
-        if (!_lastCatchUpTarget.isNull()) em.append("targetCatchupOpTime", _lastCatchUpTarget.toBSON());
+        if (!_catchUp.target.isNull()) em.append("targetCatchupOpTime", _catchUp.target.toBSON());
         if (!_catchUp.active) {
             em.append("newTermStartDate", _electionDate);
             em.append("wMajorityWriteAvailabilityDate", _electionDate);

@@ -4,7 +4,6 @@
 
 #include "mongo/db/catalog/catalog_lock.h"
 #include "mongo/db/catalog/collection.h"
-#include "mongo/db/catalog/index_constraints.h"
 #include "mongo/db/repl/coordinator_internal.h"
 #include "mongo/db/repl/initial_sync_cloner.h"
 #include "mongo/db/repl/op_observer.h"
@@ -219,7 +218,6 @@ OpTime InitialSyncer::attempt(OperationContext* opCtx, const std::string& source
           logv2::attrs("from", start.toBSON(), "to", end.toBSON()));
 
     // The source's oplog from the start point to the end point, over the clone.
-    RelaxedUniqueIndexScope relaxed;
     BSONObjBuilder find;
     find.append("find", "oplog.rs");
     BSONObjBuilder filter;

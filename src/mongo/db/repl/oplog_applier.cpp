@@ -10,6 +10,7 @@
 #include "mongo/db/catalog/collection.h"
 #include "mongo/db/catalog/find_by_id.h"
 #include "mongo/db/catalog/given_collection_uuid.h"
+#include "mongo/db/catalog/index_constraints.h"
 #include "mongo/db/repl/oplog.h"
 #include "mongo/db/repl/session_txn_storage.h"
 #include "mongo/db/repl/transaction_oplog.h"
@@ -246,6 +247,10 @@ Status applyOnce(OperationContext* opCtx, const OplogEntry& entry, const BSONObj
 
 Status OplogApplier::apply(OperationContext* opCtx, const OplogEntry& entry, const BSONObj& doc, Mode mode,
                            const std::function<bool()>& stopRequested) {
+    // Over data that may be past the entry, documents of different moments may hold a unique
+    // key twice in between (index_constraints.h).
+    std::optional<RelaxedUniqueIndexScope> relaxed;
+    if (mode == Mode::kInitialSync) relaxed.emplace();
     // A write conflict here is with a transaction this node began as primary and that the
     // transaction reaper is about to abort (it is woken at step-down): wait and try again.
     for (int attempt = 0;; ++attempt) {

@@ -31,7 +31,9 @@ public:
     // collection or document the clone never saw because a later entry removed it, so what
     // cannot be applied because of that is skipped (the entry is still written to the oplog):
     // an update of a missing document, an operation on a missing collection, an index that
-    // exists or conflicts, a rename onto an existing collection (the target is replaced).
+    // exists or conflicts, a rename onto an existing collection (the target is replaced); and
+    // unique secondary indexes accept a key twice meanwhile (index_constraints.h). Also for a
+    // member replaying after a rollback in place (rollback_refetch.h).
     enum class Mode { kSecondary, kInitialSync };
 
     // Applies one entry (as fetched, doc its raw document). OK, or why it cannot be applied

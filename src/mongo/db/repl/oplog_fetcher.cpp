@@ -1,10 +1,8 @@
 #include "mongo/db/repl/oplog_fetcher.h"
 
 #include <chrono>
-#include <optional>
 
 #include "mongo/bson/bsonobjbuilder.h"
-#include "mongo/db/catalog/index_constraints.h"
 #include "mongo/db/repl/dedup/entry_rebuilder.h"
 #include "mongo/db/repl/dedup/oplog_delta_encoding.h"
 #include "mongo/db/repl/oplog_applier.h"
@@ -284,12 +282,7 @@ void OplogFetcher::fetchFrom(const std::string& source) {
                 if (_stop) break;  // stopApplying(): not one more entry
                 Status s = [&] {
                     ReplicatedDeltaScope re(rebuilt.getValue().replicated);
-                    std::optional<RelaxedUniqueIndexScope> relaxed;
-                    auto mode = OplogApplier::Mode::kSecondary;
-                    if (replaying) {
-                        relaxed.emplace();
-                        mode = OplogApplier::Mode::kInitialSync;
-                    }
+                    const auto mode = replaying ? OplogApplier::Mode::kInitialSync : OplogApplier::Mode::kSecondary;
                     return OplogApplier::apply(opCtx.get(), e.getValue(), doc, mode, [this] { return _stop.load(); });
                 }();
                 if (!s.isOK() && _stop) break;  // stopApplying() during a write conflict: not applied

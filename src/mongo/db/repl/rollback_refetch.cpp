@@ -1,9 +1,7 @@
 #include "mongo/db/repl/rollback_refetch.h"
 
-#include <chrono>
 #include <map>
 #include <set>
-#include <thread>
 
 #include "mongo/bson/bsonobjbuilder.h"
 #include "mongo/bson/uuid.h"
@@ -151,21 +149,15 @@ void restoreNamespace(OperationContext* opCtx, const RefetchedDocuments::Namespa
         for (size_t i = 0; i < total;) {
             const size_t end = std::min(total, i + kWritesPerUnit);
             // A write conflict is with a transaction this node began as primary, which the reaper
-            // aborts after the step-down: wait and try the unit again (as the applier does).
-            for (int attempt = 0;; ++attempt) {
-                try {
-                    CollectionWriteLock lock;
-                    Collection* c = CollectionCatalog::get()->lookupCollection(opCtx, nss);
-                    uassert(ErrorCodes::NamespaceNotFound, "cannot roll back " + n.ns + ": the collection is gone", c);
-                    WriteUnitOfWork wuow(opCtx);
-                    for (size_t j = i; j < end; ++j) step(c, j);
-                    wuow.commit();
-                    break;
-                } catch (const DBException& e) {
-                    if (e.code() != int(ErrorCodes::WriteConflict) || attempt >= 600) throw;
-                }
-                std::this_thread::sleep_for(std::chrono::milliseconds(std::min(attempt + 1, 100)));
-            }
+            // aborts after the step-down: the unit is tried again, no lock held in between.
+            retryDDLOnWriteConflict(opCtx, [&] {
+                CollectionWriteLock lock;
+                Collection* c = CollectionCatalog::get()->lookupCollection(opCtx, nss);
+                uassert(ErrorCodes::NamespaceNotFound, "cannot roll back " + n.ns + ": the collection is gone", c);
+                WriteUnitOfWork wuow(opCtx);
+                for (size_t j = i; j < end; ++j) step(c, j);
+                wuow.commit();
+            });
             i = end;
         }
     };
@@ -205,18 +197,17 @@ StatusWith<RefetchedDocuments> refetchTouchedDocuments(OperationContext* opCtx, 
             RefetchedDocuments::Namespace n;
             n.ns = ns;
             n.ids = ids;
+            bool exists;
             {
                 CatalogReadLock lock;
                 Collection* c = CollectionCatalog::get()->lookupCollection(opCtx, NamespaceString::parse(ns));
-                if (!c) {
-                    // Only the session collections may be missing here (whyNotInPlace): without
-                    // one, this member recorded nothing in it to undo.
-                    opCtx->recoveryUnit()->abandonSnapshot();
-                    continue;
-                }
-                n.uuidHex = c->uuid();
+                exists = c != nullptr;
+                if (c) n.uuidHex = c->uuid();
             }
             opCtx->recoveryUnit()->abandonSnapshot();
+            // Only the session collections may be missing here (whyNotInPlace): without one, this
+            // member recorded nothing in it to undo.
+            if (!exists) continue;
             checkSameCollection(source, n);
             fetchDocuments(source, NamespaceString::parse(ns), n.ids, &out, &n);
             out.namespaces.push_back(std::move(n));
